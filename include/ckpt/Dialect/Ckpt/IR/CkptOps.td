@@ -1,0 +1,200 @@
+//===- CkptOps.td - ckpt dialect operations ----------------*- tablegen -*-===//
+
+#ifndef CKPT_DIALECT_CKPT_IR_CKPTOPS_TD
+#define CKPT_DIALECT_CKPT_IR_CKPTOPS_TD
+
+include "ckpt/Dialect/Ckpt/IR/CkptBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+
+//===----------------------------------------------------------------------===//
+// StepOp
+//===----------------------------------------------------------------------===//
+
+def Ckpt_StepOp : Ckpt_Op<"step", [
+    AutomaticAllocationScope, FunctionOpInterface, IsolatedFromAbove
+  ]> {
+  let summary = "One training step: forward, loss and backward in one block";
+  let description = [{
+    A function-like op that defines a symbol and holds one training step in a
+    single block. Its arguments are the step's inputs (parameters, data,
+    labels): they live outside the memory budget and are never recomputed or
+    freed. Its terminator, `ckpt.return`, returns the step's results and names
+    which of them is the loss. The forward pass is the set of ops the loss
+    depends on; every other op belongs to the backward pass.
+
+    ```mlir
+    ckpt.step @train(%w: tensor<4x4xf32>, %x: tensor<4xf32>) -> (f32, tensor<4x4xf32>) {
+      ...
+      ckpt.return %loss, %dw : f32, tensor<4x4xf32> loss(0)
+    }
+    ```
+  }];
+
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<StrAttr>:$sym_visibility,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region AnyRegion:$body);
+
+  let builders = [OpBuilder<(ins "::llvm::StringRef":$name,
+                                 "::mlir::FunctionType":$type)>];
+
+  let extraClassDeclaration = [{
+    //===------------------------------------------------------------------===//
+    // FunctionOpInterface
+    //===------------------------------------------------------------------===//
+
+    /// The body of a step is its callable region.
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+
+    //===------------------------------------------------------------------===//
+    // Training-step queries
+    //===------------------------------------------------------------------===//
+
+    /// The terminator of the step's block.
+    ReturnOp getReturnOp();
+    /// Index of the result that is the loss.
+    unsigned getLossIndex();
+    /// The SSA value returned as the loss.
+    ::mlir::Value getLoss();
+  }];
+
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// ReturnOp
+//===----------------------------------------------------------------------===//
+
+def Ckpt_ReturnOp : Ckpt_Op<"return", [
+    Pure, HasParent<"StepOp">, ReturnLike, Terminator
+  ]> {
+  let summary = "Terminates a training step and names its loss";
+  let description = [{
+    Returns the step's results. `loss(i)` names the result that is the loss:
+    exactly one per step, of scalar-like type (a float, or a float tensor
+    holding one element).
+
+    ```mlir
+    ckpt.return %loss, %grad : f32, tensor<4xf32> loss(0)
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$operands,
+                       ConfinedAttr<I64Attr, [IntNonNegative]>:$loss);
+  let assemblyFormat = [{
+    ($operands^ `:` type($operands))? `loss` `(` $loss `)` attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// CheckpointOp
+//===----------------------------------------------------------------------===//
+
+def Ckpt_CheckpointOp : Ckpt_Op<"checkpoint", [
+    NoMemoryEffect, SameOperandsAndResultType
+  ]> {
+  let summary = "Marks a value the user wants kept (never recomputed)";
+  let description = [{
+    An identity: the result is the operand. It tells the planner (strategy
+    `manual`, openai's "collection" mode) that the user wants this value kept
+    in memory from the forward to the backward pass.
+
+    ```mlir
+    %h = ckpt.checkpoint %z : tensor<8x16xf32>
+    ```
+  }];
+  let arguments = (ins AnyType:$input);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+}
+
+//===----------------------------------------------------------------------===//
+// RecomputeOp
+//===----------------------------------------------------------------------===//
+
+def Ckpt_RecomputeOp : Ckpt_Op<"recompute", [
+    IsolatedFromAbove, RecursiveMemoryEffects
+  ]> {
+  let summary = "Recomputes forward values from kept values";
+  let description = [{
+    Recomputes forward values in the backward pass. The region receives the
+    kept values (`inputs`) as block arguments and yields the recomputed values,
+    which are the op's results. The region is isolated from above: all it
+    reads comes through the operands. It may hold only side-effect-free ops,
+    so running it twice gives the same values. `stage` names the chain stage
+    it recomputes and `instance` which recomputation of that stage it is (a
+    stage may be recomputed several times in one schedule).
+
+    ```mlir
+    %r = ckpt.recompute (%a) {stage = 2 : i64, instance = 0 : i64}
+        : (tensor<4xf32>) -> tensor<4xf32> {
+    ^bb0(%x: tensor<4xf32>):
+      %y = math.tanh %x : tensor<4xf32>
+      ckpt.yield %y : tensor<4xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$inputs,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$stage,
+                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$instance);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `(` $inputs `)` attr-dict `:` functional-type($inputs, $results) $body
+  }];
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The terminator of the region.
+    YieldOp getYieldOp();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// YieldOp
+//===----------------------------------------------------------------------===//
+
+def Ckpt_YieldOp : Ckpt_Op<"yield", [
+    Pure, HasParent<"RecomputeOp">, ReturnLike, Terminator
+  ]> {
+  let summary = "Yields the recomputed values of a `ckpt.recompute` region";
+  let arguments = (ins Variadic<AnyType>:$operands);
+  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+}
+
+//===----------------------------------------------------------------------===//
+// FreeOp
+//===----------------------------------------------------------------------===//
+
+def Ckpt_FreeOp : Ckpt_Op<"free", [MemoryEffects<[MemFree]>]> {
+  let summary = "The buffer of a value is dead from this point";
+  let description = [{
+    Declares that the buffer holding `value` is no longer needed. The value
+    must be defined by an op in the same block (step arguments belong to the
+    user and are never freed) and must not be used after this op. After
+    bufferization it becomes `memref.dealloc`.
+
+    ```mlir
+    ckpt.free %h : tensor<8x16xf32>
+    ```
+  }];
+  let arguments = (ins AnyShaped:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
+#endif // CKPT_DIALECT_CKPT_IR_CKPTOPS_TD

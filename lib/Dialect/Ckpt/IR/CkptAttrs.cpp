@@ -1,0 +1,32 @@
+//===- CkptAttrs.cpp - ckpt dialect attributes ----------------------------===//
+
+#include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace ckpt;
+
+#define GET_ATTRDEF_CLASSES
+#include "ckpt/Dialect/Ckpt/IR/CkptAttrs.cpp.inc"
+
+LogicalResult CostAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               uint64_t /*flops*/, uint64_t /*bytes*/,
+                               llvm::APFloat time) {
+  double seconds = time.convertToDouble();
+  if (!std::isfinite(seconds) || seconds < 0.0)
+    return emitError() << "cost time must be a finite, non-negative number "
+                          "of seconds, got "
+                       << seconds;
+  return success();
+}
+
+void CkptDialect::registerAttributes() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "ckpt/Dialect/Ckpt/IR/CkptAttrs.cpp.inc"
+      >();
+}

@@ -1,0 +1,52 @@
+//===- CkptDialect.cpp - ckpt dialect -------------------------------------===//
+
+#include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace ckpt;
+
+#include "ckpt/Dialect/Ckpt/IR/CkptDialect.cpp.inc"
+
+void CkptDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.cpp.inc"
+      >();
+  registerAttributes();
+}
+
+LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() == kCostAttrName) {
+    if (!isa<CostAttr>(attr.getValue()))
+      return op->emitError("'")
+             << kCostAttrName << "' must be a #ckpt.cost attribute, got "
+             << attr.getValue();
+    return success();
+  }
+  if (attr.getName() != kLossAttrName)
+    return op->emitError("unknown ckpt dialect attribute '")
+           << attr.getName().getValue() << "'";
+  auto func = dyn_cast<FunctionOpInterface>(op);
+  if (!func)
+    return op->emitError("'") << kLossAttrName
+                              << "' may only be attached to a function";
+  auto index = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!index || !index.getType().isSignlessInteger())
+    return op->emitError("'")
+           << kLossAttrName << "' must be an integer result index, got "
+           << attr.getValue();
+  int64_t value = index.getInt();
+  if (value < 0 || value >= static_cast<int64_t>(func.getNumResults()))
+    return op->emitError("'")
+           << kLossAttrName << "' = " << value
+           << " is out of range: the function has " << func.getNumResults()
+           << " results";
+  return success();
+}

@@ -1,0 +1,195 @@
+//===- CkptOps.cpp - ckpt dialect operations ------------------------------===//
+
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+
+using namespace mlir;
+using namespace ckpt;
+
+bool ckpt::isScalarLike(Type type) {
+  if (isa<FloatType>(type))
+    return true;
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && tensor.hasStaticShape() && tensor.getNumElements() == 1 &&
+         isa<FloatType>(tensor.getElementType());
+}
+
+//===----------------------------------------------------------------------===//
+// StepOp
+//===----------------------------------------------------------------------===//
+
+void StepOp::build(OpBuilder &builder, OperationState &state, StringRef name,
+                   FunctionType type) {
+  state.addAttribute(SymbolTable::getSymbolAttrName(),
+                     builder.getStringAttr(name));
+  state.addAttribute(getFunctionTypeAttrName(state.name), TypeAttr::get(type));
+  state.addRegion();
+}
+
+ParseResult StepOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType =
+      [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+         function_interface_impl::VariadicFlag,
+         std::string &) { return builder.getFunctionType(argTypes, results); };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildFuncType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void StepOp::print(OpAsmPrinter &p) {
+  function_interface_impl::printFunctionOp(
+      p, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+LogicalResult StepOp::verify() {
+  if (getBody().empty())
+    return emitOpError("expects a body: a training step cannot be a "
+                       "declaration");
+  if (!getBody().hasOneBlock())
+    return emitOpError("expects a body of exactly one block, found ")
+           << getBody().getBlocks().size();
+  if (getFunctionType().getNumResults() == 0)
+    return emitOpError("expects at least one result: the loss");
+  return success();
+}
+
+LogicalResult StepOp::verifyRegions() {
+  Block &block = getBody().front();
+  if (block.empty() || !isa<ReturnOp>(block.back()))
+    return emitOpError("expects its block to end with 'ckpt.return'");
+  return success();
+}
+
+ReturnOp StepOp::getReturnOp() {
+  if (getBody().empty() || getBody().front().empty())
+    return nullptr;
+  return dyn_cast<ReturnOp>(getBody().front().back());
+}
+
+unsigned StepOp::getLossIndex() {
+  return static_cast<unsigned>(getReturnOp().getLoss());
+}
+
+Value StepOp::getLoss() { return getReturnOp().getOperand(getLossIndex()); }
+
+//===----------------------------------------------------------------------===//
+// ReturnOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReturnOp::verify() {
+  auto step = cast<StepOp>((*this)->getParentOp());
+  ArrayRef<Type> resultTypes = step.getResultTypes();
+  if (getNumOperands() != resultTypes.size())
+    return emitOpError("returns ")
+           << getNumOperands() << " values, but the enclosing step has "
+           << resultTypes.size() << " results";
+  for (auto [index, operandType, resultType] :
+       llvm::enumerate(getOperandTypes(), resultTypes)) {
+    if (operandType != resultType)
+      return emitOpError("type of operand #")
+             << index << " (" << operandType
+             << ") does not match the step's result type (" << resultType
+             << ")";
+  }
+  uint64_t loss = getLoss();
+  if (loss >= getNumOperands())
+    return emitOpError("loss index ")
+           << loss << " is out of range: the step returns " << getNumOperands()
+           << " values";
+  Type lossType = getOperand(loss).getType();
+  if (!isScalarLike(lossType))
+    return emitOpError("the loss (operand #")
+           << loss
+           << ") must be a float scalar or a float tensor of one element, got "
+           << lossType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RecomputeOp
+//===----------------------------------------------------------------------===//
+
+YieldOp RecomputeOp::getYieldOp() {
+  Block &block = getBody().front();
+  if (block.empty())
+    return nullptr;
+  return dyn_cast<YieldOp>(block.back());
+}
+
+LogicalResult RecomputeOp::verifyRegions() {
+  Block &block = getBody().front();
+  if (block.getNumArguments() != getInputs().size())
+    return emitOpError("region has ")
+           << block.getNumArguments() << " arguments, but the op has "
+           << getInputs().size() << " inputs";
+  for (auto [index, arg, input] :
+       llvm::enumerate(block.getArguments(), getInputs())) {
+    if (arg.getType() != input.getType())
+      return emitOpError("region argument #")
+             << index << " has type " << arg.getType() << ", but input #"
+             << index << " has type " << input.getType();
+  }
+
+  YieldOp yield = getYieldOp();
+  if (!yield)
+    return emitOpError("expects its region to end with 'ckpt.yield'");
+  if (yield.getNumOperands() != getNumResults())
+    return emitOpError("region yields ")
+           << yield.getNumOperands() << " values, but the op has "
+           << getNumResults() << " results";
+  for (auto [index, yielded, result] :
+       llvm::enumerate(yield.getOperandTypes(), getResultTypes())) {
+    if (yielded != result)
+      return emitOpError("yielded value #")
+             << index << " has type " << yielded << ", but result #" << index
+             << " has type " << result;
+  }
+
+  // Recomputation must give the same values however often it runs.
+  for (Operation &op : block.without_terminator()) {
+    if (!isMemoryEffectFree(&op)) {
+      InFlightDiagnostic diag = emitOpError(
+          "may only hold side-effect-free ops, but the region holds '")
+                                << op.getName() << "'";
+      diag.attachNote(op.getLoc()) << "op with side effects is here";
+      return diag;
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// FreeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult FreeOp::verify() {
+  Value value = getValue();
+  if (isa<BlockArgument>(value))
+    return emitOpError("cannot free a block argument: only values computed "
+                       "in this block can be freed (step inputs belong to the "
+                       "caller)");
+  Block *block = (*this)->getBlock();
+  if (value.getDefiningOp()->getBlock() != block)
+    return emitOpError("frees a value defined in another block");
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (user == getOperation())
+      continue;
+    Operation *ancestor = block->findAncestorOpInBlock(*user);
+    if (ancestor && getOperation()->isBeforeInBlock(ancestor)) {
+      InFlightDiagnostic diag =
+          emitOpError("frees a value that is used after it is freed");
+      diag.attachNote(user->getLoc()) << "later use is here";
+      return diag;
+    }
+  }
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.cpp.inc"

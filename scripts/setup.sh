@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Installs what ckpt needs (Debian 12 packages), configures and builds it, and
+# runs the main job on a shipped example. Idempotent: installs only what is
+# missing and rebuilds only what changed.
+#
+#   scripts/setup.sh              install + build + run examples/mlp.mlir
+#   scripts/setup.sh --no-example install + build only
+#
+# Environment: BUILD_DIR (default: build), JOBS (default: 2).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir=${BUILD_DIR:-$root/build}
+jobs=${JOBS:-2}
+run_example=1
+for arg in "$@"; do
+  case "$arg" in
+    --no-example) run_example=0 ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+say() { printf '==> %s\n' "$*"; }
+die() { printf 'setup.sh: error: %s\n' "$*" >&2; exit 1; }
+
+packages=(
+  cmake ninja-build g++ git
+  llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
+  libgtest-dev libbenchmark-dev
+  pybind11-dev python3-pybind11 python3-numpy
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing missing Debian packages: ${missing[*]}"
+  if [ "$(id -u)" -eq 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo"; else
+    die "need root (or sudo) to install: ${missing[*]}"
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -q || die "apt-get update failed"
+  $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" \
+    || die "apt-get install failed for: ${missing[*]}"
+else
+  say "all Debian packages present"
+fi
+
+[ -x /usr/lib/llvm-22/bin/mlir-opt ] || die "/usr/lib/llvm-22/bin/mlir-opt is missing after install"
+
+if [ ! -f "$build_dir/build.ninja" ]; then
+  say "configuring in $build_dir"
+  cmake -G Ninja -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
+    || die "cmake configure failed"
+fi
+
+say "building with ninja -j$jobs"
+ninja -C "$build_dir" -j"$jobs" || die "build failed"
+
+if [ $run_example -eq 1 ]; then
+  say "running: ckpt-opt examples/mlp.mlir --ckpt-wrap-step"
+  "$build_dir/bin/ckpt-opt" "$root/examples/mlp.mlir" --ckpt-wrap-step
+fi
+say "done"

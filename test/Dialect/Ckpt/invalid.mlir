@@ -1,0 +1,365 @@
+// RUN: ckpt-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect
+// One expected error per invariant of the ckpt dialect.
+
+//===----------------------------------------------------------------------===//
+// ckpt.step
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{'ckpt.step' op expects a body: a training step cannot be a declaration}}
+ckpt.step @declaration(f32) -> f32
+
+// -----
+
+// expected-error @+1 {{'ckpt.step' op expects a body of exactly one block, found 2}}
+ckpt.step @two_blocks(%x: f32) -> f32 {
+  cf.br ^next
+^next:
+  ckpt.return %x : f32 loss(0)
+}
+
+// -----
+
+// expected-error @+1 {{'ckpt.step' op expects at least one result: the loss}}
+ckpt.step @no_result(%x: f32) -> () {
+  ckpt.return loss(0)
+}
+
+// -----
+
+// expected-error @+1 {{'ckpt.step' op expects its block to end with 'ckpt.return'}}
+ckpt.step @other_terminator(%x: f32) -> f32 {
+  "foreign.terminator"(%x) : (f32) -> ()
+}
+
+// -----
+
+// expected-error @+1 {{entry block must have 1 arguments to match function signature}}
+ckpt.step @entry_block_mismatch(f32) -> f32 {
+^bb0:
+  %c = arith.constant 1.0 : f32
+  ckpt.return %c : f32 loss(0)
+}
+
+//===----------------------------------------------------------------------===//
+// ckpt.return
+//===----------------------------------------------------------------------===//
+
+// -----
+
+ckpt.step @wrong_count(%x: f32) -> (f32, f32) {
+  // expected-error @+1 {{'ckpt.return' op returns 1 values, but the enclosing step has 2 results}}
+  ckpt.return %x : f32 loss(0)
+}
+
+// -----
+
+ckpt.step @wrong_type(%x: f64) -> f32 {
+  // expected-error @+1 {{'ckpt.return' op type of operand #0 ('f64') does not match the step's result type ('f32')}}
+  ckpt.return %x : f64 loss(0)
+}
+
+// -----
+
+ckpt.step @loss_out_of_range(%x: f32, %y: f32) -> (f32, f32) {
+  // expected-error @+1 {{'ckpt.return' op loss index 2 is out of range: the step returns 2 values}}
+  ckpt.return %x, %y : f32, f32 loss(2)
+}
+
+// -----
+
+ckpt.step @loss_negative(%x: f32) -> f32 {
+  // expected-error @+1 {{'ckpt.return' op attribute 'loss' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+  ckpt.return %x : f32 loss(-1)
+}
+
+// -----
+
+ckpt.step @loss_not_scalar(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'ckpt.return' op the loss (operand #0) must be a float scalar or a float tensor of one element, got 'tensor<4xf32>'}}
+  ckpt.return %x : tensor<4xf32> loss(0)
+}
+
+// -----
+
+ckpt.step @loss_integer(%x: i32) -> i32 {
+  // expected-error @+1 {{'ckpt.return' op the loss (operand #0) must be a float scalar or a float tensor of one element, got 'i32'}}
+  ckpt.return %x : i32 loss(0)
+}
+
+// -----
+
+ckpt.step @loss_dynamic(%x: tensor<?xf32>) -> tensor<?xf32> {
+  // expected-error @+1 {{'ckpt.return' op the loss (operand #0) must be a float scalar or a float tensor of one element, got 'tensor<?xf32>'}}
+  ckpt.return %x : tensor<?xf32> loss(0)
+}
+
+// -----
+
+func.func @return_outside_step(%x: f32) -> f32 {
+  // expected-error @+1 {{'ckpt.return' op expects parent op 'ckpt.step'}}
+  ckpt.return %x : f32 loss(0)
+}
+
+//===----------------------------------------------------------------------===//
+// ckpt.checkpoint
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @checkpoint_changes_type(%x: f32) -> f64 {
+  // expected-error @+1 {{'ckpt.checkpoint' op requires the same type for all operands and results}}
+  %c = "ckpt.checkpoint"(%x) : (f32) -> f64
+  return %c : f64
+}
+
+//===----------------------------------------------------------------------===//
+// ckpt.recompute / ckpt.yield
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @recompute_missing_argument(%x: f32) -> f32 {
+  // expected-error @+1 {{'ckpt.recompute' op region has 0 arguments, but the op has 1 inputs}}
+  %r = ckpt.recompute (%x) : (f32) -> f32 {
+    %c = arith.constant 1.0 : f32
+    ckpt.yield %c : f32
+  }
+  return %r : f32
+}
+
+// -----
+
+func.func @recompute_argument_type(%x: f32) -> f64 {
+  // expected-error @+1 {{'ckpt.recompute' op region argument #0 has type 'f64', but input #0 has type 'f32'}}
+  %r = ckpt.recompute (%x) : (f32) -> f64 {
+  ^bb0(%a: f64):
+    ckpt.yield %a : f64
+  }
+  return %r : f64
+}
+
+// -----
+
+func.func @recompute_no_yield(%x: f32) {
+  // expected-error @+1 {{'ckpt.recompute' op expects its region to end with 'ckpt.yield'}}
+  ckpt.recompute (%x) : (f32) -> () {
+  ^bb0(%a: f32):
+    "foreign.terminator"() : () -> ()
+  }
+  return
+}
+
+// -----
+
+func.func @recompute_yield_count(%x: f32) -> (f32, f32) {
+  // expected-error @+1 {{'ckpt.recompute' op region yields 1 values, but the op has 2 results}}
+  %r:2 = ckpt.recompute (%x) : (f32) -> (f32, f32) {
+  ^bb0(%a: f32):
+    ckpt.yield %a : f32
+  }
+  return %r#0, %r#1 : f32, f32
+}
+
+// -----
+
+func.func @recompute_yield_type(%x: f32) -> f64 {
+  // expected-error @+1 {{'ckpt.recompute' op yielded value #0 has type 'f32', but result #0 has type 'f64'}}
+  %r = ckpt.recompute (%x) : (f32) -> f64 {
+  ^bb0(%a: f32):
+    ckpt.yield %a : f32
+  }
+  return %r : f64
+}
+
+// -----
+
+func.func @recompute_side_effect(%x: f32) -> f32 {
+  // expected-error @+1 {{'ckpt.recompute' op may only hold side-effect-free ops, but the region holds 'memref.alloc'}}
+  %r = ckpt.recompute (%x) : (f32) -> f32 {
+  ^bb0(%a: f32):
+    // expected-note @+1 {{op with side effects is here}}
+    %m = memref.alloc() : memref<4xf32>
+    ckpt.yield %a : f32
+  }
+  return %r : f32
+}
+
+// -----
+
+func.func @recompute_unknown_op(%x: f32) -> f32 {
+  // expected-error @+1 {{'ckpt.recompute' op may only hold side-effect-free ops, but the region holds 'foreign.op'}}
+  %r = ckpt.recompute (%x) : (f32) -> f32 {
+  ^bb0(%a: f32):
+    // expected-note @+1 {{op with side effects is here}}
+    %b = "foreign.op"(%a) : (f32) -> f32
+    ckpt.yield %b : f32
+  }
+  return %r : f32
+}
+
+// -----
+
+func.func @recompute_captures(%x: f32) -> f32 {
+  // expected-note @+1 {{required by region isolation constraints}}
+  %r = ckpt.recompute () : () -> f32 {
+    // expected-error @+1 {{'arith.negf' op using value defined outside the region}}
+    %n = arith.negf %x : f32
+    ckpt.yield %n : f32
+  }
+  return %r : f32
+}
+
+// -----
+
+func.func @recompute_negative_stage(%x: f32) -> f32 {
+  // expected-error @+1 {{'ckpt.recompute' op attribute 'stage' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+  %r = ckpt.recompute (%x) {stage = -1 : i64} : (f32) -> f32 {
+  ^bb0(%a: f32):
+    ckpt.yield %a : f32
+  }
+  return %r : f32
+}
+
+// -----
+
+func.func @recompute_negative_instance(%x: f32) -> f32 {
+  // expected-error @+1 {{'ckpt.recompute' op attribute 'instance' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+  %r = ckpt.recompute (%x) {instance = -2 : i64} : (f32) -> f32 {
+  ^bb0(%a: f32):
+    ckpt.yield %a : f32
+  }
+  return %r : f32
+}
+
+// -----
+
+func.func @yield_outside_recompute(%x: f32) {
+  // expected-error @+1 {{'ckpt.yield' op expects parent op 'ckpt.recompute'}}
+  ckpt.yield %x : f32
+}
+
+//===----------------------------------------------------------------------===//
+// ckpt.free
+//===----------------------------------------------------------------------===//
+
+// -----
+
+ckpt.step @free_argument(%x: tensor<4xf32>, %l: f32) -> f32 {
+  // expected-error @+1 {{'ckpt.free' op cannot free a block argument: only values computed in this block can be freed (step inputs belong to the caller)}}
+  ckpt.free %x : tensor<4xf32>
+  ckpt.return %l : f32 loss(0)
+}
+
+// -----
+
+ckpt.step @free_other_block(%x: tensor<4xf32>, %l: f32) -> f32 {
+  %e = math.exp %x : tensor<4xf32>
+  scf.execute_region {
+    // expected-error @+1 {{'ckpt.free' op frees a value defined in another block}}
+    ckpt.free %e : tensor<4xf32>
+    scf.yield
+  }
+  ckpt.return %l : f32 loss(0)
+}
+
+// -----
+
+ckpt.step @use_after_free(%x: tensor<4xf32>, %l: f32) -> (f32, tensor<4xf32>) {
+  %e = math.exp %x : tensor<4xf32>
+  // expected-error @+1 {{'ckpt.free' op frees a value that is used after it is freed}}
+  ckpt.free %e : tensor<4xf32>
+  // expected-note @+1 {{later use is here}}
+  %s = math.sin %e : tensor<4xf32>
+  ckpt.return %l, %s : f32, tensor<4xf32> loss(0)
+}
+
+// -----
+
+ckpt.step @use_after_free_nested(%x: tensor<4xf32>, %l: f32) -> (f32, tensor<4xf32>) {
+  %e = math.exp %x : tensor<4xf32>
+  // expected-error @+1 {{'ckpt.free' op frees a value that is used after it is freed}}
+  ckpt.free %e : tensor<4xf32>
+  %r = scf.execute_region -> tensor<4xf32> {
+    // expected-note @+1 {{later use is here}}
+    %s = math.sin %e : tensor<4xf32>
+    scf.yield %s : tensor<4xf32>
+  }
+  ckpt.return %l, %r : f32, tensor<4xf32> loss(0)
+}
+
+// -----
+
+ckpt.step @double_free(%x: tensor<4xf32>, %l: f32) -> f32 {
+  %e = math.exp %x : tensor<4xf32>
+  // expected-error @+1 {{'ckpt.free' op frees a value that is used after it is freed}}
+  ckpt.free %e : tensor<4xf32>
+  // expected-note @+1 {{later use is here}}
+  ckpt.free %e : tensor<4xf32>
+  ckpt.return %l : f32 loss(0)
+}
+
+// -----
+
+ckpt.step @free_scalar(%x: f32) -> f32 {
+  %y = arith.negf %x : f32
+  // expected-error @+1 {{'ckpt.free' op operand #0 must be shaped of any type values, but got 'f32'}}
+  "ckpt.free"(%y) : (f32) -> ()
+  ckpt.return %x : f32 loss(0)
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @cost_negative_time(%x: f32) -> f32 {
+  // expected-error @+1 {{cost time must be a finite, non-negative number of seconds, got -1.000000e+00}}
+  %y = arith.negf %x {ckpt.cost = #ckpt.cost<flops = 1, bytes = 8, time = -1.0>} : f32
+  return %y : f32
+}
+
+// -----
+
+func.func @cost_not_a_cost(%x: f32) -> f32 {
+  // expected-error @+1 {{'ckpt.cost' must be a #ckpt.cost attribute, got 1 : i64}}
+  %y = arith.negf %x {ckpt.cost = 1 : i64} : f32
+  return %y : f32
+}
+
+// -----
+
+func.func @unknown_attribute(%x: f32) -> f32 {
+  // expected-error @+1 {{unknown ckpt dialect attribute 'ckpt.costs'}}
+  %y = arith.negf %x {ckpt.costs = 1 : i64} : f32
+  return %y : f32
+}
+
+// -----
+
+func.func @loss_on_op(%x: f32) -> f32 {
+  // expected-error @+1 {{'ckpt.loss' may only be attached to a function}}
+  %y = arith.negf %x {ckpt.loss = 0 : i64} : f32
+  return %y : f32
+}
+
+// -----
+
+// expected-error @+1 {{'ckpt.loss' must be an integer result index, got "first"}}
+func.func @loss_not_integer(%x: f32) -> f32 attributes {ckpt.loss = "first"} {
+  return %x : f32
+}
+
+// -----
+
+// expected-error @+1 {{'ckpt.loss' = 3 is out of range: the function has 1 results}}
+func.func @loss_attr_out_of_range(%x: f32) -> f32 attributes {ckpt.loss = 3 : i64} {
+  return %x : f32
+}
+
+// -----
+
+// expected-error @+1 {{'ckpt.loss' = -1 is out of range: the function has 1 results}}
+func.func @loss_attr_negative(%x: f32) -> f32 attributes {ckpt.loss = -1 : i64} {
+  return %x : f32
+}

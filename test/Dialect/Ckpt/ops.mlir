@@ -1,0 +1,100 @@
+// RUN: ckpt-opt %s -split-input-file | FileCheck %s
+// Printing is stable: the printed form parses back to the same text.
+// RUN: ckpt-opt %s -split-input-file | ckpt-opt -split-input-file | FileCheck %s
+// The generic form parses back to the custom form.
+// RUN: ckpt-opt %s -split-input-file -mlir-print-op-generic | ckpt-opt -split-input-file | FileCheck %s
+
+// CHECK-LABEL: ckpt.step @scalar_loss(
+// CHECK-SAME:      %[[X:.*]]: f32) -> f32 {
+// CHECK:         %[[Y:.*]] = arith.mulf %[[X]], %[[X]] : f32
+// CHECK:         ckpt.return %[[Y]] : f32 loss(0)
+ckpt.step @scalar_loss(%x: f32) -> f32 {
+  %y = arith.mulf %x, %x : f32
+  ckpt.return %y : f32 loss(0)
+}
+
+// -----
+
+// A loss that is not the first result, a one-element tensor, and attributes
+// on arguments, results and the step itself survive printing.
+// CHECK-LABEL: ckpt.step private @tensor_loss(
+// CHECK-SAME:      %{{.*}}: tensor<4xf32> {ckpt.role = "param"}
+// CHECK-SAME:      -> (tensor<4xf32>, tensor<1x1xf32> {ckpt.role = "loss"})
+// CHECK-SAME:      attributes {custom = 7 : i64}
+// CHECK:         ckpt.return %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<1x1xf32> loss(1)
+ckpt.step private @tensor_loss(%w: tensor<4xf32> {ckpt.role = "param"}, %l: tensor<1x1xf32>)
+    -> (tensor<4xf32>, tensor<1x1xf32> {ckpt.role = "loss"}) attributes {custom = 7 : i64} {
+  ckpt.return %w, %l : tensor<4xf32>, tensor<1x1xf32> loss(1)
+}
+
+// -----
+
+// CHECK-LABEL: ckpt.step @checkpoint_and_free(
+// CHECK:         %[[E:.*]] = math.exp %{{.*}} : tensor<4xf32>
+// CHECK:         %[[C:.*]] = ckpt.checkpoint %[[E]] : tensor<4xf32>
+// CHECK:         %[[S:.*]] = math.sin %[[C]] : tensor<4xf32>
+// CHECK:         ckpt.free %[[C]] : tensor<4xf32>
+// CHECK:         ckpt.return
+ckpt.step @checkpoint_and_free(%x: tensor<4xf32>, %l: f32) -> (f32, tensor<4xf32>) {
+  %e = math.exp %x : tensor<4xf32>
+  %c = ckpt.checkpoint %e : tensor<4xf32>
+  %s = math.sin %c : tensor<4xf32>
+  ckpt.free %c : tensor<4xf32>
+  ckpt.return %l, %s : f32, tensor<4xf32> loss(0)
+}
+
+// -----
+
+// CHECK-LABEL: ckpt.step @recompute(
+// CHECK:         %[[R:.*]]:2 = ckpt.recompute(%{{.*}}) {instance = 1 : i64, stage = 2 : i64} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: tensor<4xf32>):
+// CHECK-NEXT:      %[[T:.*]] = math.tanh %[[A]] : tensor<4xf32>
+// CHECK-NEXT:      %[[U:.*]] = math.exp %[[T]] : tensor<4xf32>
+// CHECK-NEXT:      ckpt.yield %[[T]], %[[U]] : tensor<4xf32>, tensor<4xf32>
+// CHECK-NEXT:    }
+// CHECK:         arith.addf %[[R]]#0, %[[R]]#1
+ckpt.step @recompute(%x: tensor<4xf32>, %l: f32) -> (f32, tensor<4xf32>) {
+  %r:2 = ckpt.recompute (%x) {stage = 2 : i64, instance = 1 : i64} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%a: tensor<4xf32>):
+    %t = math.tanh %a : tensor<4xf32>
+    %u = math.exp %t : tensor<4xf32>
+    ckpt.yield %t, %u : tensor<4xf32>, tensor<4xf32>
+  }
+  %s = arith.addf %r#0, %r#1 : tensor<4xf32>
+  ckpt.return %l, %s : f32, tensor<4xf32> loss(0)
+}
+
+// -----
+
+// A recompute region with no inputs (it rebuilds constants) and no stage.
+// CHECK-LABEL: ckpt.step @recompute_no_inputs(
+// CHECK:         ckpt.recompute() : () -> tensor<2xf32> {
+// CHECK-NEXT:      arith.constant dense<1.000000e+00> : tensor<2xf32>
+ckpt.step @recompute_no_inputs(%l: f32) -> (f32, tensor<2xf32>) {
+  %r = ckpt.recompute () : () -> tensor<2xf32> {
+    %c = arith.constant dense<1.0> : tensor<2xf32>
+    ckpt.yield %c : tensor<2xf32>
+  }
+  ckpt.return %l, %r : f32, tensor<2xf32> loss(0)
+}
+
+// -----
+
+// The cost attribute, in any field order, on any op.
+// CHECK-LABEL: ckpt.step @cost(
+// CHECK:         math.exp %{{.*}} {ckpt.cost = #ckpt.cost<flops = 4, bytes = 32, time = 2.500000e-06>}
+// CHECK:         math.sin %{{.*}} {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 0.000000e+00>}
+ckpt.step @cost(%x: tensor<4xf32>, %l: f32) -> (f32, tensor<4xf32>) {
+  %e = math.exp %x {ckpt.cost = #ckpt.cost<time = 2.5e-6, flops = 4, bytes = 32>} : tensor<4xf32>
+  %s = math.sin %e {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 0>} : tensor<4xf32>
+  ckpt.return %l, %s : f32, tensor<4xf32> loss(0)
+}
+
+// -----
+
+// ckpt.loss on a func.func is verified but otherwise left alone.
+// CHECK-LABEL: func.func @marked(
+// CHECK-SAME:    attributes {ckpt.loss = 0 : i64}
+func.func @marked(%x: f32) -> f32 attributes {ckpt.loss = 0 : i64} {
+  return %x : f32
+}

@@ -1,0 +1,27 @@
+// Debian's stock mlir-opt runs our passes on our dialect through the plugin:
+// "plug ckpt into an existing MLIR compiler", tested with a real one.
+// RUN: %mlir_opt --load-dialect-plugin=%ckpt_plugin --load-pass-plugin=%ckpt_plugin \
+// RUN:   -p 'builtin.module(ckpt-wrap-step)' %s | FileCheck %s
+// Options go through the pipeline syntax; the round trip restores the input.
+// RUN: %mlir_opt --load-dialect-plugin=%ckpt_plugin --load-pass-plugin=%ckpt_plugin \
+// RUN:   -p 'builtin.module(ckpt-wrap-step{func=step loss-index=1},ckpt-unwrap-step)' %s \
+// RUN:   | FileCheck %s --check-prefix=BACK
+// The plugin's passes are listed by mlir-opt --help.
+// RUN: %mlir_opt --load-dialect-plugin=%ckpt_plugin --load-pass-plugin=%ckpt_plugin --help \
+// RUN:   | FileCheck %s --check-prefix=HELP
+// Without the plugin, mlir-opt knows no ckpt dialect.
+// RUN: not %mlir_opt %s -p 'builtin.module(ckpt-wrap-step)' 2>&1 | FileCheck %s --check-prefix=NOPLUGIN
+
+// CHECK-LABEL: ckpt.step @step(
+// CHECK:         %[[S:.*]] = arith.mulf
+// CHECK:         ckpt.return %{{.*}}, %[[S]] : tensor<2xf32>, f32 loss(1)
+// BACK-LABEL: func.func @step(
+// BACK-SAME:     attributes {ckpt.loss = 1 : i64}
+// BACK:         return %{{.*}}, %{{.*}} : tensor<2xf32>, f32
+// HELP-DAG: --ckpt-wrap-step
+// HELP-DAG: --ckpt-unwrap-step
+// NOPLUGIN: 'ckpt-wrap-step' does not refer to a registered pass or pass pipeline
+func.func @step(%x: tensor<2xf32>, %a: f32) -> (tensor<2xf32>, f32) attributes {ckpt.loss = 1 : i64} {
+  %s = arith.mulf %a, %a : f32
+  return %x, %s : tensor<2xf32>, f32
+}

@@ -1,0 +1,39 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "CKPT"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.ckpt_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "README.txt", "lit.cfg.py",
+                   "lit.site.cfg.py"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", config.llvm_shlib_ext))
+config.substitutions.append(("%ckpt_lib_dir", config.ckpt_lib_dir))
+config.substitutions.append(("%ckpt_src_root", config.ckpt_src_root))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+# Our tools first, then LLVM's (FileCheck, not, count, split-file).
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.ckpt_tools_dir, append_path=True)
+
+tools = [
+    "ckpt-opt",
+    ToolSubst("%mlir_opt", config.mlir_opt, unresolved="fatal"),
+    ToolSubst("%ckpt_plugin",
+              os.path.join(config.ckpt_lib_dir, "CkptPlugin" + config.llvm_shlib_ext),
+              unresolved="ignore"),
+]
+for name in ["ckpt-chain"]:
+    if os.path.exists(os.path.join(config.ckpt_tools_dir, name)):
+        tools.append(name)
+        config.available_features.add(name)
+llvm_config.add_tool_substitutions(tools, [config.ckpt_tools_dir, config.llvm_tools_dir])
