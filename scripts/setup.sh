@@ -63,7 +63,8 @@ say "building with ninja -j$jobs"
 ninja -C "$build_dir" -j"$jobs" || die "build failed"
 
 if [ $run_example -eq 1 ]; then
-  say "running: ckpt-opt examples/mlp.mlir --ckpt-wrap-step"
-  "$build_dir/bin/ckpt-opt" "$root/examples/mlp.mlir" --ckpt-wrap-step
+  say "running: ckpt-opt examples/resnet-step.mlir --ckpt-wrap-step --ckpt-plan=budget=70% --ckpt-report"
+  "$build_dir/bin/ckpt-opt" "$root/examples/resnet-step.mlir" --ckpt-wrap-step \
+    --ckpt-plan="budget=70%" --ckpt-report -o /dev/null
 fi
 say "done"

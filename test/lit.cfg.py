@@ -32,8 +32,17 @@ tools = [
               os.path.join(config.ckpt_lib_dir, "CkptPlugin" + config.llvm_shlib_ext),
               unresolved="ignore"),
 ]
-for name in ["ckpt-chain"]:
+for name in ["ckpt-chain", "ckpt-graph"]:
     if os.path.exists(os.path.join(config.ckpt_tools_dir, name)):
         tools.append(name)
         config.available_features.add(name)
 llvm_config.add_tool_substitutions(tools, [config.ckpt_tools_dir, config.llvm_tools_dir])
+
+# Tests that check numerics against numpy need Debian's python3 with numpy.
+import subprocess
+try:
+    if subprocess.call(["/usr/bin/python3", "-c", "import numpy"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+        config.available_features.add("python-numpy")
+except OSError:
+    pass

@@ -2,6 +2,7 @@
 
 #include "ckpt/InitCkpt.h"
 
+#include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
 #include "ckpt/Transforms/Passes.h"
 
@@ -23,6 +24,7 @@
 
 void ckpt::registerCkptDialect(mlir::DialectRegistry &registry) {
   registry.insert<CkptDialect>();
+  registerCostModelExternalModels(registry);
 }
 
 void ckpt::registerTrainingStepDialects(mlir::DialectRegistry &registry) {

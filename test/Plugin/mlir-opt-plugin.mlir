@@ -20,6 +20,8 @@
 // BACK:         return %{{.*}}, %{{.*}} : tensor<2xf32>, f32
 // HELP-DAG: --ckpt-wrap-step
 // HELP-DAG: --ckpt-unwrap-step
+// HELP-DAG: --ckpt-plan
+// HELP-DAG: --ckpt-report
 // NOPLUGIN: 'ckpt-wrap-step' does not refer to a registered pass or pass pipeline
 func.func @step(%x: tensor<2xf32>, %a: f32) -> (tensor<2xf32>, f32) attributes {ckpt.loss = 1 : i64} {
   %s = arith.mulf %a, %a : f32

@@ -47,4 +47,101 @@ def UnwrapStepPass : Pass<"ckpt-unwrap-step", "mlir::ModuleOp"> {
   let dependentDialects = ["::ckpt::CkptDialect", "::mlir::func::FuncDialect"];
 }
 
+def AnnotateCostsPass : Pass<"ckpt-annotate-costs", "mlir::ModuleOp"> {
+  let summary = "Write the cost of every op of every step as a ckpt.cost attribute";
+  let description = [{
+    Attaches `ckpt.cost = #ckpt.cost<flops, bytes, time>` to every top-level
+    op of every `ckpt.step` (and to the ops of its recompute regions), so that
+    users can read and override the costs the planner uses. Work (flops, bytes)
+    comes from the `CostOpInterface` models; time from a roofline over the
+    `device` profile, or from a measured `profile` file: a JSON object mapping
+    an op name (`"linalg.matmul"`) or a location (`"file.mlir:12:3"`, or a
+    `NameLoc` name) to seconds, locations first. Ops the model does not know
+    are costed by their tensor bytes (no flops). Costs already present are
+    kept unless `overwrite` is set. Dynamically shaped ops are errors.
+  }];
+  let options = [
+    Option<"device", "device", "std::string", /*default=*/"\"h100\"",
+           "Device profile for the roofline: h100, a100, v100 or cpu">,
+    Option<"profile", "profile", "std::string", /*default=*/"\"\"",
+           "JSON file of measured op times (seconds) by op name or location">,
+    Option<"overwrite", "overwrite", "bool", /*default=*/"false",
+           "Replace ckpt.cost attributes that are already present">,
+  ];
+  let dependentDialects = ["::ckpt::CkptDialect"];
+}
+
+def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
+  let summary = "Decide what to keep and what to recompute under a memory budget";
+  let description = [{
+    For each `ckpt.step`: splits forward and backward, cuts the forward pass
+    into a chain of stages at small separators, costs every stage, and runs
+    the chosen strategy on the chain under `budget`. The result is a
+    `ckpt.plan` attribute on the step (strategy, budget, predicted peak and
+    time, the store-all peak and time, every stage with how it is first run,
+    and the schedule's operation sequence) and a `ckpt.stage` index on every
+    forward op that belongs to a stage.
+
+    Strategies: `optimal` (Theorem 1 of Beaumont et al. 2019), `store-all`,
+    `periodic:K` (PyTorch's checkpoint_sequential with K segments), `sqrt`,
+    `revolve`, `memory-poor`, and `articulation` (the optimal schedule over
+    single-value separators only, like openai's 'memory' mode).
+
+    `budget` is a number of bytes with an optional unit (`6GiB`, `512KiB`,
+    `2MB`) or a percentage of the store-all peak (`70%`). An infeasible budget
+    is an error at the step that names the least feasible budget.
+  }];
+  let options = [
+    Option<"budget", "budget", "std::string", /*default=*/"\"100%\"",
+           "Memory budget: bytes with a unit (B, KB, MB, GB, KiB, MiB, GiB) "
+           "or a percentage of the store-all peak">,
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"optimal\"",
+           "optimal, store-all, periodic:K, sqrt, revolve, memory-poor or "
+           "articulation">,
+    Option<"slots", "slots", "int64_t", /*default=*/"500",
+           "Memory slots of the dynamic program (0: exact byte sizes)">,
+    Option<"device", "device", "std::string", /*default=*/"\"h100\"",
+           "Device profile for op times: h100, a100, v100 or cpu">,
+    Option<"profile", "profile", "std::string", /*default=*/"\"\"",
+           "JSON file of measured op times (seconds) by op name or location">,
+  ];
+  let dependentDialects = ["::ckpt::CkptDialect"];
+}
+
+def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
+  let summary = "Write a JSON report of each planned step and compare strategies";
+  let description = [{
+    For every `ckpt.step` that carries a `ckpt.plan`, writes one JSON object
+    (a JSON array for the whole module) with the chosen plan and the store-all
+    plan: predicted peak bytes and time, the recompute overhead in percent,
+    the number of stages, the separator sizes, the operation sequence, the
+    memory timeline of the step's current op order, and every baseline
+    strategy (store-all, periodic:K for K = 2..4, sqrt, revolve, memory-poor)
+    evaluated at the same budget. Also emits a one-line summary as a remark
+    on the step. `device`, `profile` and `slots` must be those the plan was
+    made with.
+  }];
+  let options = [
+    Option<"output", "output", "std::string", /*default=*/"\"-\"",
+           "Where to write the JSON report ('-': standard output)">,
+    Option<"slots", "slots", "int64_t", /*default=*/"500",
+           "Memory slots of the dynamic program (as given to ckpt-plan)">,
+    Option<"device", "device", "std::string", /*default=*/"\"h100\"",
+           "Device profile (as given to ckpt-plan)">,
+    Option<"profile", "profile", "std::string", /*default=*/"\"\"",
+           "Measured op times (as given to ckpt-plan)">,
+  ];
+}
+
+def PrintAnalysisPass : Pass<"ckpt-print-analysis", "mlir::ModuleOp"> {
+  let summary = "Report the phase split, activations and memory of each step as remarks";
+  let description = [{
+    For each `ckpt.step`, emits a remark on every top-level op naming its
+    phase (forward or backward), whether its results are activations, the
+    buffer bytes it allocates and the bytes live while it runs in the current
+    order; and a remark on the step with the totals and the peak. Meant for
+    tests and for users checking what the planner sees.
+  }];
+}
+
 #endif // CKPT_TRANSFORMS_PASSES_TD

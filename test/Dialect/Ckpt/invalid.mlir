@@ -363,3 +363,50 @@ func.func @loss_attr_out_of_range(%x: f32) -> f32 attributes {ckpt.loss = 3 : i6
 func.func @loss_attr_negative(%x: f32) -> f32 attributes {ckpt.loss = -1 : i64} {
   return %x : f32
 }
+
+// -----
+
+// expected-error @+1 {{'ckpt.plan' must be a #ckpt.plan attribute, got "fast"}}
+ckpt.step @plan_not_a_plan(%x: f32) -> f32 attributes {ckpt.plan = "fast"} {
+  ckpt.return %x : f32 loss(0)
+}
+
+// -----
+
+// expected-error @+1 {{'ckpt.plan' may only be attached to a ckpt.step}}
+func.func @plan_on_func(%x: f32) -> f32 attributes {
+  ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 0, store_all_peak = 1, store_all_time = 0, stages = [], sequence = "">} {
+  return %x : f32
+}
+
+// -----
+
+func.func @stage_zero(%x: f32) -> f32 {
+  // expected-error @+1 {{'ckpt.stage' must be a 1-based stage index, got 0 : i64}}
+  %y = arith.negf %x {ckpt.stage = 0 : i64} : f32
+  return %y : f32
+}
+
+// -----
+
+func.func @stage_bad_kind(%x: f32) -> f32 {
+  // expected-error @+1 {{stage kind must be 'all', 'ck' or 'none', got 'some'}}
+  %y = arith.negf %x {a = #ckpt.stage<index = 1, kind = "some", ops = 1, forward = 0, backward = 0, input_bytes = 0, saved_bytes = 0>} : f32
+  return %y : f32
+}
+
+// -----
+
+func.func @stage_zero_index(%x: f32) -> f32 {
+  // expected-error @+1 {{stage indices are 1-based}}
+  %y = arith.negf %x {a = #ckpt.stage<index = 0, kind = "all", ops = 1, forward = 0, backward = 0, input_bytes = 0, saved_bytes = 0>} : f32
+  return %y : f32
+}
+
+// -----
+
+func.func @stage_negative_time(%x: f32) -> f32 {
+  // expected-error @+1 {{stage times must be finite and non-negative}}
+  %y = arith.negf %x {a = #ckpt.stage<index = 1, kind = "all", ops = 1, forward = -1.0, backward = 0, input_bytes = 0, saved_bytes = 0>} : f32
+  return %y : f32
+}

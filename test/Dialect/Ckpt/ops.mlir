@@ -98,3 +98,20 @@ ckpt.step @cost(%x: tensor<4xf32>, %l: f32) -> (f32, tensor<4xf32>) {
 func.func @marked(%x: f32) -> f32 attributes {ckpt.loss = 0 : i64} {
   return %x : f32
 }
+
+// -----
+
+// A planned step: the plan on the step, stage indices on forward ops.
+// CHECK-LABEL: ckpt.step @planned(
+// CHECK-SAME:    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 64, peak = 48, time = 2.500000e-06, store_all_peak = 80, store_all_time = 2.000000e-06, stages = [<index = 1, kind = "ck", ops = 1, forward = {{.*}}, backward = {{.*}}, input_bytes = 0, saved_bytes = 16>, <index = 2, kind = "all", ops = 1, forward = 0.000000e+00, backward = 0.000000e+00, input_bytes = 16, saved_bytes = 4>], sequence = "Fck1 Fall2 B2 Fall1 B1">
+// CHECK:         math.exp %{{.*}} {ckpt.stage = 1 : i64}
+ckpt.step @planned(%x: tensor<4xf32>) -> tensor<1xf32> attributes {
+    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 64, peak = 48, time = 2.5e-6,
+                           store_all_peak = 80, store_all_time = 2.0e-6,
+                           stages = [<index = 1, kind = "ck", ops = 1, forward = 1.0e-6, backward = 1.0e-6, input_bytes = 0, saved_bytes = 16>,
+                                     <index = 2, kind = "all", ops = 1, forward = 0, backward = 0, input_bytes = 16, saved_bytes = 4>],
+                           sequence = "Fck1 Fall2 B2 Fall1 B1">} {
+  %e = math.exp %x {ckpt.stage = 1 : i64} : tensor<4xf32>
+  %l = tensor.extract_slice %e[0] [1] [1] {ckpt.stage = 2 : i64} : tensor<4xf32> to tensor<1xf32>
+  ckpt.return %l : tensor<1xf32> loss(0)
+}

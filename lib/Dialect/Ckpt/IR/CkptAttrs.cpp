@@ -24,6 +24,23 @@ LogicalResult CostAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult StageAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                uint64_t index, StringRef kind, uint64_t,
+                                llvm::APFloat forward, llvm::APFloat backward,
+                                uint64_t, uint64_t) {
+  if (index == 0)
+    return emitError() << "stage indices are 1-based";
+  if (kind != "all" && kind != "ck" && kind != "none")
+    return emitError() << "stage kind must be 'all', 'ck' or 'none', got '"
+                       << kind << "'";
+  for (const llvm::APFloat &time : {forward, backward}) {
+    double seconds = time.convertToDouble();
+    if (!std::isfinite(seconds) || seconds < 0.0)
+      return emitError() << "stage times must be finite and non-negative";
+  }
+  return success();
+}
+
 void CkptDialect::registerAttributes() {
   addAttributes<
 #define GET_ATTRDEF_LIST

@@ -30,6 +30,24 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  if (attr.getName() == kPlanAttrName) {
+    if (!isa<StepOp>(op))
+      return op->emitError("'") << kPlanAttrName
+                                << "' may only be attached to a ckpt.step";
+    if (!isa<PlanAttr>(attr.getValue()))
+      return op->emitError("'")
+             << kPlanAttrName << "' must be a #ckpt.plan attribute, got "
+             << attr.getValue();
+    return success();
+  }
+  if (attr.getName() == kStageAttrName) {
+    auto index = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!index || !index.getType().isSignlessInteger() || index.getInt() < 1)
+      return op->emitError("'")
+             << kStageAttrName << "' must be a 1-based stage index, got "
+             << attr.getValue();
+    return success();
+  }
   if (attr.getName() != kLossAttrName)
     return op->emitError("unknown ckpt dialect attribute '")
            << attr.getName().getValue() << "'";

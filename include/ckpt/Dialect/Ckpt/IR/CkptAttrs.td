@@ -54,4 +54,67 @@ def Ckpt_CostAttr : Ckpt_Attr<"Cost", "cost"> {
   }];
 }
 
+def Ckpt_StageAttr : Ckpt_Attr<"Stage", "stage"> {
+  let summary = "One stage of a planned chain";
+  let description = [{
+    A stage of the chain the planner cut the forward pass into (1-based, the
+    last one holds the loss), with how the plan first runs its forward:
+    `all` (F_all: keep every value its backward reads), `ck` (F_ck: keep only
+    its input) or `none` (F_none: keep nothing). `forward`/`backward` are the
+    predicted times of its forward and backward ops (u_f, u_b), `input_bytes`
+    the size of the separator it starts from (w_a of its input) and
+    `saved_bytes` what F_all keeps (w_abar).
+  }];
+  let parameters = (ins "uint64_t":$index, StringRefParameter<"kind">:$kind,
+                        "uint64_t":$ops,
+                        Ckpt_SecondsParameter:$forward,
+                        Ckpt_SecondsParameter:$backward,
+                        "uint64_t":$input_bytes, "uint64_t":$saved_bytes);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+// A bracketed list of stages: `[<index = 1, ...>, <index = 2, ...>]`.
+def Ckpt_StageArrayParameter : ArrayRefParameter<"::ckpt::StageAttr", "stages"> {
+  let parser = [{ [&]() -> ::mlir::FailureOr<::llvm::SmallVector<::ckpt::StageAttr>> {
+    ::llvm::SmallVector<::ckpt::StageAttr> stages;
+    if ($_parser.parseCommaSeparatedList(::mlir::AsmParser::Delimiter::Square,
+          [&]() -> ::mlir::ParseResult {
+            ::ckpt::StageAttr stage;
+            if ($_parser.parseCustomAttributeWithFallback(stage))
+              return ::mlir::failure();
+            stages.push_back(stage);
+            return ::mlir::success();
+          }))
+      return ::mlir::failure();
+    return stages;
+  }() }];
+  let printer = [{
+    $_printer << '[';
+    ::llvm::interleaveComma($_self, $_printer, [&](::ckpt::StageAttr stage) {
+      $_printer.printStrippedAttrOrType(stage);
+    });
+    $_printer << ']';
+  }];
+}
+
+def Ckpt_PlanAttr : Ckpt_Attr<"Plan", "plan"> {
+  let summary = "The rematerialization plan of a training step";
+  let description = [{
+    What `ckpt-plan` decided for a step under `budget` bytes with `strategy`:
+    the predicted `peak` bytes and `time` (seconds) of the planned step, those
+    of the store-all step (nothing recomputed), the stages and the operation
+    sequence of the schedule (`Fall<l>`, `Fck<l>`, `Fn<l>`, `B<l>`, as in
+    Beaumont et al. 2019), space separated.
+  }];
+  let parameters = (ins StringRefParameter<"strategy">:$strategy,
+                        "uint64_t":$budget, "uint64_t":$peak,
+                        Ckpt_SecondsParameter:$time,
+                        "uint64_t":$store_all_peak,
+                        Ckpt_SecondsParameter:$store_all_time,
+                        Ckpt_StageArrayParameter:$stages,
+                        StringRefParameter<"sequence">:$sequence);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 #endif // CKPT_DIALECT_CKPT_IR_CKPTATTRS_TD

@@ -1,0 +1,1 @@
+../test/Inputs/steps/resnet.mlir

@@ -1,0 +1,104 @@
+//===- CostModel.h - op costs and device profiles ---------------*- C++ -*-===//
+//
+// The cost model: device-independent work per op (CostOpInterface, with
+// external models on upstream dialects) turned into time by a roofline over a
+// device profile, or taken from a measured profile or a `ckpt.cost` attribute.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_ANALYSIS_COSTMODEL_H
+#define CKPT_ANALYSIS_COSTMODEL_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace ckpt {
+
+/// Peak throughput of a device, for the roofline
+/// time = max(flops / peakFlops, bytes / bandwidth).
+struct DeviceProfile {
+  llvm::StringRef name;
+  double peakFlops; ///< floating-point operations per second
+  double bandwidth; ///< bytes per second of main (HBM / DRAM) memory
+
+  /// The built-in profiles: h100, a100, v100, cpu. std::nullopt if unknown.
+  static std::optional<DeviceProfile> lookup(llvm::StringRef name);
+  /// "h100, a100, v100, cpu", for error messages.
+  static std::string knownNames();
+
+  double time(uint64_t flops, uint64_t bytes) const;
+};
+
+/// Measured op times (seconds), keyed by location ("file:line:col" or a
+/// NameLoc's name) or by op name ("linalg.matmul"); locations win.
+class MeasuredProfile {
+public:
+  /// Reads a JSON object of key -> seconds from `path`. On failure returns
+  /// std::nullopt and sets `error` to a message naming the file and position.
+  static std::optional<MeasuredProfile> read(llvm::StringRef path,
+                                             std::string &error);
+  /// The measured time of `op`, if the profile has one.
+  std::optional<double> lookup(mlir::Operation *op) const;
+
+private:
+  llvm::StringMap<double> times;
+};
+
+/// Where a cost came from.
+enum class CostSource { Attribute, Profile, Model, Opaque };
+llvm::StringRef stringifyCostSource(CostSource source);
+
+/// The cost of one execution of one op.
+struct OpCost {
+  uint64_t flops = 0;
+  uint64_t bytes = 0;
+  double time = 0.0;
+  CostSource source = CostSource::Opaque;
+};
+
+/// Bytes of a statically shaped tensor/memref or of a scalar int/float/index;
+/// 0 for other types (tokens, functions, ...), std::nullopt for dynamic shapes.
+std::optional<uint64_t> getTypeBytes(mlir::Type type);
+
+/// The cost of `op`: its `ckpt.cost` attribute if present, else the measured
+/// profile, else the CostOpInterface under `device`'s roofline, else the
+/// opaque estimate (bytes of tensor operands and results, no flops). Fails
+/// with an error at the op for dynamic shapes.
+mlir::FailureOr<OpCost> getOpCost(mlir::Operation *op,
+                                  const DeviceProfile &device,
+                                  const MeasuredProfile *profile = nullptr);
+
+/// What a pass needs to cost ops: a device profile and, optionally, measured
+/// times.
+struct CostSetup {
+  DeviceProfile device;
+  std::optional<MeasuredProfile> measured;
+  const MeasuredProfile *profile() const {
+    return measured ? &*measured : nullptr;
+  }
+};
+
+/// Resolves the `device` and `profile` options shared by the ckpt passes;
+/// emits an error at `loc` (unknown device, unreadable or corrupt profile)
+/// and fails otherwise.
+mlir::FailureOr<CostSetup> setUpCosts(mlir::Location loc,
+                                      llvm::StringRef device,
+                                      llvm::StringRef profilePath);
+
+/// Attaches the CostOpInterface external models to the linalg, tensor, arith,
+/// math and tosa ops.
+void registerCostModelExternalModels(mlir::DialectRegistry &registry);
+
+} // namespace ckpt
+
+#endif // CKPT_ANALYSIS_COSTMODEL_H

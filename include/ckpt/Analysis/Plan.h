@@ -1,0 +1,57 @@
+//===- Plan.h - plan a step under a memory budget ---------------*- C++ -*-===//
+
+#ifndef CKPT_ANALYSIS_PLAN_H
+#define CKPT_ANALYSIS_PLAN_H
+
+#include "ckpt/Analysis/StepChain.h"
+#include "ckpt/Solver/ChainStrategies.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ckpt {
+
+/// A budget as the user wrote it: bytes, or a percentage of the store-all peak.
+struct BudgetSpec {
+  bool percent = false;
+  double value = 0; ///< bytes, or percent (0 < value)
+};
+
+/// Parses "1048576", "512KiB", "1.5GiB", "2MB", "70%" (units B, KB, MB, GB,
+/// KiB, MiB, GiB, TiB; decimal units are powers of 1000). Returns
+/// std::nullopt and sets `error` on malformed input.
+std::optional<BudgetSpec> parseBudget(llvm::StringRef text, std::string &error);
+
+/// "1.50 MiB (1572864 B)"-style rendering of a byte count.
+std::string formatBytes(uint64_t bytes);
+
+/// The predicted outcome of one strategy on a step.
+struct PlanResult {
+  bool feasible = false;
+  uint64_t budget = 0;     ///< bytes
+  uint64_t peak = 0;       ///< predicted peak bytes (chain + persistent)
+  double time = 0;         ///< predicted seconds (makespan + fixed)
+  std::vector<solver::Op> sequence;
+  /// Least budget (bytes) for which the strategy is feasible, if any.
+  std::optional<uint64_t> minFeasibleBudget;
+  std::string error;       ///< the solver refused the input
+};
+
+/// Runs `strategy` on the step's chain under `budget` bytes with `slots`
+/// memory slots (0 = exact sizes).
+PlanResult planChain(const StepChain &stepChain,
+                     const solver::Strategy &strategy, uint64_t budget,
+                     int64_t slots);
+
+/// The first forward operation kind of each stage in `sequence` ("all",
+/// "ck" or "none"), index l-1.
+std::vector<std::string> stageKinds(const std::vector<solver::Op> &sequence,
+                                    int numStages);
+
+} // namespace ckpt
+
+#endif // CKPT_ANALYSIS_PLAN_H

@@ -1,0 +1,99 @@
+//===- StepAnalysis.h - phases, activations, memory of a step ---*- C++ -*-===//
+//
+// What the planner knows about one ckpt.step before planning:
+//  - the phase split: forward = the ops the loss depends on (through operands
+//    and through values used inside their regions), backward = the rest;
+//  - the activations: forward tensor values that backward ops read;
+//  - which forward ops may be recomputed (known, side-effect free);
+//  - the memory timeline of an op order: every tensor result is a buffer from
+//    its definition to its last use, with in-place reuse where one-shot
+//    bufferization does it; step arguments are outside the budget.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_ANALYSIS_STEPANALYSIS_H
+#define CKPT_ANALYSIS_STEPANALYSIS_H
+
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ckpt {
+
+/// Phase split and activations of a ckpt.step. Cached per step with
+/// `getAnalysis<StepAnalysis>()` / `getChildAnalysis<StepAnalysis>(step)`.
+class StepAnalysis {
+public:
+  explicit StepAnalysis(mlir::Operation *op);
+
+  StepOp getStep() const { return step; }
+
+  /// Top-level ops of the step's block (terminator excluded), in block order.
+  llvm::ArrayRef<mlir::Operation *> getForwardOps() const { return forward; }
+  llvm::ArrayRef<mlir::Operation *> getBackwardOps() const { return backward; }
+  bool isForward(mlir::Operation *op) const { return forwardSet.contains(op); }
+
+  /// Forward tensor values read by backward ops (or nested ops of backward
+  /// ops), in block order of their definitions.
+  llvm::ArrayRef<mlir::Value> getActivations() const { return activations; }
+  bool isActivation(mlir::Value value) const {
+    return activationSet.contains(value);
+  }
+
+  /// Whether `op` may be executed again to recompute its results: registered,
+  /// free of memory effects (recursively), and not a ckpt structural op.
+  static bool isRecomputable(mlir::Operation *op);
+
+  /// Top-level ops of the block that define the values `op` reads, including
+  /// values used inside its regions (defined in the step's block).
+  static void getDependencies(mlir::Operation *op,
+                              llvm::SmallVectorImpl<mlir::Operation *> &deps);
+
+private:
+  StepOp step;
+  std::vector<mlir::Operation *> forward, backward;
+  llvm::DenseSet<mlir::Operation *> forwardSet;
+  std::vector<mlir::Value> activations;
+  llvm::DenseSet<mlir::Value> activationSet;
+};
+
+/// One buffer of the memory model: the values that share it, its size and the
+/// positions (in the simulated order) where it is created and last used.
+struct Buffer {
+  uint64_t bytes = 0;
+  unsigned def = 0;
+  unsigned lastUse = 0;
+  llvm::SmallVector<mlir::Value, 2> values;
+};
+
+/// Live memory over an op order.
+struct MemoryTimeline {
+  std::vector<Buffer> buffers;
+  /// Buffer index of each tensor value (absent: block argument or scalar).
+  llvm::DenseMap<mlir::Value, unsigned> bufferOf;
+  /// Bytes live while the op at each position runs (its inputs and outputs
+  /// included).
+  std::vector<uint64_t> liveDuring;
+  uint64_t peak = 0;
+  unsigned peakPosition = 0;
+};
+
+/// Simulates the buffers of `order` (top-level ops of one block, in execution
+/// order; ops of that block not in `order` are ignored). A tensor result is a
+/// new buffer, except: results of view-like ops (ckpt.checkpoint, tensor.cast,
+/// tensor.collapse_shape, tensor.expand_shape, tensor.bitcast) share their
+/// source's buffer, and a destination-style op writes in place into its init
+/// when no later op reads the init's buffer. Block arguments are outside the
+/// budget. A value used by the terminator stays live to the end.
+MemoryTimeline simulateMemory(llvm::ArrayRef<mlir::Operation *> order);
+
+} // namespace ckpt
+
+#endif // CKPT_ANALYSIS_STEPANALYSIS_H

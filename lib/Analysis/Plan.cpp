@@ -1,0 +1,169 @@
+//===- Plan.cpp - plan a step under a memory budget -----------------------===//
+
+#include "ckpt/Analysis/Plan.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+
+using namespace ckpt;
+
+std::optional<BudgetSpec> ckpt::parseBudget(llvm::StringRef text,
+                                            std::string &error) {
+  llvm::StringRef trimmed = text.trim();
+  auto fail = [&]() -> std::optional<BudgetSpec> {
+    error = "invalid budget '" + text.str() +
+            "': expected a number of bytes with an optional unit (B, KB, MB, "
+            "GB, KiB, MiB, GiB, TiB) or a percentage of the store-all peak "
+            "such as '70%'";
+    return std::nullopt;
+  };
+  // Split the number from the unit.
+  size_t numberEnd = 0;
+  while (numberEnd < trimmed.size() &&
+         (llvm::isDigit(trimmed[numberEnd]) || trimmed[numberEnd] == '.'))
+    ++numberEnd;
+  llvm::StringRef number = trimmed.take_front(numberEnd);
+  llvm::StringRef unit = trimmed.drop_front(numberEnd).trim();
+  double value;
+  if (number.empty() || number.getAsDouble(value) || !std::isfinite(value))
+    return fail();
+  BudgetSpec spec;
+  if (unit == "%") {
+    if (value <= 0)
+      return fail();
+    spec.percent = true;
+    spec.value = value;
+    return spec;
+  }
+  double scale = llvm::StringSwitch<double>(unit)
+                     .Cases("", "B", 1.0)
+                     .Case("KB", 1e3)
+                     .Case("MB", 1e6)
+                     .Case("GB", 1e9)
+                     .Case("KiB", 1024.0)
+                     .Case("MiB", 1024.0 * 1024)
+                     .Case("GiB", 1024.0 * 1024 * 1024)
+                     .Case("TiB", 1024.0 * 1024 * 1024 * 1024)
+                     .Default(-1);
+  if (scale < 0 || value * scale < 1)
+    return fail();
+  spec.value = std::floor(value * scale);
+  return spec;
+}
+
+std::string ckpt::formatBytes(uint64_t bytes) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1024 && unit < 4) {
+    value /= 1024;
+    ++unit;
+  }
+  if (unit == 0)
+    os << bytes << " B";
+  else
+    os << llvm::format("%.2f", value) << " " << units[unit] << " (" << bytes
+       << " B)";
+  return out;
+}
+
+PlanResult ckpt::planChain(const StepChain &stepChain,
+                           const solver::Strategy &strategy, uint64_t budget,
+                           int64_t slots) {
+  PlanResult result;
+  result.budget = budget;
+  const uint64_t fixed = stepChain.persistentBytes;
+
+  // What the chain may use once the persistent values are set aside.
+  auto chainFeasibleFrom = [&](std::optional<int64_t> chainMin) {
+    if (chainMin)
+      result.minFeasibleBudget = fixed + static_cast<uint64_t>(*chainMin);
+  };
+  if (budget <= fixed) {
+    std::optional<int64_t> chainMin;
+    std::string error;
+    if (!solver::minFeasibleMemory(stepChain.chain, strategy, slots, chainMin,
+                                   error)) {
+      result.error = error;
+      return result;
+    }
+    chainFeasibleFrom(chainMin);
+    return result;
+  }
+
+  solver::MemoryModel model;
+  model.memory = static_cast<int64_t>(budget - fixed);
+  model.slots = slots;
+  // Slots round every size up, so a budget that fits storing everything
+  // exactly may not fit in slots. Storing everything is the fastest schedule
+  // there is (no recomputation): when it fits, it is the optimum.
+  std::optional<uint64_t> storeAllPeak;
+  if (strategy.kind == solver::Strategy::Kind::Optimal && slots > 0) {
+    solver::Strategy storeAll;
+    storeAll.kind = solver::Strategy::Kind::StoreAll;
+    solver::MemoryModel exact;
+    exact.memory = model.memory;
+    solver::StrategyResult all =
+        solver::runStrategy(stepChain.chain, storeAll, exact);
+    if (all.error.empty() && all.minFeasibleMemory)
+      storeAllPeak = fixed + static_cast<uint64_t>(*all.minFeasibleMemory);
+    if (all.error.empty() && all.feasible) {
+      result.feasible = true;
+      result.peak = fixed + static_cast<uint64_t>(all.peak);
+      result.time = all.makespan + stepChain.fixedTime;
+      result.sequence = std::move(all.sequence);
+      if (all.minFeasibleMemory)
+        result.minFeasibleBudget = fixed + static_cast<uint64_t>(*all.minFeasibleMemory);
+      return result;
+    }
+  }
+  solver::StrategyResult run =
+      solver::runStrategy(stepChain.chain, strategy, model);
+  if (!run.error.empty()) {
+    result.error = run.error;
+    return result;
+  }
+  chainFeasibleFrom(run.minFeasibleMemory);
+  if (storeAllPeak && (!result.minFeasibleBudget ||
+                       *storeAllPeak < *result.minFeasibleBudget))
+    result.minFeasibleBudget = storeAllPeak;
+  if (!run.feasible)
+    return result;
+  result.feasible = true;
+  result.peak = fixed + static_cast<uint64_t>(run.peak);
+  result.time = run.makespan + stepChain.fixedTime;
+  result.sequence = std::move(run.sequence);
+  return result;
+}
+
+std::vector<std::string> ckpt::stageKinds(const std::vector<solver::Op> &seq,
+                                          int numStages) {
+  std::vector<std::string> kinds(numStages, "");
+  for (const solver::Op &op : seq) {
+    if (op.stage < 1 || op.stage > numStages || !kinds[op.stage - 1].empty())
+      continue;
+    switch (op.kind) {
+    case solver::OpKind::FAll:
+      kinds[op.stage - 1] = "all";
+      break;
+    case solver::OpKind::FCk:
+      kinds[op.stage - 1] = "ck";
+      break;
+    case solver::OpKind::FNone:
+      kinds[op.stage - 1] = "none";
+      break;
+    case solver::OpKind::Backward:
+      break;
+    }
+  }
+  for (std::string &kind : kinds)
+    if (kind.empty())
+      kind = "all";
+  return kinds;
+}

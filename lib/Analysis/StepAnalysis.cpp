@@ -1,0 +1,197 @@
+//===- StepAnalysis.cpp - phases, activations, memory of a step -----------===//
+
+#include "ckpt/Analysis/StepAnalysis.h"
+
+#include "ckpt/Analysis/CostModel.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace ckpt;
+
+void StepAnalysis::getDependencies(Operation *op,
+                                   SmallVectorImpl<Operation *> &deps) {
+  Block *block = op->getBlock();
+  auto addValue = [&](Value value) {
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return;
+    if (Operation *top = block->findAncestorOpInBlock(*def))
+      if (top != op)
+        deps.push_back(top);
+  };
+  for (Value operand : op->getOperands())
+    addValue(operand);
+  // Values captured by nested regions (e.g. a constant used in a payload).
+  op->walk([&](Operation *nested) {
+    if (nested == op)
+      return;
+    for (Value operand : nested->getOperands())
+      addValue(operand);
+  });
+}
+
+bool StepAnalysis::isRecomputable(Operation *op) {
+  if (!op->isRegistered())
+    return false;
+  if (isa<CheckpointOp, FreeOp, ReturnOp>(op))
+    return false;
+  return isMemoryEffectFree(op);
+}
+
+/// Whether the owner of `use` reads the operand's contents: a destination
+/// operand whose payload never reads it is only written.
+static bool readsContents(OpOperand &use) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(use.getOwner()))
+    if (linalgOp.isDpsInit(&use) && !linalgOp.payloadUsesValueFromOperand(&use))
+      return false;
+  return true;
+}
+
+StepAnalysis::StepAnalysis(Operation *op) : step(cast<StepOp>(op)) {
+  Block &block = step.getBody().front();
+  ReturnOp ret = step.getReturnOp();
+
+  // Forward: everything the loss depends on.
+  SmallVector<Operation *> worklist;
+  if (Operation *lossDef = step.getLoss().getDefiningOp())
+    worklist.push_back(block.findAncestorOpInBlock(*lossDef));
+  while (!worklist.empty()) {
+    Operation *current = worklist.pop_back_val();
+    if (!current || !forwardSet.insert(current).second)
+      continue;
+    getDependencies(current, worklist);
+  }
+
+  for (Operation &nested : block) {
+    if (&nested == ret.getOperation())
+      continue;
+    (forwardSet.contains(&nested) ? forward : backward).push_back(&nested);
+  }
+
+  // Activations: forward buffers whose contents backward ops read. A
+  // tensor.empty has no contents.
+  for (Operation *fwd : forward) {
+    if (isa<tensor::EmptyOp>(fwd))
+      continue;
+    for (Value result : fwd->getResults()) {
+      if (!isa<ShapedType>(result.getType()))
+        continue;
+      bool readByBackward = llvm::any_of(result.getUses(), [&](OpOperand &u) {
+        Operation *top = block.findAncestorOpInBlock(*u.getOwner());
+        return top && top != ret.getOperation() && !forwardSet.contains(top) &&
+               readsContents(u);
+      });
+      if (readByBackward && activationSet.insert(result).second)
+        activations.push_back(result);
+    }
+  }
+}
+
+/// Ops whose tensor result is a view of their first operand.
+static bool isViewLike(Operation *op) {
+  return isa<CheckpointOp, tensor::CastOp, tensor::CollapseShapeOp,
+             tensor::ExpandShapeOp, tensor::BitcastOp>(op);
+}
+
+MemoryTimeline ckpt::simulateMemory(ArrayRef<Operation *> order) {
+  MemoryTimeline timeline;
+  if (order.empty())
+    return timeline;
+  Block *block = order.front()->getBlock();
+
+  DenseMap<Operation *, unsigned> position;
+  for (auto [index, op] : llvm::enumerate(order))
+    position[op] = index;
+  unsigned end = order.size(); // the terminator's position
+
+  // Last position at which each value is read.
+  auto lastUseOf = [&](Value value, unsigned def) {
+    unsigned last = def;
+    for (Operation *user : value.getUsers()) {
+      Operation *top = block->findAncestorOpInBlock(*user);
+      if (!top)
+        continue;
+      if (top->hasTrait<OpTrait::IsTerminator>()) {
+        last = std::max(last, end);
+        continue;
+      }
+      auto it = position.find(top);
+      if (it != position.end())
+        last = std::max(last, it->second);
+    }
+    return last;
+  };
+
+  auto newBuffer = [&](Value value, unsigned def) {
+    Buffer buffer;
+    buffer.bytes = getTypeBytes(value.getType()).value_or(0);
+    buffer.def = def;
+    buffer.lastUse = lastUseOf(value, def);
+    buffer.values.push_back(value);
+    timeline.bufferOf[value] = timeline.buffers.size();
+    timeline.buffers.push_back(std::move(buffer));
+  };
+  auto alias = [&](Value value, unsigned bufferIndex, unsigned def) {
+    Buffer &buffer = timeline.buffers[bufferIndex];
+    buffer.lastUse = std::max(buffer.lastUse, lastUseOf(value, def));
+    buffer.values.push_back(value);
+    timeline.bufferOf[value] = bufferIndex;
+  };
+
+  for (auto [index, op] : llvm::enumerate(order)) {
+    unsigned pos = index;
+    auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+    for (OpResult result : op->getResults()) {
+      if (!isa<ShapedType>(result.getType()))
+        continue;
+      std::optional<unsigned> source;
+      if (isViewLike(op)) {
+        auto it = timeline.bufferOf.find(op->getOperand(0));
+        if (it != timeline.bufferOf.end())
+          source = it->second;
+        else {
+          // A view of a step argument is the argument: no buffer.
+          continue;
+        }
+        alias(result, *source, pos);
+        continue;
+      }
+      if (dps && dps.hasPureTensorSemantics()) {
+        Value init = dps.getTiedOpOperand(result)->get();
+        auto it = timeline.bufferOf.find(init);
+        // In place when nothing after this op reads the init's buffer.
+        if (it != timeline.bufferOf.end() &&
+            timeline.buffers[it->second].lastUse <= pos) {
+          alias(result, it->second, pos);
+          continue;
+        }
+      }
+      newBuffer(result, pos);
+    }
+  }
+
+  // Live bytes while each op runs: buffers with def <= pos <= lastUse.
+  std::vector<int64_t> delta(order.size() + 2, 0);
+  for (const Buffer &buffer : timeline.buffers) {
+    delta[buffer.def] += buffer.bytes;
+    delta[std::min<unsigned>(buffer.lastUse, end) + 1] -= buffer.bytes;
+  }
+  int64_t live = 0;
+  timeline.liveDuring.resize(order.size());
+  for (unsigned pos = 0; pos < order.size(); ++pos) {
+    live += delta[pos];
+    timeline.liveDuring[pos] = static_cast<uint64_t>(live);
+    if (timeline.liveDuring[pos] > timeline.peak) {
+      timeline.peak = timeline.liveDuring[pos];
+      timeline.peakPosition = pos;
+    }
+  }
+  return timeline;
+}

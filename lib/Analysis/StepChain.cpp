@@ -1,0 +1,221 @@
+//===- StepChain.cpp - a training step as a heterogeneous chain -----------===//
+
+#include "ckpt/Analysis/StepChain.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace mlir;
+using namespace ckpt;
+
+/// Whether `op` computes its results from constants alone (no step argument,
+/// no side effect): constants, tensor.empty, a linalg.fill of a constant. The
+/// rewrite clones such ops wherever their values are needed, so they are
+/// neither kept nor part of a stage. `known` memoizes the answer.
+static bool isConstantLike(Operation *op, DenseMap<Operation *, bool> &known) {
+  auto it = known.find(op);
+  if (it != known.end())
+    return it->second;
+  bool result = StepAnalysis::isRecomputable(op);
+  if (result) {
+    for (Value operand : op->getOperands())
+      if (isa<BlockArgument>(operand))
+        result = false;
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (auto arg = dyn_cast<BlockArgument>(operand))
+          if (arg.getOwner() == op->getBlock())
+            result = false;
+    });
+  }
+  if (result) {
+    SmallVector<Operation *> deps;
+    StepAnalysis::getDependencies(op, deps);
+    for (Operation *dep : deps)
+      if (!isConstantLike(dep, known))
+        result = false;
+  }
+  known[op] = result;
+  return result;
+}
+
+/// Bytes of an op's shaped results.
+static uint64_t resultBytes(Operation *op) {
+  uint64_t bytes = 0;
+  for (Value result : op->getResults())
+    if (isa<ShapedType>(result.getType()))
+      bytes += getTypeBytes(result.getType()).value_or(0);
+  return bytes;
+}
+
+FailureOr<StepChain> ckpt::buildStepChain(StepOp step,
+                                          const StepAnalysis &analysis,
+                                          const DeviceProfile &device,
+                                          const MeasuredProfile *profile,
+                                          SeparatorKind kind) {
+  StepChain result;
+  Block &block = step.getBody().front();
+
+  // Costs of every top-level op (also rejects dynamic shapes).
+  DenseMap<Operation *, double> time;
+  for (Operation &op : block.without_terminator()) {
+    FailureOr<OpCost> cost = getOpCost(&op, device, profile);
+    if (failed(cost))
+      return failure();
+    time[&op] = cost->time;
+  }
+
+  // The graph: one node per top-level op with results. Forward ops that are
+  // not recomputable (side effects, unknown ops, user checkpoints) are kept:
+  // graph inputs, never recomputed, their buffers persistent. Constant-like
+  // ops are graph inputs with no bytes: they are cloned where needed.
+  DenseMap<Operation *, bool> constantLike;
+  DenseMap<Operation *, int> nodeOf;
+  graph::Graph &g = result.graph;
+  for (Operation &op : block.without_terminator()) {
+    if (op.getNumResults() == 0)
+      continue;
+    bool forward = analysis.isForward(&op);
+    bool constant = forward && isConstantLike(&op, constantLike);
+    bool kept = forward && !constant && !StepAnalysis::isRecomputable(&op);
+    uint64_t bytes = constant ? 0 : resultBytes(&op);
+    int id = g.addNode(op.getName().getStringRef().str(), !forward, time[&op],
+                       bytes, /*input=*/constant || kept);
+    nodeOf[&op] = id;
+    result.nodeOps.push_back(&op);
+    if (kept)
+      result.persistentBytes += bytes;
+    if (constant || kept)
+      result.fixedTime += time[&op];
+  }
+  for (Operation *op : result.nodeOps) {
+    SmallVector<Operation *> deps;
+    StepAnalysis::getDependencies(op, deps);
+    for (Operation *dep : deps) {
+      auto it = nodeOf.find(dep);
+      if (it != nodeOf.end())
+        g.addEdge(it->second, nodeOf[op]);
+    }
+  }
+  g.finalize();
+
+  result.separators = kind == SeparatorKind::Articulation
+                          ? graph::articulationChain(g)
+                          : graph::separatorChain(g);
+  std::vector<graph::Stage> &stages = result.separators.stages;
+  if (stages.empty())
+    stages.emplace_back(); // no recomputable forward op: one empty stage
+  const int numStages = static_cast<int>(stages.size()); // L + 1
+  const int L = numStages - 1;
+
+  solver::Chain &chain = result.chain;
+  chain.uf.assign(numStages, 0.0);
+  chain.ub.assign(numStages, 0.0);
+  chain.of.assign(numStages, 0);
+  chain.ob.assign(numStages, 0);
+  chain.wabar.assign(numStages, 0);
+  chain.wa.assign(L + 2, 0);
+  chain.wdelta.assign(L + 2, 0);
+  result.stageOps.assign(numStages, 0);
+
+  // Forward: stage membership, u_f, w_a, w_abar, o_f.
+  for (int j = 0; j < numStages; ++j) {
+    const graph::Stage &stage = stages[j];
+    SmallVector<Operation *> ops;
+    for (int node : stage.nodes) {
+      Operation *op = result.nodeOps[node];
+      result.stageOf[op] = j + 1;
+      ops.push_back(op);
+      chain.uf[j] += time[op];
+    }
+    result.stageOps[j] = ops.size();
+    // a^l: the output separator (the loss's own bytes for the last stage).
+    uint64_t out = stage.outputBytes;
+    std::set<int> saved(stage.backwardReads.begin(), stage.backwardReads.end());
+    if (stage.outputSeparator >= 0) {
+      for (int member : result.separators.separators[stage.outputSeparator].members)
+        saved.insert(member);
+    } else {
+      out = 0;
+      for (int loss : result.separators.losses)
+        out += g.node(loss).bytes;
+      saved.insert(result.separators.losses.begin(),
+                   result.separators.losses.end());
+    }
+    chain.wa[j + 1] = out;
+    uint64_t abar = 0;
+    for (int node : saved)
+      abar += g.node(node).bytes;
+    chain.wabar[j] = std::max<uint64_t>(abar, out);
+    // Temporaries of the stage's forward beyond what it outputs.
+    llvm::sort(ops, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    MemoryTimeline sim = simulateMemory(ops);
+    chain.of[j] = sim.peak > out ? static_cast<int64_t>(sim.peak - out) : 0;
+  }
+  // a^0 are step arguments: outside the budget.
+  chain.wa[0] = 0;
+
+  // Backward: each op runs in B^l for the latest stage whose forward values
+  // it reads, but not after the ops that produce its backward operands.
+  DenseMap<Operation *, int> backwardStage;
+  std::vector<SmallVector<Operation *>> backwardOps(numStages);
+  for (Operation *op : analysis.getBackwardOps()) {
+    SmallVector<Operation *> deps;
+    StepAnalysis::getDependencies(op, deps);
+    int fromForward = 0, fromBackward = numStages;
+    for (Operation *dep : deps) {
+      if (analysis.isForward(dep)) {
+        auto it = result.stageOf.find(dep);
+        if (it != result.stageOf.end())
+          fromForward = std::max(fromForward, it->second);
+      } else {
+        auto it = backwardStage.find(dep);
+        if (it != backwardStage.end())
+          fromBackward = std::min(fromBackward, it->second);
+      }
+    }
+    int stage = std::min(fromForward ? fromForward : numStages, fromBackward);
+    backwardStage[op] = stage;
+    result.stageOf[op] = stage;
+    chain.ub[stage - 1] += time[op];
+    backwardOps[stage - 1].push_back(op);
+  }
+
+  // Gradients of activations are as large as the activations. The backward
+  // values the step returns (parameter gradients) stay until the end: the
+  // ones B^l produces ride along with delta^{l-1}, so that after B^l the
+  // memory holds every parameter gradient of the stages l..L+1.
+  std::vector<uint64_t> returnedBytes(numStages + 1, 0);
+  llvm::DenseSet<Operation *> counted;
+  for (Value value : step.getReturnOp().getOperands()) {
+    Operation *def = value.getDefiningOp();
+    if (!def || analysis.isForward(def) || !counted.insert(def).second)
+      continue;
+    auto it = result.stageOf.find(def);
+    int stage = it == result.stageOf.end() ? numStages : it->second;
+    returnedBytes[stage] += getTypeBytes(value.getType()).value_or(0);
+  }
+  uint64_t later = 0; // returned bytes of the stages after i
+  for (int i = L + 1; i >= 0; --i) {
+    chain.wdelta[i] = chain.wa[i] + later;
+    if (i >= 1)
+      later += returnedBytes[i];
+  }
+
+  // o_b^l: what B^l's ops hold at their peak, and at least what B^l adds to
+  // delta^{l-1}: the gradient of a^{l-1} and the parameter gradients of
+  // stage l (the chain model counts the output of B^l in o_b; the gradients
+  // of later stages are already held in delta^l).
+  for (int j = 0; j < numStages; ++j) {
+    MemoryTimeline sim = simulateMemory(backwardOps[j]);
+    chain.ob[j] = static_cast<int64_t>(
+        std::max<uint64_t>(sim.peak, chain.wa[j] + returnedBytes[j + 1]));
+  }
+  return result;
+}

@@ -1,0 +1,41 @@
+// RUN: ckpt-opt %s -split-input-file -verify-diagnostics --ckpt-plan="budget=48 slots=0"
+// RUN: not ckpt-opt %s --ckpt-plan="budget=lots" 2>&1 | FileCheck %s --check-prefix=BUDGET
+// RUN: not ckpt-opt %s --ckpt-plan="budget=12XB" 2>&1 | FileCheck %s --check-prefix=UNIT
+// RUN: not ckpt-opt %s --ckpt-plan="budget=0%" 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: not ckpt-opt %s --ckpt-plan="strategy=fastest" 2>&1 | FileCheck %s --check-prefix=STRATEGY
+// RUN: not ckpt-opt %s --ckpt-plan="strategy=periodic:0" 2>&1 | FileCheck %s --check-prefix=STRATEGY
+// RUN: not ckpt-opt %s --ckpt-plan="device=tpu" 2>&1 | FileCheck %s --check-prefix=DEVICE
+// RUN: not ckpt-opt %s --ckpt-plan="slots=-1" 2>&1 | FileCheck %s --check-prefix=SLOTS
+// RUN: not ckpt-opt %s --ckpt-plan="profile=%S/Inputs/missing.json" 2>&1 | FileCheck %s --check-prefix=PROFILE
+// RUN: not ckpt-opt %s --ckpt-plan="budget=1 slots=1" 2>&1 | FileCheck %s --check-prefix=SLOTMIN
+// BUDGET: error: invalid budget 'lots': expected a number of bytes with an optional unit (B, KB, MB, GB, KiB, MiB, GiB, TiB) or a percentage of the store-all peak such as '70%'
+// UNIT: error: invalid budget '12XB'
+// ZERO: error: invalid budget '0%'
+// STRATEGY: error: unknown strategy '{{.*}}': expected optimal, store-all, periodic:K, sqrt, revolve, memory-poor or articulation
+// DEVICE: error: unknown device 'tpu'; known devices: h100, a100, v100, cpu
+// SLOTS: error: slots must be 0 (exact sizes) or positive, got -1
+// PROFILE: error: cannot read profile '{{.*}}missing.json'
+// With one slot the budget is one unit and every size rounds up to it.
+// SLOTMIN: error: budget of 1 B is infeasible for strategy 'optimal'
+
+// The same chain as plan.mlir: during B3 any schedule holds 64 B (delta^3,
+// abar^3, a^2 and o_b, 16 B each), so 48 B is infeasible.
+// expected-error @+1 {{budget of 48 B is infeasible for strategy 'optimal': the least feasible budget is 64 B}}
+ckpt.step @chain4(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) {
+  %a = math.exp %x {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 1.0>} : tensor<4xf32>
+  %b = math.sin %a {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 1.0>} : tensor<4xf32>
+  %c = math.cos %b {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 1.0>} : tensor<4xf32>
+  %l = tensor.extract_slice %c[0] [1] [1] {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 1.0>} : tensor<4xf32> to tensor<1xf32>
+  %gc = arith.mulf %c, %c {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 2.0>} : tensor<4xf32>
+  %gb = arith.mulf %gc, %b {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 2.0>} : tensor<4xf32>
+  %ga = arith.mulf %gb, %a {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 2.0>} : tensor<4xf32>
+  ckpt.return %l, %ga : tensor<1xf32>, tensor<4xf32> loss(0)
+}
+
+// -----
+
+ckpt.step @dynamic(%v: tensor<?xf32>, %l: f32) -> (f32, tensor<?xf32>) {
+  // expected-error @+1 {{'math.exp' op has a dynamically shaped operand (#0: 'tensor<?xf32>'); the planner needs static shapes}}
+  %x = math.exp %v : tensor<?xf32>
+  ckpt.return %l, %x : f32, tensor<?xf32> loss(0)
+}
