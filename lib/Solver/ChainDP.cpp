@@ -17,12 +17,14 @@
 //  * Dominated splits are pruned: each candidate is non-increasing in m and
 //    bottoms out at c = its value where both rows are constant; the result
 //    row so far is non-increasing too, so the candidate can only improve m
-//    below the first m where the row is <= c (binary search). Candidates
-//    are evaluated only there.
-//  * All (s,t) of the same length are independent; worker threads take
-//    pairs in order of length and wait (spin, then yield) only on their two
-//    direct predecessors (s+1,t) and (s,t-1), which transitively cover all
-//    shorter sub-chains: a wavefront without global barriers.
+//    below the last m where the row is still above c (found by a downward
+//    scan, amortised over the splits), and blocks of m where its value at
+//    the block end is not below the row's at the block start are skipped.
+//  * Cache tiling: blocks of columns, and inside a block tiles of rows whose
+//    splits with both rows outside the tile are applied like a blocked
+//    matrix product (see fillBlock). Threads take column blocks and wait
+//    (spin, then yield) only for the previous block's rows they read: a
+//    pipelined wavefront without global barriers.
 //  * Integer sizes are first divided by their gcd (exact: every threshold
 //    is a sum of sizes), which shrinks exact-mode tables.
 //
