@@ -32,7 +32,7 @@ tools = [
               os.path.join(config.ckpt_lib_dir, "CkptPlugin" + config.llvm_shlib_ext),
               unresolved="ignore"),
 ]
-for name in ["ckpt-chain", "ckpt-graph"]:
+for name in ["ckpt-chain", "ckpt-graph", "ckpt-run"]:
     if os.path.exists(os.path.join(config.ckpt_tools_dir, name)):
         tools.append(name)
         config.available_features.add(name)

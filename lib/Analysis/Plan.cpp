@@ -40,7 +40,8 @@ std::optional<BudgetSpec> ckpt::parseBudget(llvm::StringRef text,
     return spec;
   }
   double scale = llvm::StringSwitch<double>(unit)
-                     .Cases("", "B", 1.0)
+                     .Case("", 1.0)
+                     .Case("B", 1.0)
                      .Case("KB", 1e3)
                      .Case("MB", 1e6)
                      .Case("GB", 1e9)

@@ -163,8 +163,20 @@ MemoryTimeline ckpt::simulateMemory(ArrayRef<Operation *> order) {
         alias(result, *source, pos);
         continue;
       }
+      // The buffer the op may write in place: a destination-style op's init,
+      // or, for an elementwise op on tensors, the first operand of the
+      // result's type (the init convert-elementwise-to-linalg picks).
+      Value init;
       if (dps && dps.hasPureTensorSemantics()) {
-        Value init = dps.getTiedOpOperand(result)->get();
+        init = dps.getTiedOpOperand(result)->get();
+      } else if (op->hasTrait<OpTrait::Elementwise>()) {
+        for (Value operand : op->getOperands())
+          if (operand.getType() == result.getType()) {
+            init = operand;
+            break;
+          }
+      }
+      if (init) {
         auto it = timeline.bufferOf.find(init);
         // In place when nothing after this op reads the init's buffer.
         if (it != timeline.bufferOf.end() &&
@@ -188,6 +200,18 @@ MemoryTimeline ckpt::simulateMemory(ArrayRef<Operation *> order) {
   for (unsigned pos = 0; pos < order.size(); ++pos) {
     live += delta[pos];
     timeline.liveDuring[pos] = static_cast<uint64_t>(live);
+    // A recompute region's temporaries exist while it runs: its own peak
+    // beyond the results it yields (already counted as its buffers).
+    if (auto recompute = dyn_cast<RecomputeOp>(order[pos])) {
+      SmallVector<Operation *> body;
+      for (Operation &inner : recompute.getBody().front().without_terminator())
+        body.push_back(&inner);
+      uint64_t peak = simulateMemory(body).peak, yielded = 0;
+      for (Value result : recompute.getResults())
+        yielded += getTypeBytes(result.getType()).value_or(0);
+      if (peak > yielded)
+        timeline.liveDuring[pos] += peak - yielded;
+    }
     if (timeline.liveDuring[pos] > timeline.peak) {
       timeline.peak = timeline.liveDuring[pos];
       timeline.peakPosition = pos;

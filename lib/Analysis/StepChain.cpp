@@ -52,6 +52,84 @@ static uint64_t resultBytes(Operation *op) {
   return bytes;
 }
 
+DenseMap<Operation *, int>
+ckpt::assignBackwardStages(const StepAnalysis &analysis,
+                           const DenseMap<Operation *, int> &forwardStage,
+                           int numStages) {
+  // A forward value of stage j read by forward ops up to stage m lies in the
+  // separators S_j .. S_{m-1} (the separator chain guarantees it): B^j reads
+  // it as part of abar^j, and B^{j+1} .. B^m as part of their input a^{k-1}.
+  DenseMap<Operation *, std::pair<int, int>> window;
+  for (auto [op, stage] : forwardStage) {
+    int last = stage;
+    for (Operation *user : op->getUsers()) {
+      Operation *top = op->getBlock()->findAncestorOpInBlock(*user);
+      auto it = top ? forwardStage.find(top) : forwardStage.end();
+      if (it != forwardStage.end())
+        last = std::max(last, it->second);
+    }
+    window[op] = {stage, last};
+  }
+
+  DenseMap<Operation *, int> stageOf;
+  // Ops bound to no stage by what they read (they read only step arguments,
+  // constants, or such ops) run as late as possible: with their first user.
+  llvm::DenseSet<Operation *> free;
+  for (Operation *op : analysis.getBackwardOps()) {
+    SmallVector<Operation *> deps;
+    StepAnalysis::getDependencies(op, deps);
+    bool bound = llvm::any_of(deps, [&](Operation *dep) {
+      return analysis.isForward(dep) ? window.count(dep) != 0
+                                     : !free.contains(dep);
+    });
+    if (!bound)
+      free.insert(op);
+  }
+  for (Operation *op : analysis.getBackwardOps()) {
+    if (free.contains(op))
+      continue;
+    SmallVector<Operation *> deps;
+    StepAnalysis::getDependencies(op, deps);
+    // The B^l it may run in: within every window of the forward values it
+    // reads, and not after the backward ops whose results it reads (backward
+    // runs from B^numStages down to B^1). As early as possible: the highest.
+    int low = 1, high = numStages;
+    for (Operation *dep : deps) {
+      if (analysis.isForward(dep)) {
+        auto it = window.find(dep);
+        if (it != window.end()) {
+          low = std::max(low, it->second.first);
+          high = std::min(high, it->second.second);
+        }
+      } else {
+        auto it = stageOf.find(dep);
+        if (it != stageOf.end())
+          high = std::min(high, it->second);
+      }
+    }
+    // An empty window (reads from stages no single B^l holds together) runs
+    // at the latest such point; it stays correct, only memory suffers.
+    stageOf[op] = std::max(1, high);
+    (void)low;
+  }
+  // Free ops, last first: the stage of their earliest-running user (the
+  // highest stage), or B^1 when only the terminator uses them.
+  ArrayRef<Operation *> backward = analysis.getBackwardOps();
+  for (Operation *op : llvm::reverse(backward)) {
+    if (!free.contains(op))
+      continue;
+    int stage = 0;
+    for (Operation *user : op->getUsers()) {
+      Operation *top = op->getBlock()->findAncestorOpInBlock(*user);
+      auto it = top ? stageOf.find(top) : stageOf.end();
+      if (it != stageOf.end())
+        stage = std::max(stage, it->second);
+    }
+    stageOf[op] = stage ? stage : 1;
+  }
+  return stageOf;
+}
+
 FailureOr<StepChain> ckpt::buildStepChain(StepOp step,
                                           const StepAnalysis &analysis,
                                           const DeviceProfile &device,
@@ -161,27 +239,12 @@ FailureOr<StepChain> ckpt::buildStepChain(StepOp step,
   // a^0 are step arguments: outside the budget.
   chain.wa[0] = 0;
 
-  // Backward: each op runs in B^l for the latest stage whose forward values
-  // it reads, but not after the ops that produce its backward operands.
-  DenseMap<Operation *, int> backwardStage;
+  // Backward: which B^l runs each backward op.
+  DenseMap<Operation *, int> backwardStage =
+      assignBackwardStages(analysis, result.stageOf, numStages);
   std::vector<SmallVector<Operation *>> backwardOps(numStages);
   for (Operation *op : analysis.getBackwardOps()) {
-    SmallVector<Operation *> deps;
-    StepAnalysis::getDependencies(op, deps);
-    int fromForward = 0, fromBackward = numStages;
-    for (Operation *dep : deps) {
-      if (analysis.isForward(dep)) {
-        auto it = result.stageOf.find(dep);
-        if (it != result.stageOf.end())
-          fromForward = std::max(fromForward, it->second);
-      } else {
-        auto it = backwardStage.find(dep);
-        if (it != backwardStage.end())
-          fromBackward = std::min(fromBackward, it->second);
-      }
-    }
-    int stage = std::min(fromForward ? fromForward : numStages, fromBackward);
-    backwardStage[op] = stage;
+    int stage = backwardStage.lookup(op);
     result.stageOf[op] = stage;
     chain.ub[stage - 1] += time[op];
     backwardOps[stage - 1].push_back(op);

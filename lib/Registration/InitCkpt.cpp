@@ -4,6 +4,8 @@
 
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+#include "ckpt/Pipelines/Pipelines.h"
+#include "ckpt/Transforms/BufferizationModels.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -25,6 +27,7 @@
 void ckpt::registerCkptDialect(mlir::DialectRegistry &registry) {
   registry.insert<CkptDialect>();
   registerCostModelExternalModels(registry);
+  registerBufferizableOpInterfaceExternalModels(registry);
 }
 
 void ckpt::registerTrainingStepDialects(mlir::DialectRegistry &registry) {
@@ -40,5 +43,8 @@ void ckpt::registerTrainingStepDialects(mlir::DialectRegistry &registry) {
 
 void ckpt::registerPasses() {
   static std::once_flag once;
-  std::call_once(once, [] { registerCkptPasses(); });
+  std::call_once(once, [] {
+    registerCkptPasses();
+    registerPipelines();
+  });
 }

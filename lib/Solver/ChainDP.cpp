@@ -12,19 +12,23 @@
 //  * Rows are indexed by (s,t) with m contiguous (float), so for one split
 //    s' the candidate  pre(s,s') + C(s',t,m - wa[s'-1]) + C(s,s'-1,m)  is a
 //    shifted add of two rows, min-ed into the result row: the loop over m is
-//    innermost and vectorises (compiled for AVX-512/AVX2/SSE, picked at run
-//    time).
+//    innermost and vectorises. With AVX-512 (picked at run time) one
+//    masked kernel does a whole split (splitAvx512); otherwise kernels
+//    compiled for AVX2/SSE (target_clones) do the pieces of the row.
 //  * Dominated splits are pruned: each candidate is non-increasing in m and
 //    bottoms out at c = its value where both rows are constant; the result
 //    row so far is non-increasing too, so the candidate can only improve m
 //    below the last m where the row is still above c (found by a downward
-//    scan, amortised over the splits), and blocks of m where its value at
-//    the block end is not below the row's at the block start are skipped.
+//    scan, amortised over the splits). The generic kernels also skip blocks
+//    of m where its value at the block end is not below the row's at the
+//    block start (not worth it with AVX-512).
 //  * Cache tiling: blocks of columns, and inside a block tiles of rows whose
 //    splits with both rows outside the tile are applied like a blocked
-//    matrix product (see fillBlock). Threads take column blocks and wait
-//    (spin, then yield) only for the previous block's rows they read: a
-//    pipelined wavefront without global barriers.
+//    matrix product, by micro-tiles that keep their rows in L1 (see
+//    fillBlock). Threads take column blocks and wait (spin, then yield)
+//    only for the previous block's rows they read: a pipelined wavefront
+//    without global barriers.
+//  * The table is mapped with transparent huge pages (Linux).
 //  * Integer sizes are first divided by their gcd (exact: every threshold
 //    is a sum of sizes), which shrinks exact-mode tables.
 //
@@ -44,6 +48,10 @@
 #include <numeric>
 #include <thread>
 
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
 using namespace ckpt::solver;
 
 // Function multi-versioning for the inner kernels (x86-64 ELF, GCC or
@@ -54,6 +62,12 @@ using namespace ckpt::solver;
 #define CKPT_KERNEL __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define CKPT_KERNEL
+#endif
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define CKPT_X86_DISPATCH 1
+#else
+#define CKPT_X86_DISPATCH 0
 #endif
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -100,6 +114,18 @@ CKPT_KERNEL void minConst(float *__restrict acc, float c, ptrdiff_t n) {
     acc[i] = c < acc[i] ? c : acc[i];
 }
 
+// min_k max(x[k] + y[k], z[k]) (kNever-like sentinel when n = 0).
+CKPT_KERNEL int64_t minMaxPlus(const int64_t *__restrict x,
+                               const int64_t *__restrict y,
+                               const int64_t *__restrict z, ptrdiff_t n) {
+  int64_t best = INT64_C(1) << 62;
+  for (ptrdiff_t k = 0; k < n; ++k) {
+    const int64_t v = x[k] + y[k] > z[k] ? x[k] + y[k] : z[k];
+    best = v < best ? v : best;
+  }
+  return best;
+}
+
 } // namespace detail
 } // namespace solver
 } // namespace ckpt
@@ -110,6 +136,92 @@ namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr int64_t kNever = INT64_C(1) << 62;
+
+#if CKPT_X86_DISPATCH
+bool detectAvx512() {
+  __builtin_cpu_init(); // we may run before libgcc's own initialiser
+  return __builtin_cpu_supports("avx512f");
+}
+const bool kHasAvx512 = detectAvx512();
+
+/// One split, AVX-512, relative to m = Lo (index 0): acc[0..e] where
+/// e = the last index <= eStart with acc > c (the pruning scan, 16 at a
+/// time), then acc[i] = min(acc[i], (p + A') + B') for i in [0, e], where
+/// A' = A[i] for i <= nA and Alast above (likewise B'), with masked loads:
+/// one loop, no scalar tails, no reads past the rows. Returns e (< 0: the
+/// split cannot improve the row).
+#define CKPT_AVX512 __attribute__((target("avx512f"), always_inline)) inline
+
+/// The last index <= top with acc > T (-1 if none), 16 at a time.
+CKPT_AVX512 int64_t scanDown512(const float *acc, int64_t top, float T) {
+  const __m512 vT = _mm512_set1_ps(T);
+  while (top >= 0) {
+    const int64_t base = std::max<int64_t>(0, top - 15);
+    const __mmask16 in =
+        static_cast<__mmask16>((2u << (top - base)) - 1); // base..top
+    const __m512 v = _mm512_maskz_loadu_ps(in, acc + base);
+    const unsigned gt = _mm512_mask_cmp_ps_mask(in, v, vT, _CMP_GT_OQ);
+    if (gt)
+      return base + 31 - __builtin_clz(gt);
+    top = base - 1;
+  }
+  return top;
+}
+
+/// Lanes i..i+15 that are <= top: v = (p + A') + B', min-ed into acc, where
+/// A' = A[lane] for lanes <= nA and Alast above (likewise B'). Masked loads
+/// and stores: no scalar tails, nothing read past a row.
+struct Split512 {
+  float *acc;
+  const float *A, *B;
+  __m512i iota, vnA, vnB;
+  __m512 vp, vAl, vBl;
+
+  CKPT_AVX512 void chunk(int32_t i, __m512i vTop) const {
+    const __m512i idx = _mm512_add_epi32(_mm512_set1_epi32(i), iota);
+    const __mmask16 mIn = _mm512_cmple_epi32_mask(idx, vTop);
+    const __mmask16 mA = _mm512_cmple_epi32_mask(idx, vnA);
+    const __mmask16 mB = _mm512_cmple_epi32_mask(idx, vnB);
+    const __m512 va = _mm512_mask_loadu_ps(vAl, mA, A + i);
+    const __m512 vb = _mm512_mask_loadu_ps(vBl, mB, B + i);
+    const __m512 v = _mm512_add_ps(_mm512_add_ps(vp, va), vb);
+    const __m512 old = _mm512_maskz_loadu_ps(mIn, acc + i);
+    const __mmask16 better = _mm512_mask_cmp_ps_mask(mIn, v, old, _CMP_LT_OQ);
+    _mm512_mask_storeu_ps(acc + i, better, v);
+  }
+};
+
+/// One split, AVX-512, relative to m = Lo (index 0): the pruning scan
+/// e = the last index <= eStart with acc > c, then the candidate on [0, e].
+/// Returns e (< 0: the split cannot improve the row).
+__attribute__((target("avx512f"))) int64_t
+splitAvx512(float *acc, const float *A, const float *B, float p, float Alast,
+            float Blast, float c, int64_t eStart, int64_t nA, int64_t nB) {
+  const int64_t e = scanDown512(acc, eStart, c);
+  if (e < 0)
+    return e;
+  const Split512 k{
+      acc,
+      A,
+      B,
+      _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+      _mm512_set1_epi32(static_cast<int32_t>(
+          std::max<int64_t>(-1, std::min<int64_t>(nA, e)))),
+      _mm512_set1_epi32(static_cast<int32_t>(
+          std::max<int64_t>(-1, std::min<int64_t>(nB, e)))),
+      _mm512_set1_ps(p),
+      _mm512_set1_ps(Alast),
+      _mm512_set1_ps(Blast)};
+  // (Evaluating the top chunk first and, when it improves nothing, skipping
+  // the lanes below it where acc <= its lowest lane's value prunes ~20 % of
+  // the lanes, but costs more than it saves: measured.)
+  const __m512i vTop = _mm512_set1_epi32(static_cast<int32_t>(e));
+  for (int32_t i = 0; i <= e; i += 16)
+    k.chunk(i, vTop);
+  return e;
+}
+
+#endif
 
 /// The chain in the DP's own 1-based arrays, sizes divided by their gcd,
 /// plus per-(s,t) thresholds and feasibility bounds.
@@ -185,21 +297,28 @@ Problem makeProblem(const Chain &c, bool allowAll) {
       P.mNone[Problem::idx(s, t)] = P.d[t] + fm;
     }
   }
-  // Feasibility bounds, by increasing t and decreasing s.
+  // Feasibility bounds, by increasing t and decreasing s. loRow: lo by
+  // rows, lo(s,q) at rowBase[s] + q - s.
+  std::vector<int64_t> loRow(np);
+  std::vector<size_t> rowBase(n + 2, 0);
+  for (int s = 2; s <= n; ++s)
+    rowBase[s] = rowBase[s - 1] + static_cast<size_t>(n - s + 2);
   for (int t = 1; t <= n; ++t) {
     const size_t it = Problem::idx(t, t);
     P.lo[it] = P.hi[it] = P.mAll(t, t);
+    loRow[rowBase[t]] = P.lo[it];
     for (int s = t - 1; s >= 1; --s) {
       const size_t i = Problem::idx(s, t);
-      int64_t best1 = kNever;
-      for (int sp = s + 1; sp <= t; ++sp)
-        best1 = std::min(best1, std::max(P.lo[Problem::idx(sp, t)] + P.a[sp - 1],
-                                         P.lo[Problem::idx(s, sp - 1)]));
+      // min over s' of max(lo(s',t) + a[s'-1], lo(s,s'-1)): column t is
+      // contiguous in lo, row s in loRow.
+      const int64_t best1 = minMaxPlus(&P.lo[Problem::idx(s + 1, t)], &P.a[s],
+                                       &loRow[rowBase[s]], t - s);
       int64_t opt1 = std::max(P.mNone[i], best1);
       int64_t opt2 = allowAll ? std::max(P.mAll(s, t),
                                          P.lo[Problem::idx(s + 1, t)] + P.ab[s])
                               : kNever;
       P.lo[i] = std::min(opt1, opt2);
+      loRow[rowBase[s] + (t - s)] = P.lo[i];
       if (allowAll) // store-all: F_all^s, then (s+1, t) stores all.
         P.hi[i] = std::max(P.mAll(s, t), P.ab[s] + P.hi[Problem::idx(s + 1, t)]);
       else // F_ck^s, then (s+1, t), then F_all^s B^s.
@@ -209,6 +328,45 @@ Problem makeProblem(const Chain &c, bool allowAll) {
     }
   }
   return P;
+}
+
+/// The table's storage. On Linux, large tables are mapped directly and
+/// marked for transparent huge pages: the rows a split reads are scattered
+/// over the whole table, and 2 MiB pages cut both the TLB misses and the
+/// page faults of the first touch (a few % of the solve otherwise).
+struct TableDeleter {
+  size_t mappedBytes = 0; // 0: allocated with new[]
+  void *mapped = nullptr;
+  void operator()(float *p) const {
+#ifdef __linux__
+    if (mappedBytes) {
+      munmap(mapped, mappedBytes);
+      return;
+    }
+#endif
+    delete[] p;
+  }
+};
+
+std::unique_ptr<float[], TableDeleter> allocateTable(size_t floats) {
+#ifdef __linux__
+  constexpr size_t kHuge = size_t(2) << 20;
+  const size_t bytes = floats * sizeof(float);
+  if (bytes >= 2 * kHuge) {
+    const size_t len = (bytes + kHuge - 1) / kHuge * kHuge + kHuge;
+    void *p = mmap(nullptr, len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p != MAP_FAILED) {
+      const uintptr_t u = reinterpret_cast<uintptr_t>(p);
+      const uintptr_t aligned = (u + kHuge - 1) & ~uintptr_t(kHuge - 1);
+      madvise(reinterpret_cast<void *>(aligned), len - (aligned - u),
+              MADV_HUGEPAGE); // advisory: failure only costs speed
+      return std::unique_ptr<float[], TableDeleter>(
+          reinterpret_cast<float *>(aligned), TableDeleter{len, p});
+    }
+  }
+#endif
+  return std::unique_ptr<float[], TableDeleter>(new float[floats]);
 }
 
 /// Where a row lives: m in [lo, hi] (empty when lo > hi) at data + off.
@@ -227,7 +385,7 @@ struct Table {
   const Problem &P;
   std::vector<RowMeta> metaT, metaS;
   std::vector<float> lastT, lastS;
-  std::unique_ptr<float[]> data;
+  std::unique_ptr<float[], TableDeleter> data;
 
   explicit Table(const Problem &p) : P(p) {}
 
@@ -248,8 +406,16 @@ struct Table {
 
   /// Per-pair pruning state (see applySplit).
   struct PairState {
-    int64_t e;   ///< Candidates can only improve m <= e.
-    float prevC; ///< c of the previous split (c must not decrease).
+    int64_t e;     ///< Candidates can only improve m <= e.
+    float prevC;   ///< c of the previous split (c must not decrease).
+    int64_t start; ///< max(lo, m_none): no split below (hi + 1 if empty).
+    int64_t lo, hi; ///< The row (copied from metaT).
+    float *acc;
+    /// A new pass over the splits: c may restart from below.
+    void restart() {
+      e = hi;
+      prevC = -kInf;
+    }
   };
 
   void beginPair(int s, int t, PairState &st);
@@ -297,13 +463,18 @@ void minAddBlocks(float *acc, int64_t lo, int64_t x, int64_t y,
 }
 
 void Table::beginPair(int s, int t, PairState &st) {
-  const RowMeta &me = metaT[Problem::idx(s, t)];
-  st.e = me.hi;
-  st.prevC = -kInf;
-  if (empty(me))
+  const size_t i = Problem::idx(s, t);
+  const RowMeta &me = metaT[i];
+  st.lo = me.lo;
+  st.hi = me.hi;
+  st.acc = data.get() + me.off;
+  st.restart();
+  if (empty(me)) {
+    st.start = me.hi + 1;
     return;
-  float *a = data.get() + me.off;
-  std::fill(a, a + (me.hi - me.lo + 1), kInf);
+  }
+  st.start = s < t ? std::max(me.lo, P.mNone[i]) : me.lo;
+  std::fill(st.acc, st.acc + (me.hi - me.lo + 1), kInf);
 }
 
 // C2 = uf[s] + C(s+1, t, m - ab[s]) + ub[s]  for m >= m_all^{s,t}.
@@ -338,24 +509,31 @@ void Table::applyC2(int s, int t) {
 // shrinks, so e only moves down: a linear scan, restarted when c decreases
 // (rounding, AD model, or a new pass over the splits).
 inline void Table::applySplit(int s, int t, int sp, PairState &st) {
-  const size_t i = Problem::idx(s, t);
-  const RowMeta &me = metaT[i];
   const size_t ja = Problem::idx(sp, t), jb = idxS(s, sp - 1);
   const RowMeta &ra = metaT[ja], &rb = metaS[jb];
-  if (empty(me) || empty(ra) || empty(rb))
-    return;
-  const int64_t lo = me.lo, hE = me.hi;
+  const int64_t lo = st.lo, hE = st.hi;
   const int64_t w = P.a[sp - 1];
-  const int64_t Lo = std::max({lo, P.mNone[i], ra.lo + w, rb.lo});
-  if (Lo > hE)
+  // (An empty row has lo > hi: Lo > hE then.)
+  const int64_t Lo = std::max({st.start, ra.lo + w, rb.lo});
+  if (Lo > hE || empty(ra) || empty(rb))
     return;
-  float *a = data.get() + me.off;
+  float *a = st.acc;
   const float p = P.pre(s, sp);
   const float Alast = lastT[ja], Blast = lastS[jb];
   const float c = (p + Alast) + Blast; // the term's minimum
   if (c < st.prevC)
     st.e = hE;
   st.prevC = c;
+  const float *A = row(ra), *B = row(rb);
+  const int64_t ea = ra.hi + w, eb = rb.hi; // rows vary up to ea / eb
+#if CKPT_X86_DISPATCH
+  if (kHasAvx512) {
+    st.e = splitAvx512(a + (Lo - lo), A + (Lo - w - ra.lo), B + (Lo - rb.lo),
+                       p, Alast, Blast, c, st.e - Lo, ea - Lo, eb - Lo) +
+           Lo;
+    return;
+  }
+#endif
   int64_t e = st.e;
   while (e >= Lo && a[e - lo] <= c)
     --e;
@@ -363,8 +541,6 @@ inline void Table::applySplit(int s, int t, int sp, PairState &st) {
   if (e < Lo)
     return;
   const int64_t end = e;
-  const float *A = row(ra), *B = row(rb);
-  const int64_t ea = ra.hi + w, eb = rb.hi; // rows vary up to ea / eb
   const int64_t e1 = std::min({end, ea, eb});
   if (e1 >= Lo)
     minAddBlocks<true>(a, lo, Lo, e1, A, w + ra.lo, B, rb.lo, p, 0.0f);
@@ -430,6 +606,8 @@ void waitDone(const std::atomic<uint8_t> &flag) {
 /// With `done` (several threads), a tile first waits for (s0, t0-1), the
 /// previous block's pair that completes its rows s >= s0, and every pair is
 /// flagged when complete.
+constexpr int kMicro = 4, kSplitChunk = 32;
+
 void fillBlock(Table &T, int t0, int t1, int tileRows,
                std::atomic<uint8_t> *done) {
   auto mark = [&](int s, int t) {
@@ -453,16 +631,28 @@ void fillBlock(Table &T, int t0, int t1, int tileRows,
     for (int s = s0; s <= s1; ++s)
       for (int t = t0; t <= t1; ++t)
         T.beginPair(s, t, state(s, t));
-    for (int sp = s1 + 1; sp <= t0; ++sp) // phase 1: external splits
-      for (int s = s0; s <= s1; ++s)
-        for (int t = t0; t <= t1; ++t)
-          T.applySplit(s, t, sp, state(s, t));
+    // Phase 1: external splits, in chunks of kSplitChunk, each applied by
+    // micro-tiles of kMicro x kMicro pairs (splits inside, pairs outside):
+    // a micro-tile's rows stay in L1 for a whole chunk, while the chunk's
+    // operand rows (kSplitChunk per row and per column of the tile) stay in
+    // L2. Every pair still sees its splits in increasing order.
+    for (int spa = s1 + 1; spa <= t0; spa += kSplitChunk) {
+      const int spb = std::min(t0, spa + kSplitChunk - 1);
+      for (int tg = t0; tg <= t1; tg += kMicro)
+        for (int sg = s0; sg <= s1; sg += kMicro) {
+          const int te = std::min(t1, tg + kMicro - 1);
+          const int se = std::min(s1, sg + kMicro - 1);
+          for (int sp = spa; sp <= spb; ++sp)
+            for (int s = sg; s <= se; ++s)
+              for (int t = tg; t <= te; ++t)
+                T.applySplit(s, t, sp, state(s, t));
+        }
+    }
     for (int s = s1; s >= s0; --s) // phase 2: C2 and internal splits
       for (int t = t0; t <= t1; ++t) {
         Table::PairState &ps = state(s, t);
         T.applyC2(s, t);
-        ps.e = T.metaT[Problem::idx(s, t)].hi;
-        ps.prevC = -kInf;
+        ps.restart();
         for (int sp = s + 1; sp <= s1; ++sp)
           T.applySplit(s, t, sp, ps);
         for (int sp = t0 + 1; sp <= t; ++sp)
@@ -632,7 +822,7 @@ DPSolution ckpt::solver::solveChainDP(const Chain &unitChain, int64_t limit,
       T.metaT[i] = r;
       T.metaS[T.idxS(s, t)] = r;
     }
-  T.data.reset(new float[std::max<size_t>(total, 1)]);
+  T.data = allocateTable(std::max<size_t>(total, 1));
   sol.tableBytes = total * sizeof(float);
 
   fillTable(T, pickThreads(options.threads, n), options.tileColumns,

@@ -1,4 +1,4 @@
-// RUN: ckpt-opt %s -split-input-file -verify-diagnostics --ckpt-plan="budget=48 slots=0"
+// RUN: ckpt-opt %s -split-input-file -verify-diagnostics --ckpt-plan="budget=79 slots=0"
 // RUN: not ckpt-opt %s --ckpt-plan="budget=lots" 2>&1 | FileCheck %s --check-prefix=BUDGET
 // RUN: not ckpt-opt %s --ckpt-plan="budget=12XB" 2>&1 | FileCheck %s --check-prefix=UNIT
 // RUN: not ckpt-opt %s --ckpt-plan="budget=0%" 2>&1 | FileCheck %s --check-prefix=ZERO
@@ -18,15 +18,18 @@
 // With one slot the budget is one unit and every size rounds up to it.
 // SLOTMIN: error: budget of 1 B is infeasible for strategy 'optimal'
 
-// The same chain as plan.mlir: during B3 any schedule holds 64 B (delta^3,
-// abar^3, a^2 and o_b, 16 B each), so 48 B is infeasible.
-// expected-error @+1 {{budget of 48 B is infeasible for strategy 'optimal': the least feasible budget is 64 B}}
-ckpt.step @chain4(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) {
+// The chain of plan.mlir: B2 holds 80 B in any schedule, so 79 B is infeasible.
+// expected-error @+1 {{budget of 79 B is infeasible for strategy 'optimal': the least feasible budget is 80 B}}
+ckpt.step @chain6(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) {
   %a = math.exp %x {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 1.0>} : tensor<4xf32>
   %b = math.sin %a {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 1.0>} : tensor<4xf32>
   %c = math.cos %b {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 1.0>} : tensor<4xf32>
-  %l = tensor.extract_slice %c[0] [1] [1] {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 1.0>} : tensor<4xf32> to tensor<1xf32>
-  %gc = arith.mulf %c, %c {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 2.0>} : tensor<4xf32>
+  %d = math.exp %c {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 1.0>} : tensor<4xf32>
+  %e = math.sin %d {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 1.0>} : tensor<4xf32>
+  %l = tensor.extract_slice %e[0] [1] [1] {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 1.0>} : tensor<4xf32> to tensor<1xf32>
+  %ge = arith.mulf %e, %e {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 2.0>} : tensor<4xf32>
+  %gd = arith.mulf %ge, %d {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 2.0>} : tensor<4xf32>
+  %gc = arith.mulf %gd, %c {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 2.0>} : tensor<4xf32>
   %gb = arith.mulf %gc, %b {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 2.0>} : tensor<4xf32>
   %ga = arith.mulf %gb, %a {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 2.0>} : tensor<4xf32>
   ckpt.return %l, %ga : tensor<1xf32>, tensor<4xf32> loss(0)

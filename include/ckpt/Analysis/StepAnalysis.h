@@ -90,7 +90,9 @@ struct MemoryTimeline {
 /// new buffer, except: results of view-like ops (ckpt.checkpoint, tensor.cast,
 /// tensor.collapse_shape, tensor.expand_shape, tensor.bitcast) share their
 /// source's buffer, and a destination-style op writes in place into its init
-/// when no later op reads the init's buffer. Block arguments are outside the
+/// when no later op reads the init's buffer; so does an elementwise op on
+/// tensors into its first operand of the result's type (the init that
+/// convert-elementwise-to-linalg gives it). Block arguments are outside the
 /// budget. A value used by the terminator stays live to the end.
 MemoryTimeline simulateMemory(llvm::ArrayRef<mlir::Operation *> order);
 

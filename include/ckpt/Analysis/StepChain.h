@@ -52,6 +52,16 @@ struct StepChain {
   double fixedTime = 0;
 };
 
+/// Assigns every backward op of the step to the stage whose backward B^l
+/// runs it: the latest stage whose forward values it reads (`forwardStage`,
+/// 1-based), but no later than the stages of the backward ops whose results
+/// it reads (backward runs from stage `numStages` down to 1). Ops that read
+/// no staged value run in B^numStages.
+llvm::DenseMap<mlir::Operation *, int>
+assignBackwardStages(const StepAnalysis &analysis,
+                     const llvm::DenseMap<mlir::Operation *, int> &forwardStage,
+                     int numStages);
+
 /// Builds the chain of `step`. Fails with an error at the offending op (e.g.
 /// dynamic shapes).
 mlir::FailureOr<StepChain> buildStepChain(StepOp step,

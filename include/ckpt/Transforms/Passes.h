@@ -4,7 +4,9 @@
 #define CKPT_TRANSFORMS_PASSES_H
 
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

@@ -133,6 +133,89 @@ def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
   ];
 }
 
+def RematerializePass : Pass<"ckpt-rematerialize", "mlir::ModuleOp"> {
+  let summary = "Apply a step's plan: recompute regions and the schedule's order";
+  let description = [{
+    For every `ckpt.step` with a `ckpt.plan`, reorders the step's block to
+    follow the plan's operation sequence and inserts a `ckpt.recompute` region
+    for every forward operation of the sequence after the first forward sweep:
+    the region holds clones of the stage's forward ops (constant-like ops
+    such as `arith.constant`, `tensor.empty` or a fill of a constant are cloned
+    into it; kept values and step arguments are its inputs) and yields the
+    stage's values that later ops read. Backward ops run in the order of the
+    `B<l>` operations (each stage's backward ops in their original order) and
+    read the latest computed version of every forward value. The step's
+    results are unchanged: recomputed ops are pure and deterministic.
+
+    Forward ops without `ckpt.stage` are computed once in the first sweep.
+    The plan and the stage indices are removed afterwards (the plan is kept
+    as `ckpt.applied_plan` for reports when `keep-plan` is set).
+  }];
+  let options = [
+    Option<"keepPlan", "keep-plan", "bool", /*default=*/"false",
+           "Keep the ckpt.plan attribute and the ckpt.stage indices">,
+  ];
+  let dependentDialects = ["::ckpt::CkptDialect"];
+}
+
+def InsertFreesPass : Pass<"ckpt-insert-frees", "mlir::ModuleOp"> {
+  let summary = "Free every buffer right after its last use";
+  let description = [{
+    In every `ckpt.step`, and in every `ckpt.recompute` region of one, inserts
+    `ckpt.free` right after the last use of each buffer in the block's order,
+    with the memory model of `ckpt-print-analysis` (views and in-place writes
+    share a buffer, which is freed after the last use of any of its values).
+    Buffers the block returns or yields are not freed; step arguments are
+    never freed. Existing `ckpt.free` ops are kept.
+  }];
+  let dependentDialects = ["::ckpt::CkptDialect"];
+}
+
+def InlineRecomputePass : Pass<"ckpt-inline-recompute"> {
+  let summary = "Inline recompute regions and drop checkpoint markers";
+  let description = [{
+    Prepares a rematerialized step for bufferization: every `ckpt.recompute`
+    is replaced by the ops of its region (block arguments become the inputs,
+    results the yielded values) and every `ckpt.checkpoint` by its operand.
+    Run no CSE or canonicalization afterwards: they would merge the
+    recomputed ops with the originals and undo the plan.
+  }];
+}
+
+def ReadOnlyArgumentsPass : Pass<"ckpt-readonly-arguments", "mlir::func::FuncOp"> {
+  let summary = "Keep bufferization from writing into the caller's buffers";
+  let description = [{
+    Marks every tensor argument of the function `bufferization.writable =
+    false`, so that one-shot bufferization (with function boundaries) never
+    writes in place into an argument: a step's arguments are the caller's
+    parameters and data, which a training step must not clobber.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def LowerFreesPass : Pass<"ckpt-lower-frees", "mlir::func::FuncOp"> {
+  let summary = "Turn ckpt.free of bufferized values into memref.dealloc";
+  let description = [{
+    After one-shot bufferization, `ckpt.free %m` holds a memref. The pass
+    finds the allocation `%m` is a view of, and deallocates it right after
+    the last use of any value aliasing it (buffer view-flow analysis), which
+    is never earlier than the free: bufferization may have chosen other
+    aliasing than the tensor-level model, and the dealloc stays sound.
+    Frees of function arguments and of buffers that escape through the
+    return are dropped. With `free-leftovers`, every other allocation of the
+    function that does not escape is deallocated after its last use too
+    (copies made by bufferization), so that nothing leaks.
+  }];
+  let options = [
+    Option<"freeLeftovers", "free-leftovers", "bool", /*default=*/"true",
+           "Also deallocate allocations no ckpt.free covers">,
+    Option<"eraseOnly", "erase-only", "bool", /*default=*/"false",
+           "Only erase the ckpt.free ops (when another mechanism, such as "
+           "upstream's ownership-based deallocation, frees buffers)">,
+  ];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def PrintAnalysisPass : Pass<"ckpt-print-analysis", "mlir::ModuleOp"> {
   let summary = "Report the phase split, activations and memory of each step as remarks";
   let description = [{
@@ -142,6 +225,30 @@ def PrintAnalysisPass : Pass<"ckpt-print-analysis", "mlir::ModuleOp"> {
     order; and a remark on the step with the totals and the peak. Meant for
     tests and for users checking what the planner sees.
   }];
+}
+
+def PrepareEntryPass : Pass<"ckpt-prepare-entry", "mlir::ModuleOp"> {
+  let summary = "Mark public functions as ckpt-run entry points";
+  let description = [{
+    On every public `func.func` with a body (or only the one named by
+    `func`), sets `llvm.emit_c_interface` (so `convert-func-to-llvm` emits
+    `_mlir_ciface_<name>`) and records the tensor signature as
+    `ckpt.signature = <function type>` (a `TypeAttr`), which survives
+    bufferization and the lowering to the LLVM dialect onto both
+    `llvm.func @<name>` and `llvm.func @_mlir_ciface_<name>`. `ckpt-run`
+    reads it to build the input memrefs and to read the results. It removes
+    `ckpt.loss` (the C-interface wrapper returns nothing, so a result index
+    would not verify on it).
+
+    Run it after `ckpt-unwrap-step` and before bufferization. Every argument
+    and result must be a statically shaped tensor of f32, f64, i32 or i64;
+    anything else is an error at the function.
+  }];
+  let options = [
+    Option<"funcName", "func", "std::string", /*default=*/"\"\"",
+           "Prepare only the function with this name (empty: every public "
+           "function with a body)">,
+  ];
 }
 
 #endif // CKPT_TRANSFORMS_PASSES_TD

@@ -48,6 +48,15 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  // `ckpt.signature`: the tensor signature ckpt-prepare-entry records for
+  // ckpt-run; it stays on the function through the lowering to llvm.func.
+  if (attr.getName() == "ckpt.signature") {
+    auto type = dyn_cast<TypeAttr>(attr.getValue());
+    if (!type || !isa<FunctionType>(type.getValue()))
+      return op->emitError("'ckpt.signature' must be a function type, got ")
+             << attr.getValue();
+    return success();
+  }
   if (attr.getName() != kLossAttrName)
     return op->emitError("unknown ckpt dialect attribute '")
            << attr.getName().getValue() << "'";

@@ -150,9 +150,10 @@ LogicalResult RecomputeOp::verifyRegions() {
              << " has type " << result;
   }
 
-  // Recomputation must give the same values however often it runs.
+  // Recomputation must give the same values however often it runs. Frees
+  // of the region's own temporaries change no value.
   for (Operation &op : block.without_terminator()) {
-    if (!isMemoryEffectFree(&op)) {
+    if (!isa<FreeOp>(op) && !isMemoryEffectFree(&op)) {
       InFlightDiagnostic diag = emitOpError(
           "may only hold side-effect-free ops, but the region holds '")
                                 << op.getName() << "'";
@@ -169,6 +170,11 @@ LogicalResult RecomputeOp::verifyRegions() {
 
 LogicalResult FreeOp::verify() {
   Value value = getValue();
+  // After bufferization a free marks a buffer whose aliases may still be
+  // read: ckpt-lower-frees deallocates it after the last of them, and drops
+  // frees of buffers it does not own.
+  if (isa<BaseMemRefType>(value.getType()))
+    return success();
   if (isa<BlockArgument>(value))
     return emitOpError("cannot free a block argument: only values computed "
                        "in this block can be freed (step inputs belong to the "

@@ -135,8 +135,9 @@ def Ckpt_RecomputeOp : Ckpt_Op<"recompute", [
     Recomputes forward values in the backward pass. The region receives the
     kept values (`inputs`) as block arguments and yields the recomputed values,
     which are the op's results. The region is isolated from above: all it
-    reads comes through the operands. It may hold only side-effect-free ops,
-    so running it twice gives the same values. `stage` names the chain stage
+    reads comes through the operands. It may hold only side-effect-free ops
+    (and `ckpt.free` of its own temporaries), so running it twice gives the
+    same values. `stage` names the chain stage
     it recomputes and `instance` which recomputation of that stage it is (a
     stage may be recomputed several times in one schedule).
 
@@ -185,8 +186,12 @@ def Ckpt_FreeOp : Ckpt_Op<"free", [MemoryEffects<[MemFree]>]> {
   let description = [{
     Declares that the buffer holding `value` is no longer needed. The value
     must be defined by an op in the same block (step arguments belong to the
-    user and are never freed) and must not be used after this op. After
-    bufferization it becomes `memref.dealloc`.
+    user and are never freed) and, for a tensor, must not be used after this
+    op. Bufferization turns it into a `ckpt.free` of the memref, which marks
+    the allocation as freeable (its aliases may still be read: bufferization
+    can share buffers differently than the tensor-level model); then
+    `ckpt-lower-frees` deallocates the allocation after the last use of any
+    of its aliases.
 
     ```mlir
     ckpt.free %h : tensor<8x16xf32>

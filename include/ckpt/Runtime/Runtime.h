@@ -1,0 +1,98 @@
+/*===- Runtime.h - ckpt runtime: allocation counting ------------*- C -*-===*\
+|*                                                                            *|
+|* The C ABI of the ckpt runtime (libckpt_runtime.so, or the static          *|
+|* CkptRuntime library). It defines the three allocation hooks that           *|
+|* `finalize-memref-to-llvm{use-generic-functions=1}` makes lowered code      *|
+|* call, and counts what goes through them: live bytes, peak live bytes,      *|
+|* total bytes, allocations, frees. The CUDA wrappers (libckpt_cuda_runtime)  *|
+|* record device allocations in a second, separate set of counters.           *|
+|*                                                                            *|
+|* Sizes are the sizes the IR asked for: the plain `_mlir_memref_to_llvm_     *|
+|* alloc` path of the memref lowering asks for the buffer size plus the       *|
+|* alignment (64 for bufferized buffers), the aligned path for the exact      *|
+|* size. Freeing a pointer the runtime did not allocate is counted as an      *|
+|* error and otherwise ignored (the pointer is not passed to free()).         *|
+|*                                                                            *|
+|* All functions are thread-safe.                                             *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef CKPT_RUNTIME_RUNTIME_H
+#define CKPT_RUNTIME_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define CKPT_RUNTIME_EXPORT __declspec(dllexport)
+#else
+#define CKPT_RUNTIME_EXPORT __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Counters since the last ckptRuntimeReset(). `liveBytes` counts only the
+ * allocations made since then that are still live; freeing an allocation
+ * made before the reset releases its memory but changes no counter. */
+typedef struct CkptRuntimeStats {
+  /* Host memory, through the _mlir_memref_to_llvm_* hooks. */
+  uint64_t liveBytes;    /* bytes allocated and not yet freed */
+  uint64_t peakBytes;    /* the largest liveBytes seen */
+  uint64_t totalBytes;   /* bytes allocated in all */
+  uint64_t allocCount;   /* allocations */
+  uint64_t freeCount;    /* frees of known pointers (null frees not counted) */
+  uint64_t unknownFrees; /* frees of pointers the runtime never allocated */
+  /* Device memory, recorded by the CUDA wrappers (mgpuMemAlloc/mgpuMemFree). */
+  uint64_t deviceLiveBytes;
+  uint64_t devicePeakBytes;
+  uint64_t deviceTotalBytes;
+  uint64_t deviceAllocCount;
+  uint64_t deviceFreeCount;
+  uint64_t deviceUnknownFrees;
+} CkptRuntimeStats;
+
+/* The hooks of `finalize-memref-to-llvm{use-generic-functions=1}`. */
+CKPT_RUNTIME_EXPORT void *_mlir_memref_to_llvm_alloc(size_t size);
+CKPT_RUNTIME_EXPORT void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment,
+                                                             size_t size);
+CKPT_RUNTIME_EXPORT void _mlir_memref_to_llvm_free(void *ptr);
+
+/* Zeroes every counter (host and device) and starts a new epoch: from now on
+ * only new allocations count. Allocations made before stay known, so freeing
+ * them later is not an error. */
+CKPT_RUNTIME_EXPORT void ckptRuntimeReset(void);
+
+/* Copies the counters into *stats. */
+CKPT_RUNTIME_EXPORT void ckptRuntimeGetStats(CkptRuntimeStats *stats);
+
+/* Prints the host counters as one JSON line on stdout, e.g. for a module run
+ * by `mlir-runner -shared-libs=libckpt_runtime.so` that calls it (declare it
+ * as `func.func private @ckptRuntimePrintStats()`):
+ * {"peak_bytes": N, "live_bytes": N, "allocs": N, "frees": N,
+ *  "unknown_frees": N, "total_bytes": N} */
+CKPT_RUNTIME_EXPORT void ckptRuntimePrintStats(void);
+
+/* Returns 1 and stores the requested size in *size (when size is not null)
+ * if ptr is the start of a live host allocation of the runtime, else 0. */
+CKPT_RUNTIME_EXPORT int ckptRuntimeFindAllocation(const void *ptr,
+                                                  size_t *size);
+
+/* Frees every live host allocation (of any epoch); returns how many. For
+ * drivers that reclaim leaked buffers between runs. Counted as frees. */
+CKPT_RUNTIME_EXPORT size_t ckptRuntimeFreeAll(void);
+
+/* Device bookkeeping, called by the CUDA wrappers after a successful device
+ * allocation / before a device free. ckptRuntimeRecordDeviceFree returns 1
+ * if ptr was a recorded device allocation, else 0 (and counts an unknown
+ * free). Null pointers are ignored. */
+CKPT_RUNTIME_EXPORT void ckptRuntimeRecordDeviceAlloc(const void *ptr,
+                                                      uint64_t size);
+CKPT_RUNTIME_EXPORT int ckptRuntimeRecordDeviceFree(const void *ptr);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* CKPT_RUNTIME_RUNTIME_H */

@@ -1,0 +1,72 @@
+//===- Pipelines.cpp - registered ckpt pipelines --------------------------===//
+
+#include "ckpt/Pipelines/Pipelines.h"
+
+#include "ckpt/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace ckpt;
+
+void ckpt::buildRematPipeline(OpPassManager &pm,
+                              const RematPipelineOptions &options) {
+  pm.addPass(createWrapStepPass());
+  PlanPassOptions plan;
+  plan.budget = options.budget;
+  plan.strategy = options.strategy;
+  plan.slots = options.slots;
+  plan.device = options.device;
+  plan.profile = options.profile;
+  pm.addPass(createPlanPass(plan));
+  pm.addPass(createRematerializePass());
+  pm.addPass(createInsertFreesPass());
+}
+
+LogicalResult ckpt::buildLowerToCPUPipeline(OpPassManager &pm,
+                                            const LowerToCPUOptions &options) {
+  std::string dealloc;
+  if (options.dealloc == "ckpt")
+    dealloc = "func.func(ckpt-lower-frees),";
+  else if (options.dealloc == "upstream")
+    dealloc = "func.func(ckpt-lower-frees{erase-only=true}),"
+              "buffer-deallocation-pipeline,";
+  else if (options.dealloc == "none")
+    dealloc = "func.func(ckpt-lower-frees{erase-only=true}),";
+  else {
+    llvm::errs() << "ckpt-lower-to-cpu: unknown dealloc '" << options.dealloc
+                 << "': expected ckpt, upstream or none\n";
+    return failure();
+  }
+  // No CSE or canonicalization before deallocation is decided: they would
+  // merge recomputed ops with the originals and undo the plan.
+  std::string pipeline =
+      "ckpt-inline-recompute,ckpt-unwrap-step,ckpt-prepare-entry,"
+      "func.func(ckpt-readonly-arguments,convert-elementwise-to-linalg),"
+      "one-shot-bufferize{bufferize-function-boundaries buffer-alignment=16 "
+      "function-boundary-type-conversion=identity-layout-map}," +
+      dealloc +
+      "convert-bufferization-to-memref,func.func(convert-linalg-to-loops),expand-strided-metadata,"
+      "lower-affine,convert-scf-to-cf,convert-math-to-llvm,"
+      "convert-math-to-libm,convert-arith-to-llvm,convert-index-to-llvm,"
+      "finalize-memref-to-llvm{use-generic-functions=true use-aligned-alloc=true},"
+      "convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts";
+  return parsePassPipeline(pipeline, pm, llvm::errs());
+}
+
+void ckpt::registerPipelines() {
+  PassPipelineRegistration<RematPipelineOptions>(
+      "ckpt-remat-pipeline",
+      "Plan a step under a memory budget and rewrite it: recompute regions "
+      "and buffer frees",
+      buildRematPipeline);
+  PassPipelineRegistration<LowerToCPUOptions>(
+      "ckpt-lower-to-cpu",
+      "Lower a (rematerialized) step to the LLVM dialect for the CPU, with "
+      "counted allocations",
+      [](OpPassManager &pm, const LowerToCPUOptions &options) {
+        (void)buildLowerToCPUPipeline(pm, options);
+      });
+}

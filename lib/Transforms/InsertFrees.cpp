@@ -1,0 +1,66 @@
+//===- InsertFrees.cpp - free every buffer after its last use -------------===//
+
+#include "ckpt/Analysis/StepAnalysis.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Transforms/Passes.h"
+#include "ckpt/Transforms/Rematerialize.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace ckpt {
+#define GEN_PASS_DEF_INSERTFREESPASS
+#include "ckpt/Transforms/Passes.h.inc"
+} // namespace ckpt
+
+using namespace mlir;
+using namespace ckpt;
+
+namespace {
+
+/// Inserts frees in `block` (whose last op is its terminator).
+void insertBlockFrees(Block &block) {
+  SmallVector<Operation *> order;
+  for (Operation &op : block.without_terminator())
+    order.push_back(&op);
+  if (order.empty())
+    return;
+  MemoryTimeline timeline = simulateMemory(order);
+  unsigned end = order.size();
+
+  // Buffers that die at each position, freed right after that op.
+  for (const Buffer &buffer : timeline.buffers) {
+    if (buffer.lastUse >= end)
+      continue; // returned or yielded
+    // Free through the alias defined last: every use of the buffer is at or
+    // before lastUse, so no use of that value follows the free.
+    Value value = buffer.values.back();
+    Operation *last = order[buffer.lastUse];
+    if (isa<FreeOp>(last))
+      continue; // the user already freed it
+    OpBuilder builder(last->getContext());
+    builder.setInsertionPointAfter(last);
+    FreeOp::create(builder, last->getLoc(), value);
+  }
+}
+
+struct InsertFreesPass
+    : public ckpt::impl::InsertFreesPassBase<InsertFreesPass> {
+  using InsertFreesPassBase::InsertFreesPassBase;
+
+  void runOnOperation() override {
+    for (StepOp step : getOperation().getOps<StepOp>())
+      insertFrees(step);
+  }
+};
+} // namespace
+
+void ckpt::insertFrees(StepOp step) {
+  step.walk([](RecomputeOp recompute) {
+    insertBlockFrees(recompute.getBody().front());
+  });
+  insertBlockFrees(step.getBody().front());
+}
+
+namespace {
+
+} // namespace

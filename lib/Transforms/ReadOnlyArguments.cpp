@@ -1,0 +1,30 @@
+//===- ReadOnlyArguments.cpp - arguments are never written ----------------===//
+
+#include "ckpt/Transforms/Passes.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/IR/Builders.h"
+
+namespace ckpt {
+#define GEN_PASS_DEF_READONLYARGUMENTSPASS
+#include "ckpt/Transforms/Passes.h.inc"
+} // namespace ckpt
+
+using namespace mlir;
+
+namespace {
+struct ReadOnlyArgumentsPass
+    : public ckpt::impl::ReadOnlyArgumentsPassBase<ReadOnlyArgumentsPass> {
+  using ReadOnlyArgumentsPassBase::ReadOnlyArgumentsPassBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    BoolAttr no = BoolAttr::get(&getContext(), false);
+    for (auto [index, type] : llvm::enumerate(func.getArgumentTypes()))
+      if (isa<TensorType>(type))
+        func.setArgAttr(index,
+                        bufferization::BufferizationDialect::kWritableAttrName,
+                        no);
+  }
+};
+} // namespace

@@ -1,0 +1,179 @@
+//===- AllocTrackerTest.cpp - the ckpt runtime's allocation counters ------===//
+
+#include "ckpt/Runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+namespace {
+
+CkptRuntimeStats stats() {
+  CkptRuntimeStats s;
+  ckptRuntimeGetStats(&s);
+  return s;
+}
+
+class AllocTracker : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ckptRuntimeFreeAll();
+    ckptRuntimeReset();
+  }
+  void TearDown() override { ckptRuntimeFreeAll(); }
+};
+
+TEST_F(AllocTracker, CountsLivePeakAndTotal) {
+  void *a = _mlir_memref_to_llvm_alloc(100);
+  void *b = _mlir_memref_to_llvm_alloc(28);
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  CkptRuntimeStats s = stats();
+  EXPECT_EQ(s.liveBytes, 128u);
+  EXPECT_EQ(s.peakBytes, 128u);
+  EXPECT_EQ(s.allocCount, 2u);
+
+  _mlir_memref_to_llvm_free(a);
+  void *c = _mlir_memref_to_llvm_alloc(50);
+  s = stats();
+  EXPECT_EQ(s.liveBytes, 78u);
+  EXPECT_EQ(s.peakBytes, 128u);
+  EXPECT_EQ(s.totalBytes, 178u);
+  EXPECT_EQ(s.allocCount, 3u);
+  EXPECT_EQ(s.freeCount, 1u);
+
+  _mlir_memref_to_llvm_free(b);
+  _mlir_memref_to_llvm_free(c);
+  s = stats();
+  EXPECT_EQ(s.liveBytes, 0u);
+  EXPECT_EQ(s.peakBytes, 128u);
+  EXPECT_EQ(s.freeCount, 3u);
+  EXPECT_EQ(s.unknownFrees, 0u);
+}
+
+TEST_F(AllocTracker, AlignedAllocCountsTheRequestedSize) {
+  void *p = _mlir_memref_to_llvm_aligned_alloc(64, 100);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);
+  void *q = _mlir_memref_to_llvm_aligned_alloc(1, 8); // tiny alignment
+  ASSERT_NE(q, nullptr);
+  EXPECT_EQ(stats().liveBytes, 108u);
+  size_t size = 0;
+  EXPECT_EQ(ckptRuntimeFindAllocation(p, &size), 1);
+  EXPECT_EQ(size, 100u);
+  EXPECT_EQ(ckptRuntimeFindAllocation(static_cast<char *>(p) + 1, &size), 0);
+  _mlir_memref_to_llvm_free(p);
+  _mlir_memref_to_llvm_free(q);
+  EXPECT_EQ(stats().liveBytes, 0u);
+}
+
+TEST_F(AllocTracker, UnknownAndNullFreesAreCountedNotFatal) {
+  int local = 0;
+  _mlir_memref_to_llvm_free(&local); // never allocated by the runtime
+  _mlir_memref_to_llvm_free(reinterpret_cast<void *>(0xdeadbeef));
+  _mlir_memref_to_llvm_free(nullptr); // free(NULL) is fine, not an error
+  void *p = _mlir_memref_to_llvm_alloc(16);
+  _mlir_memref_to_llvm_free(p);
+  _mlir_memref_to_llvm_free(p); // double free: the second one is unknown
+  CkptRuntimeStats s = stats();
+  EXPECT_EQ(s.unknownFrees, 3u);
+  EXPECT_EQ(s.freeCount, 1u);
+  EXPECT_EQ(s.liveBytes, 0u);
+}
+
+TEST_F(AllocTracker, ZeroSizedAllocationsAreDistinctAndCounted) {
+  void *a = _mlir_memref_to_llvm_alloc(0);
+  void *b = _mlir_memref_to_llvm_alloc(0);
+  ASSERT_NE(a, nullptr);
+  EXPECT_NE(a, b);
+  EXPECT_EQ(stats().allocCount, 2u);
+  EXPECT_EQ(stats().liveBytes, 0u);
+  _mlir_memref_to_llvm_free(a);
+  _mlir_memref_to_llvm_free(b);
+  EXPECT_EQ(stats().freeCount, 2u);
+}
+
+// A reset starts a new epoch: earlier allocations no longer count, and
+// freeing them later is neither an error nor a change of the counters.
+TEST_F(AllocTracker, ResetStartsANewEpoch) {
+  void *old = _mlir_memref_to_llvm_alloc(1000);
+  ckptRuntimeReset();
+  CkptRuntimeStats s = stats();
+  EXPECT_EQ(s.liveBytes, 0u);
+  EXPECT_EQ(s.peakBytes, 0u);
+  EXPECT_EQ(s.allocCount, 0u);
+
+  void *fresh = _mlir_memref_to_llvm_alloc(10);
+  _mlir_memref_to_llvm_free(old);
+  s = stats();
+  EXPECT_EQ(s.liveBytes, 10u);
+  EXPECT_EQ(s.peakBytes, 10u);
+  EXPECT_EQ(s.freeCount, 0u);
+  EXPECT_EQ(s.unknownFrees, 0u);
+  _mlir_memref_to_llvm_free(fresh);
+  EXPECT_EQ(stats().freeCount, 1u);
+}
+
+TEST_F(AllocTracker, FreeAllReclaimsEverything) {
+  for (int i = 0; i < 5; ++i)
+    _mlir_memref_to_llvm_alloc(8);
+  EXPECT_EQ(ckptRuntimeFreeAll(), 5u);
+  CkptRuntimeStats s = stats();
+  EXPECT_EQ(s.liveBytes, 0u);
+  EXPECT_EQ(s.freeCount, 5u);
+  EXPECT_EQ(s.peakBytes, 40u);
+  EXPECT_EQ(ckptRuntimeFreeAll(), 0u);
+}
+
+TEST_F(AllocTracker, DeviceCountersAreSeparate) {
+  // Device pointers are opaque to the tracker: any distinct addresses do.
+  int storage[2] = {0, 0};
+  ckptRuntimeRecordDeviceAlloc(&storage[0], 4096);
+  ckptRuntimeRecordDeviceAlloc(&storage[1], 1024);
+  void *host = _mlir_memref_to_llvm_alloc(7);
+  CkptRuntimeStats s = stats();
+  EXPECT_EQ(s.deviceLiveBytes, 5120u);
+  EXPECT_EQ(s.devicePeakBytes, 5120u);
+  EXPECT_EQ(s.deviceAllocCount, 2u);
+  EXPECT_EQ(s.liveBytes, 7u);
+  EXPECT_EQ(ckptRuntimeRecordDeviceFree(&storage[0]), 1);
+  EXPECT_EQ(ckptRuntimeRecordDeviceFree(&storage[0]), 0);
+  EXPECT_EQ(ckptRuntimeRecordDeviceFree(nullptr), 0);
+  s = stats();
+  EXPECT_EQ(s.deviceLiveBytes, 1024u);
+  EXPECT_EQ(s.devicePeakBytes, 5120u);
+  EXPECT_EQ(s.deviceTotalBytes, 5120u);
+  EXPECT_EQ(s.deviceFreeCount, 1u);
+  EXPECT_EQ(s.deviceUnknownFrees, 1u);
+  EXPECT_EQ(s.unknownFrees, 0u);
+  EXPECT_EQ(ckptRuntimeFindAllocation(&storage[1], nullptr), 0);
+  EXPECT_EQ(ckptRuntimeRecordDeviceFree(&storage[1]), 1);
+  _mlir_memref_to_llvm_free(host);
+}
+
+TEST_F(AllocTracker, ThreadSafe) {
+  constexpr int kThreads = 4, kIterations = 2000;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([] {
+      for (int i = 0; i < kIterations; ++i) {
+        void *a = _mlir_memref_to_llvm_alloc(16);
+        void *b = _mlir_memref_to_llvm_aligned_alloc(64, 64);
+        _mlir_memref_to_llvm_free(a);
+        _mlir_memref_to_llvm_free(b);
+      }
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  CkptRuntimeStats s = stats();
+  EXPECT_EQ(s.allocCount, 2u * kThreads * kIterations);
+  EXPECT_EQ(s.freeCount, 2u * kThreads * kIterations);
+  EXPECT_EQ(s.totalBytes, 80u * kThreads * kIterations);
+  EXPECT_EQ(s.liveBytes, 0u);
+  EXPECT_LE(s.peakBytes, 80u * kThreads);
+  EXPECT_EQ(s.unknownFrees, 0u);
+}
+
+} // namespace
