@@ -63,8 +63,18 @@ say "building with ninja -j$jobs"
 ninja -C "$build_dir" -j"$jobs" || die "build failed"
 
 if [ $run_example -eq 1 ]; then
-  say "running: ckpt-opt examples/resnet-step.mlir --ckpt-wrap-step --ckpt-plan=budget=70% --ckpt-report"
-  "$build_dir/bin/ckpt-opt" "$root/examples/resnet-step.mlir" --ckpt-wrap-step \
-    --ckpt-plan="budget=70%" --ckpt-report -o /dev/null
+  example="$root/examples/resnet-step.mlir"
+  out="$build_dir/example"
+  mkdir -p "$out"
+  say "planning examples/resnet-step.mlir under 90% of its peak (ckpt-plan + ckpt-report)"
+  "$build_dir/bin/ckpt-opt" "$example" --ckpt-wrap-step --ckpt-plan="budget=90%" \
+    --ckpt-report="output=$out/report.json" -o "$out/planned.mlir"
+  say "rewriting (recompute regions, frees) and lowering to the CPU"
+  "$build_dir/bin/ckpt-opt" "$out/planned.mlir" --ckpt-rematerialize --ckpt-insert-frees \
+    -o "$out/rematerialized.mlir"
+  "$build_dir/bin/ckpt-opt" "$out/rematerialized.mlir" --ckpt-lower-to-cpu -o "$out/lowered.mlir"
+  say "running the step (peak_bytes is the measured peak of live buffers)"
+  "$build_dir/bin/ckpt-run" "$out/lowered.mlir" --entry=resnet_step
+  say "the plan, the rewritten step and the report are in $out"
 fi
 say "done"

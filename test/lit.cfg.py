@@ -46,3 +46,10 @@ try:
         config.available_features.add("python-numpy")
 except OSError:
     pass
+
+# GPU tests that run ptxas (format=bin/fatbin, or on extracted PTX) need the
+# CUDA toolkit's ptxas.
+ptxas = "/usr/local/cuda/bin/ptxas"
+if os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

@@ -9,6 +9,7 @@
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 
@@ -100,7 +101,8 @@ static bool isViewLike(Operation *op) {
              tensor::ExpandShapeOp, tensor::BitcastOp>(op);
 }
 
-MemoryTimeline ckpt::simulateMemory(ArrayRef<Operation *> order) {
+MemoryTimeline ckpt::simulateMemory(ArrayRef<Operation *> order,
+                                    unsigned alignment) {
   MemoryTimeline timeline;
   if (order.empty())
     return timeline;
@@ -132,6 +134,8 @@ MemoryTimeline ckpt::simulateMemory(ArrayRef<Operation *> order) {
   auto newBuffer = [&](Value value, unsigned def) {
     Buffer buffer;
     buffer.bytes = getTypeBytes(value.getType()).value_or(0);
+    if (alignment > 1)
+      buffer.bytes = llvm::alignTo(buffer.bytes, alignment);
     buffer.def = def;
     buffer.lastUse = lastUseOf(value, def);
     buffer.values.push_back(value);
@@ -206,9 +210,10 @@ MemoryTimeline ckpt::simulateMemory(ArrayRef<Operation *> order) {
       SmallVector<Operation *> body;
       for (Operation &inner : recompute.getBody().front().without_terminator())
         body.push_back(&inner);
-      uint64_t peak = simulateMemory(body).peak, yielded = 0;
+      uint64_t peak = simulateMemory(body, alignment).peak, yielded = 0;
       for (Value result : recompute.getResults())
-        yielded += getTypeBytes(result.getType()).value_or(0);
+        yielded += llvm::alignTo(getTypeBytes(result.getType()).value_or(0),
+                                 std::max(alignment, 1u));
       if (peak > yielded)
         timeline.liveDuring[pos] += peak - yielded;
     }

@@ -2,6 +2,7 @@
 
 #include "ckpt/Pipelines/Pipelines.h"
 
+#include "ckpt/Analysis/StepAnalysis.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
@@ -25,18 +26,19 @@ void ckpt::buildRematPipeline(OpPassManager &pm,
   pm.addPass(createInsertFreesPass());
 }
 
-LogicalResult ckpt::buildLowerToCPUPipeline(OpPassManager &pm,
-                                            const LowerToCPUOptions &options) {
-  std::string dealloc;
-  if (options.dealloc == "ckpt")
-    dealloc = "func.func(ckpt-lower-frees),";
-  else if (options.dealloc == "upstream")
-    dealloc = "func.func(ckpt-lower-frees{erase-only=true}),"
-              "buffer-deallocation-pipeline,";
-  else if (options.dealloc == "none")
-    dealloc = "func.func(ckpt-lower-frees{erase-only=true}),";
+LogicalResult ckpt::buildBufferizeStepPipeline(OpPassManager &pm,
+                                               StringRef dealloc,
+                                               StringRef pipelineName) {
+  std::string deallocPasses;
+  if (dealloc == "ckpt")
+    deallocPasses = "func.func(ckpt-lower-frees),";
+  else if (dealloc == "upstream")
+    deallocPasses = "func.func(ckpt-lower-frees{erase-only=true}),"
+                    "buffer-deallocation-pipeline,";
+  else if (dealloc == "none")
+    deallocPasses = "func.func(ckpt-lower-frees{erase-only=true}),";
   else {
-    llvm::errs() << "ckpt-lower-to-cpu: unknown dealloc '" << options.dealloc
+    llvm::errs() << pipelineName << ": unknown dealloc '" << dealloc
                  << "': expected ckpt, upstream or none\n";
     return failure();
   }
@@ -45,10 +47,20 @@ LogicalResult ckpt::buildLowerToCPUPipeline(OpPassManager &pm,
   std::string pipeline =
       "ckpt-inline-recompute,ckpt-unwrap-step,ckpt-prepare-entry,"
       "func.func(ckpt-readonly-arguments,convert-elementwise-to-linalg),"
-      "one-shot-bufferize{bufferize-function-boundaries buffer-alignment=16 "
+      "one-shot-bufferize{bufferize-function-boundaries buffer-alignment=" +
+      std::to_string(kBufferAlignment) + " "
       "function-boundary-type-conversion=identity-layout-map}," +
-      dealloc +
-      "convert-bufferization-to-memref,func.func(convert-linalg-to-loops),expand-strided-metadata,"
+      deallocPasses + "convert-bufferization-to-memref";
+  return parsePassPipeline(pipeline, pm, llvm::errs());
+}
+
+LogicalResult ckpt::buildLowerToCPUPipeline(OpPassManager &pm,
+                                            const LowerToCPUOptions &options) {
+  if (failed(buildBufferizeStepPipeline(pm, options.dealloc,
+                                        "ckpt-lower-to-cpu")))
+    return failure();
+  std::string pipeline =
+      "func.func(convert-linalg-to-loops),expand-strided-metadata,"
       "lower-affine,convert-scf-to-cf,convert-math-to-llvm,"
       "convert-math-to-libm,convert-arith-to-llvm,convert-index-to-llvm,"
       "finalize-memref-to-llvm{use-generic-functions=true use-aligned-alloc=true},"
@@ -69,4 +81,5 @@ void ckpt::registerPipelines() {
       [](OpPassManager &pm, const LowerToCPUOptions &options) {
         (void)buildLowerToCPUPipeline(pm, options);
       });
+  registerLowerToNVPTXPipeline();
 }

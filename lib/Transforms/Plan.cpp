@@ -7,6 +7,7 @@
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Transforms/Passes.h"
+#include "ckpt/Transforms/Rematerialize.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -55,7 +56,61 @@ void PlanPass::runOnOperation() {
     signalPassFailure();
 }
 
-LogicalResult PlanPass::planStep(StepOp step, const DeviceProfile &device,
+/// Writes `plan` onto `step`: the ckpt.plan attribute and the stage index
+/// of every forward op in a stage.
+static void writePlan(StepOp step, const StepChain &chain,
+                      const StepAnalysis &analysis, const PlanResult &plan,
+                      uint64_t budget, const PlanResult &storeAll,
+                      uint64_t simulatedPeak, StringRef strategy) {
+  MLIRContext *context = step.getContext();
+  int numStages = chain.chain.numStages();
+  std::vector<std::string> kinds = stageKinds(plan.sequence, numStages);
+  SmallVector<StageAttr> stages;
+  for (int l = 1; l <= numStages; ++l) {
+    stages.push_back(StageAttr::get(
+        context, l, kinds[l - 1], chain.stageOps[l - 1],
+        llvm::APFloat(chain.chain.ufAt(l)), llvm::APFloat(chain.chain.ubAt(l)),
+        static_cast<uint64_t>(chain.chain.wa[l - 1]),
+        static_cast<uint64_t>(chain.chain.wabarAt(l))));
+  }
+  std::string sequence = solver::toString(plan.sequence);
+  step->setAttr(kPlanAttrName,
+                PlanAttr::get(context, strategy, budget, plan.peak,
+                              llvm::APFloat(plan.time), storeAll.peak,
+                              llvm::APFloat(storeAll.time), stages, sequence,
+                              simulatedPeak));
+  Builder builder(context);
+  for (Operation &op : step.getBody().front().without_terminator()) {
+    op.removeAttr(kStageAttrName);
+    if (!analysis.isForward(&op))
+      continue;
+    auto it = chain.stageOf.find(&op);
+    if (it != chain.stageOf.end())
+      op.setAttr(kStageAttrName, builder.getI64IntegerAttr(it->second));
+  }
+}
+
+/// The peak of live buffers of `step` once its plan is applied and frees
+/// are inserted, simulated on a copy.
+static FailureOr<uint64_t> simulateRewrite(StepOp step) {
+  auto copy = cast<StepOp>(step->clone());
+  uint64_t peak = 0;
+  LogicalResult applied = applyPlan(copy);
+  if (succeeded(applied)) {
+    insertFrees(copy);
+    SmallVector<Operation *> order;
+    for (Operation &op : copy.getBody().front().without_terminator())
+      order.push_back(&op);
+    peak = simulateMemory(order, kBufferAlignment).peak;
+  }
+  copy->erase();
+  if (failed(applied))
+    return failure();
+  return peak;
+}
+
+LogicalResult PlanPass::planStep(
+StepOp step, const DeviceProfile &device,
                                  const MeasuredProfile *measured) {
   // The strategy: a chain strategy, or 'articulation' (the optimal DP over
   // single-value separators).
@@ -90,54 +145,126 @@ LogicalResult PlanPass::planStep(StepOp step, const DeviceProfile &device,
   if (!storeAll.error.empty())
     return step.emitError("cannot build the chain model: ") << storeAll.error;
 
+  // The reference for percentages: the store-all peak of the chain model
+  // (fit=model) or the simulated peak of the step as written, nothing
+  // recomputed, every buffer freed after its last use (fit=simulation).
+  bool simulate = fit == "simulation";
+  uint64_t reference = storeAll.peak;
+  if (simulate) {
+    SmallVector<Operation *> order;
+    for (Operation &op : step.getBody().front().without_terminator())
+      order.push_back(&op);
+    reference = simulateMemory(order, kBufferAlignment).peak;
+  }
   uint64_t budgetBytes =
       spec->percent
-          ? static_cast<uint64_t>(static_cast<double>(storeAll.peak) *
+          ? static_cast<uint64_t>(static_cast<double>(reference) *
                                   spec->value / 100.0)
           : static_cast<uint64_t>(spec->value);
 
-  PlanResult plan = planChain(*chain, chainStrategy, budgetBytes, slots);
-  if (!plan.error.empty())
-    return step.emitError("the chain solver failed: ") << plan.error;
-  if (!plan.feasible) {
-    InFlightDiagnostic diag = step.emitError("budget of ")
-                              << formatBytes(budgetBytes)
-                              << " is infeasible for strategy '" << strategy
-                              << "'";
-    if (plan.minFeasibleBudget)
-      diag << ": the least feasible budget is "
-           << formatBytes(*plan.minFeasibleBudget);
-    else
-      diag << " with " << slots.getValue()
-           << " slots at any budget; try more slots";
-    return diag;
-  }
+  // A plan under a chain budget, written onto the step, with the simulated
+  // peak of the step it rewrites into.
+  auto tryChainBudget = [&](uint64_t chainBudget, PlanResult &result,
+                            uint64_t &peak) -> LogicalResult {
+    result = planChain(*chain, chainStrategy, chainBudget, slots);
+    if (!result.error.empty() || !result.feasible)
+      return failure();
+    writePlan(step, *chain, analysis, result, budgetBytes, storeAll, 0,
+              strategy);
+    FailureOr<uint64_t> simulatedPeak = simulateRewrite(step);
+    if (mlir::failed(simulatedPeak))
+      return failure();
+    peak = *simulatedPeak;
+    return success();
+  };
+  auto dropPlan = [&]() {
+    step->removeAttr(kPlanAttrName);
+    for (Operation &op : step.getBody().front())
+      op.removeAttr(kStageAttrName);
+  };
 
-  // Write the plan.
-  MLIRContext *context = &getContext();
-  int numStages = chain->chain.numStages();
-  std::vector<std::string> kinds = stageKinds(plan.sequence, numStages);
-  SmallVector<StageAttr> stages;
-  for (int l = 1; l <= numStages; ++l) {
-    stages.push_back(StageAttr::get(
-        context, l, kinds[l - 1], chain->stageOps[l - 1],
-        llvm::APFloat(chain->chain.ufAt(l)), llvm::APFloat(chain->chain.ubAt(l)),
-        static_cast<uint64_t>(chain->chain.wa[l - 1]),
-        static_cast<uint64_t>(chain->chain.wabarAt(l))));
+  PlanResult plan;
+  uint64_t simulated = 0;
+  if (!simulate) {
+    plan = planChain(*chain, chainStrategy, budgetBytes, slots);
+    if (!plan.error.empty())
+      return step.emitError("the chain solver failed: ") << plan.error;
+    if (!plan.feasible) {
+      InFlightDiagnostic diag = step.emitError("budget of ")
+                                << formatBytes(budgetBytes)
+                                << " is infeasible for strategy '" << strategy
+                                << "'";
+      if (plan.minFeasibleBudget)
+        diag << ": the least feasible budget is "
+             << formatBytes(*plan.minFeasibleBudget);
+      else
+        diag << " with " << slots.getValue()
+             << " slots at any budget; try more slots";
+      return diag;
+    }
+    writePlan(step, *chain, analysis, plan, budgetBytes, storeAll, 0,
+              strategy);
+    FailureOr<uint64_t> peak = simulateRewrite(step);
+    if (mlir::failed(peak))
+      return failure();
+    simulated = *peak;
+  } else {
+    // The chain model is conservative: search the largest chain budget (the
+    // fastest plan) whose rewritten step fits the budget in simulation.
+    std::optional<int64_t> chainMin;
+    std::string solverError;
+    if (!solver::minFeasibleMemory(chain->chain, chainStrategy, slots,
+                                   chainMin, solverError))
+      return step.emitError("the chain solver failed: ") << solverError;
+    if (!chainMin)
+      return step.emitError("no budget is feasible for strategy '")
+             << strategy << "' with " << slots.getValue()
+             << " slots; try more slots";
+    uint64_t lo = chain->persistentBytes + static_cast<uint64_t>(*chainMin);
+    uint64_t hi = std::max(lo, storeAll.peak);
+    PlanResult hiPlan, loPlan;
+    uint64_t hiPeak = 0, loPeak = 0;
+    if (succeeded(tryChainBudget(hi, hiPlan, hiPeak)) &&
+        hiPeak <= budgetBytes) {
+      plan = hiPlan;
+      simulated = hiPeak;
+    } else {
+      if (mlir::failed(tryChainBudget(lo, loPlan, loPeak))) {
+        dropPlan();
+        return step.emitError("the chain solver failed at its least "
+                              "feasible budget");
+      }
+      if (loPeak > budgetBytes) {
+        dropPlan();
+        return step.emitError("budget of ")
+               << formatBytes(budgetBytes) << " is infeasible for strategy '"
+               << strategy << "': the least feasible budget is "
+               << formatBytes(loPeak);
+      }
+      plan = loPlan;
+      simulated = loPeak;
+      // The largest chain budget in [lo, hi) that still fits.
+      uint64_t good = lo, bad = hi;
+      uint64_t resolution = std::max<uint64_t>(1, (hi - lo) / 1024);
+      while (bad - good > resolution) {
+        uint64_t mid = good + (bad - good) / 2;
+        PlanResult midPlan;
+        uint64_t midPeak = 0;
+        if (succeeded(tryChainBudget(mid, midPlan, midPeak)) &&
+            midPeak <= budgetBytes) {
+          good = mid;
+          if (midPlan.time < plan.time ||
+              (midPlan.time == plan.time && midPeak < simulated)) {
+            plan = midPlan;
+            simulated = midPeak;
+          }
+        } else {
+          bad = mid;
+        }
+      }
+    }
   }
-  std::string sequence = solver::toString(plan.sequence);
-  step->setAttr(kPlanAttrName,
-                PlanAttr::get(context, strategy, budgetBytes, plan.peak,
-                              llvm::APFloat(plan.time), storeAll.peak,
-                              llvm::APFloat(storeAll.time), stages, sequence));
-  Builder builder(context);
-  for (Operation &op : step.getBody().front().without_terminator()) {
-    op.removeAttr(kStageAttrName);
-    if (!analysis.isForward(&op))
-      continue;
-    auto it = chain->stageOf.find(&op);
-    if (it != chain->stageOf.end())
-      op.setAttr(kStageAttrName, builder.getI64IntegerAttr(it->second));
-  }
+  writePlan(step, *chain, analysis, plan, budgetBytes, storeAll, simulated,
+            strategy);
   return success();
 }

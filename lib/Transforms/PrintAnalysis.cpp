@@ -28,7 +28,7 @@ struct PrintAnalysisPass
     SmallVector<Operation *> order;
     for (Operation &op : step.getBody().front().without_terminator())
       order.push_back(&op);
-    MemoryTimeline timeline = simulateMemory(order);
+    MemoryTimeline timeline = simulateMemory(order, kBufferAlignment);
 
     uint64_t activationBytes = 0;
     for (Value value : analysis.getActivations())

@@ -252,6 +252,16 @@ LogicalResult ckpt::applyPlan(StepOp step) {
     rw.forwardStage[op] = index.getInt();
     rw.stageOps[index.getInt() - 1].push_back(op);
   }
+  // Nothing to recompute: every value is computed once, in the order the
+  // step already has; keep it (the backward as written is as good a
+  // schedule as any, and usually better for memory).
+  if (sweep == sequence.size() ||
+      llvm::all_of(llvm::ArrayRef(sequence).drop_front(sweep),
+                   [](const solver::Op &op) {
+                     return op.kind == solver::OpKind::Backward;
+                   }))
+    return success();
+
   rw.backwardStage =
       assignBackwardStages(analysis, rw.forwardStage, numStages);
 

@@ -118,12 +118,15 @@ void ReportPass::runOnOperation() {
     SmallVector<Operation *> order;
     for (Operation &op : step.getBody().front().without_terminator())
       order.push_back(&op);
-    MemoryTimeline timeline = simulateMemory(order);
+    MemoryTimeline timeline = simulateMemory(order, kBufferAlignment);
     json::Value live = json::Value::array();
     for (uint64_t bytes : timeline.liveDuring)
       live.push(static_cast<int64_t>(bytes));
     entry.set("timeline_bytes", std::move(live));
     entry.set("timeline_peak_bytes", static_cast<int64_t>(timeline.peak));
+    if (plan.getSimulatedPeak())
+      entry.set("simulated_peak_bytes",
+                static_cast<int64_t>(plan.getSimulatedPeak()));
     report.push(std::move(entry));
 
     if (chosen.feasible && storeAll.feasible && storeAll.peak > 0) {
@@ -134,8 +137,14 @@ void ReportPass::runOnOperation() {
                                                 storeAll.time
                                           : 0.0;
       os << "ckpt: '" << step.getSymName() << "' with " << plan.getStrategy()
-         << " under " << formatBytes(plan.getBudget()) << ": peak "
-         << formatBytes(chosen.peak) << " ("
+         << " under " << formatBytes(plan.getBudget()) << ": ";
+      if (uint64_t simulated = plan.getSimulatedPeak())
+        os << "predicted peak " << formatBytes(simulated) << " ("
+           << llvm::format("%.1f", 100.0 * simulated / timeline.peak)
+           << "% of the step as written), chain-model peak ";
+      else
+        os << "peak ";
+      os << formatBytes(chosen.peak) << " ("
          << llvm::format("%.1f", 100.0 * chosen.peak / storeAll.peak)
          << "% of store-all), time +" << llvm::format("%.1f", overhead)
          << "%, " << chain->chain.numStages() << " stages";

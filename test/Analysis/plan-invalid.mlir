@@ -1,13 +1,13 @@
-// RUN: ckpt-opt %s -split-input-file -verify-diagnostics --ckpt-plan="budget=79 slots=0"
-// RUN: not ckpt-opt %s --ckpt-plan="budget=lots" 2>&1 | FileCheck %s --check-prefix=BUDGET
-// RUN: not ckpt-opt %s --ckpt-plan="budget=12XB" 2>&1 | FileCheck %s --check-prefix=UNIT
-// RUN: not ckpt-opt %s --ckpt-plan="budget=0%" 2>&1 | FileCheck %s --check-prefix=ZERO
-// RUN: not ckpt-opt %s --ckpt-plan="strategy=fastest" 2>&1 | FileCheck %s --check-prefix=STRATEGY
-// RUN: not ckpt-opt %s --ckpt-plan="strategy=periodic:0" 2>&1 | FileCheck %s --check-prefix=STRATEGY
-// RUN: not ckpt-opt %s --ckpt-plan="device=tpu" 2>&1 | FileCheck %s --check-prefix=DEVICE
-// RUN: not ckpt-opt %s --ckpt-plan="slots=-1" 2>&1 | FileCheck %s --check-prefix=SLOTS
-// RUN: not ckpt-opt %s --ckpt-plan="profile=%S/Inputs/missing.json" 2>&1 | FileCheck %s --check-prefix=PROFILE
-// RUN: not ckpt-opt %s --ckpt-plan="budget=1 slots=1" 2>&1 | FileCheck %s --check-prefix=SLOTMIN
+// RUN: ckpt-opt %s -split-input-file -verify-diagnostics --ckpt-plan="budget=79 slots=0 fit=model"
+// RUN: not ckpt-opt %s --ckpt-plan="budget=lots fit=model" 2>&1 | FileCheck %s --check-prefix=BUDGET
+// RUN: not ckpt-opt %s --ckpt-plan="budget=12XB fit=model" 2>&1 | FileCheck %s --check-prefix=UNIT
+// RUN: not ckpt-opt %s --ckpt-plan="budget=0% fit=model" 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: not ckpt-opt %s --ckpt-plan="strategy=fastest fit=model" 2>&1 | FileCheck %s --check-prefix=STRATEGY
+// RUN: not ckpt-opt %s --ckpt-plan="strategy=periodic:0 fit=model" 2>&1 | FileCheck %s --check-prefix=STRATEGY
+// RUN: not ckpt-opt %s --ckpt-plan="device=tpu fit=model" 2>&1 | FileCheck %s --check-prefix=DEVICE
+// RUN: not ckpt-opt %s --ckpt-plan="slots=-1 fit=model" 2>&1 | FileCheck %s --check-prefix=SLOTS
+// RUN: not ckpt-opt %s --ckpt-plan="profile=%S/Inputs/missing.json fit=model" 2>&1 | FileCheck %s --check-prefix=PROFILE
+// RUN: not ckpt-opt %s --ckpt-plan="budget=1 slots=1 fit=model" 2>&1 | FileCheck %s --check-prefix=SLOTMIN
 // BUDGET: error: invalid budget 'lots': expected a number of bytes with an optional unit (B, KB, MB, GB, KiB, MiB, GiB, TiB) or a percentage of the store-all peak such as '70%'
 // UNIT: error: invalid budget '12XB'
 // ZERO: error: invalid budget '0%'

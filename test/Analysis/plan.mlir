@@ -1,16 +1,16 @@
-// RUN: ckpt-opt %s --ckpt-plan="budget=100% slots=0" | FileCheck %s --check-prefix=ALL
-// RUN: ckpt-opt %s --ckpt-plan="budget=1KiB" | FileCheck %s --check-prefix=ALL
-// RUN: ckpt-opt %s --ckpt-plan="budget=112 slots=0 strategy=store-all" | FileCheck %s --check-prefix=ALL
-// RUN: ckpt-opt %s --ckpt-plan="budget=96 slots=0" | FileCheck %s --check-prefix=OPT96
-// RUN: ckpt-opt %s --ckpt-plan="budget=100 slots=0 device=cpu" | FileCheck %s --check-prefix=OPT96
-// RUN: ckpt-opt %s --ckpt-plan="budget=80 slots=0" | FileCheck %s --check-prefix=OPT80
+// RUN: ckpt-opt %s --ckpt-plan="budget=100% slots=0 fit=model" | FileCheck %s --check-prefix=ALL
+// RUN: ckpt-opt %s --ckpt-plan="budget=1KiB fit=model" | FileCheck %s --check-prefix=ALL
+// RUN: ckpt-opt %s --ckpt-plan="budget=112 slots=0 strategy=store-all fit=model" | FileCheck %s --check-prefix=ALL
+// RUN: ckpt-opt %s --ckpt-plan="budget=96 slots=0 fit=model" | FileCheck %s --check-prefix=OPT96
+// RUN: ckpt-opt %s --ckpt-plan="budget=100 slots=0 device=cpu fit=model" | FileCheck %s --check-prefix=OPT96
+// RUN: ckpt-opt %s --ckpt-plan="budget=80 slots=0 fit=model" | FileCheck %s --check-prefix=OPT80
 // 80 B = 71.4% of 112 B: 71.43% rounds down to 80 B.
-// RUN: ckpt-opt %s --ckpt-plan="budget=71.43%" | FileCheck %s --check-prefix=OPT80
-// RUN: ckpt-opt %s --ckpt-plan="budget=112 slots=0 strategy=periodic:2" | FileCheck %s --check-prefix=PERIODIC
-// RUN: ckpt-opt %s --ckpt-plan="budget=112 slots=0 strategy=sqrt" | FileCheck %s --check-prefix=PERIODIC
-// RUN: ckpt-opt %s --ckpt-plan="budget=112 slots=0 strategy=revolve" | FileCheck %s --check-prefix=REVOLVE
-// RUN: ckpt-opt %s --ckpt-plan="budget=80 slots=0 strategy=memory-poor" | FileCheck %s --check-prefix=POOR
-// RUN: ckpt-opt %s --ckpt-plan="budget=112 slots=0 strategy=articulation" | FileCheck %s --check-prefix=ART
+// RUN: ckpt-opt %s --ckpt-plan="budget=71.43% fit=model" | FileCheck %s --check-prefix=OPT80
+// RUN: ckpt-opt %s --ckpt-plan="budget=112 slots=0 strategy=periodic:2 fit=model" | FileCheck %s --check-prefix=PERIODIC
+// RUN: ckpt-opt %s --ckpt-plan="budget=112 slots=0 strategy=sqrt fit=model" | FileCheck %s --check-prefix=PERIODIC
+// RUN: ckpt-opt %s --ckpt-plan="budget=112 slots=0 strategy=revolve fit=model" | FileCheck %s --check-prefix=REVOLVE
+// RUN: ckpt-opt %s --ckpt-plan="budget=80 slots=0 strategy=memory-poor fit=model" | FileCheck %s --check-prefix=POOR
+// RUN: ckpt-opt %s --ckpt-plan="budget=112 slots=0 strategy=articulation fit=model" | FileCheck %s --check-prefix=ART
 
 // A six-stage chain with hand-set costs: a = exp(x), b = sin(a), c = cos(b),
 // d = exp(c), e = sin(d), the loss l = e[0]; the backward ge, gd, gc, gb, ga
@@ -32,7 +32,7 @@
 // ALL-SAME: stages = [<index = 1, kind = "all", ops = 1, forward = 1.000000e+00, backward = 0.000000e+00, input_bytes = 0, saved_bytes = 16>,
 // ALL-SAME: <index = 2, kind = "all", ops = 1, forward = 1.000000e+00, backward = 2.000000e+00, input_bytes = 16, saved_bytes = 16>,
 // ALL-SAME: <index = 6, kind = "all", ops = 1, forward = 1.000000e+00, backward = 2.000000e+00, input_bytes = 16, saved_bytes = 4>],
-// ALL-SAME: sequence = "Fall1 Fall2 Fall3 Fall4 Fall5 Fall6 B6 B5 B4 B3 B2 B1">
+// ALL-SAME: sequence = "Fall1 Fall2 Fall3 Fall4 Fall5 Fall6 B6 B5 B4 B3 B2 B1"
 // ALL: math.exp %{{.*}} {ckpt.cost = {{.*}}, ckpt.stage = 1 : i64}
 // ALL: math.sin %{{.*}} {ckpt.cost = {{.*}}, ckpt.stage = 2 : i64}
 // ALL: math.cos %{{.*}} {ckpt.cost = {{.*}}, ckpt.stage = 3 : i64}
@@ -50,7 +50,7 @@
 // OPT96: ckpt.plan = #ckpt.plan<strategy = "optimal", budget = {{96|100}}, peak = 96, time = 1.800000e+01, store_all_peak = 112,
 // OPT96-SAME: <index = 3, kind = "ck"
 // OPT96-SAME: <index = 4, kind = "none"
-// OPT96-SAME: sequence = "Fall1 Fall2 Fck3 Fn4 Fall5 Fall6 B6 B5 Fall3 Fall4 B4 B3 B2 B1">
+// OPT96-SAME: sequence = "Fall1 Fall2 Fck3 Fn4 Fall5 Fall6 B6 B5 Fall3 Fall4 B4 B3 B2 B1"
 
 // Budget 80, the least: B2 alone holds delta^2 + abar^2 + a^1 + o_b =
 // 16 + 16 + 16 + 32 = 80 in any schedule. By hand:
@@ -58,7 +58,7 @@
 //   B6 72 -> 64, B5 80 -> 48, B4 64 -> 16, Fall1 32, Fall2 48, Fall3 64,
 //   B3 80 -> 48, B2 80 -> 48, B1 48: peak 80, 9 forwards: time 19.
 // OPT80: ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 80, peak = 80, time = 1.900000e+01, store_all_peak = 112,
-// OPT80-SAME: sequence = "Fck1 Fn2 Fn3 Fall4 Fall5 Fall6 B6 B5 B4 Fall1 Fall2 Fall3 B3 B2 B1">
+// OPT80-SAME: sequence = "Fck1 Fn2 Fn3 Fall4 Fall5 Fall6 B6 B5 B4 Fall1 Fall2 Fall3 B3 B2 B1"
 
 // checkpoint_sequential with 2 segments over the 5 non-loss stages: one
 // checkpointed segment of floor(5/2) = 2 stages, then Fall for the rest.
@@ -66,12 +66,12 @@
 //   B6 88 -> 80, B5 96 -> 64, B4 80 -> 48, B3 64 -> 16, Fall1 32, Fall2 48,
 //   B2 80 -> 48, B1 48: peak 96, time 8 + 10 = 18. sqrt: K = round(sqrt(5)) = 2.
 // PERIODIC: peak = 96, time = 1.800000e+01
-// PERIODIC-SAME: sequence = "Fck1 Fn2 Fall3 Fall4 Fall5 Fall6 B6 B5 B4 B3 Fall1 Fall2 B2 B1">
+// PERIODIC-SAME: sequence = "Fck1 Fn2 Fall3 Fall4 Fall5 Fall6 B6 B5 B4 B3 Fall1 Fall2 B2 B1"
 
 // revolve keeps plain a's and runs Fall right before each B: 11 forwards.
 //   Fck1..Fck5 20 36 52 68 84, Fall6 88, B6 104 -> 80, Fall5 96, B5 112 -> 64 ...
 // REVOLVE: peak = 112, time = 2.100000e+01
-// REVOLVE-SAME: sequence = "Fck1 Fck2 Fck3 Fck4 Fck5 Fall6 B6 Fall5 B5 Fall4 B4 Fall3 B3 Fall2 B2 Fall1 B1">
+// REVOLVE-SAME: sequence = "Fck1 Fck2 Fck3 Fck4 Fck5 Fall6 B6 Fall5 B5 Fall4 B4 Fall3 B3 Fall2 B2 Fall1 B1"
 
 // memory-poor recomputes from a^0 before each backward: 6+5+4+3+2+1 = 21
 // forwards, time 31; it fits the least budget, 80.
@@ -80,7 +80,7 @@
 // Every value of this chain is an articulation point: the same chain, and
 // 112 B fit storing everything.
 // ART: ckpt.plan = #ckpt.plan<strategy = "articulation", budget = 112, peak = 112, time = 1.600000e+01
-// ART-SAME: sequence = "Fall1 Fall2 Fall3 Fall4 Fall5 Fall6 B6 B5 B4 B3 B2 B1">
+// ART-SAME: sequence = "Fall1 Fall2 Fall3 Fall4 Fall5 Fall6 B6 B5 B4 B3 B2 B1"
 ckpt.step @chain6(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) {
   %a = math.exp %x {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 1.0>} : tensor<4xf32>
   %b = math.sin %a {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 1.0>} : tensor<4xf32>

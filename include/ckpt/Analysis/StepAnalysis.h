@@ -94,7 +94,15 @@ struct MemoryTimeline {
 /// tensors into its first operand of the result's type (the init that
 /// convert-elementwise-to-linalg gives it). Block arguments are outside the
 /// budget. A value used by the terminator stays live to the end.
-MemoryTimeline simulateMemory(llvm::ArrayRef<mlir::Operation *> order);
+///
+/// `alignment` > 1 rounds every buffer up to a multiple of it, as the
+/// allocator does: pass kBufferAlignment to predict what ckpt-run measures.
+MemoryTimeline simulateMemory(llvm::ArrayRef<mlir::Operation *> order,
+                              unsigned alignment = 1);
+
+/// The alignment ckpt-lower-to-cpu gives buffers (one-shot bufferization's
+/// buffer-alignment); allocations are rounded up to a multiple of it.
+inline constexpr unsigned kBufferAlignment = 16;
 
 } // namespace ckpt
 

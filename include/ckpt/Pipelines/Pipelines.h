@@ -4,6 +4,7 @@
 #define CKPT_PIPELINES_PIPELINES_H
 
 #include "mlir/Pass/PassOptions.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <string>
 
@@ -49,6 +50,40 @@ struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::init("ckpt")};
 };
 
+/// Options of `ckpt-lower-to-nvptx`.
+struct LowerToNVPTXOptions
+    : public mlir::PassPipelineOptions<LowerToNVPTXOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("Target GPU (sm_XX)"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> features{*this, "features",
+                               llvm::cl::desc("Target features (PTX ISA "
+                                              "version, e.g. +ptx80)"),
+                               llvm::cl::init("+ptx80")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("GPU binary: 'isa' (PTX text), 'bin' (cubin) or "
+                     "'fatbin' (fat binary); bin and fatbin call ptxas"),
+      llvm::cl::init("fatbin")};
+  Option<std::string> dealloc{
+      *this, "dealloc",
+      llvm::cl::desc("Who frees buffers: 'ckpt', 'upstream' or 'none' (as "
+                     "in ckpt-lower-to-cpu)"),
+      llvm::cl::init("ckpt")};
+  Option<bool> hostRegister{
+      *this, "host-register",
+      llvm::cl::desc("Register the step's memref arguments (host memory) "
+                     "with the driver for the length of the call; false when "
+                     "the caller passes device-accessible (managed) memory"),
+      llvm::cl::init(true)};
+  Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("CUDA toolkit for ptxas, fatbinary and libdevice "
+                     "(empty: CUDA_ROOT/CUDA_HOME/CUDA_PATH when set, else "
+                     "/usr/local/cuda)"),
+      llvm::cl::init("")};
+};
+
 /// wrap-step (functions carrying ckpt.loss), plan, rematerialize, insert
 /// frees: a step in, the step rewritten to fit the budget out.
 void buildRematPipeline(mlir::OpPassManager &pm,
@@ -63,7 +98,30 @@ void buildRematPipeline(mlir::OpPassManager &pm,
 mlir::LogicalResult buildLowerToCPUPipeline(mlir::OpPassManager &pm,
                                             const LowerToCPUOptions &options);
 
-/// Registers `ckpt-remat-pipeline` and `ckpt-lower-to-cpu`.
+/// The front half shared by the lowerings: inline recompute regions, unwrap
+/// to func.func, mark entry points, bufferize (arguments read-only), free
+/// buffers as `dealloc` says (ckpt, upstream or none), bufferization ops to
+/// memref. Fails with a message naming `pipelineName` on a bad `dealloc`.
+mlir::LogicalResult buildBufferizeStepPipeline(mlir::OpPassManager &pm,
+                                               llvm::StringRef dealloc,
+                                               llvm::StringRef pipelineName);
+
+/// A (rematerialized) step to host LLVM IR plus an embedded NVPTX binary
+/// (`gpu.binary`): the front half of ckpt-lower-to-cpu, buffers in managed
+/// memory (`gpu.alloc host_shared`, frees as `gpu.dealloc`), arguments
+/// host-registered, linalg to parallel loops mapped to blocks and threads,
+/// kernels outlined and compiled for `chip`/`features` into `format`, the
+/// host to the LLVM dialect with `mgpu*` runtime calls. Needs the upstream
+/// passes registered. Fails (with a message) on a bad option.
+mlir::LogicalResult
+buildLowerToNVPTXPipeline(mlir::OpPassManager &pm,
+                          const LowerToNVPTXOptions &options);
+
+/// Registers `ckpt-lower-to-nvptx` (called by registerPipelines()).
+void registerLowerToNVPTXPipeline();
+
+/// Registers `ckpt-remat-pipeline`, `ckpt-lower-to-cpu` and
+/// `ckpt-lower-to-nvptx`.
 void registerPipelines();
 
 } // namespace ckpt

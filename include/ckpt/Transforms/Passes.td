@@ -104,6 +104,11 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
            "Device profile for op times: h100, a100, v100 or cpu">,
     Option<"profile", "profile", "std::string", /*default=*/"\"\"",
            "JSON file of measured op times (seconds) by op name or location">,
+    Option<"fit", "fit", "std::string", /*default=*/"\"simulation\"",
+           "What must fit the budget: 'simulation' (the simulated peak of "
+           "the rewritten step; percentages of the step's own simulated "
+           "peak) or 'model' (the chain model's peak, as Theorem 1 states "
+           "it; percentages of its store-all peak)">,
   ];
   let dependentDialects = ["::ckpt::CkptDialect"];
 }

@@ -102,10 +102,13 @@ def Ckpt_PlanAttr : Ckpt_Attr<"Plan", "plan"> {
   let summary = "The rematerialization plan of a training step";
   let description = [{
     What `ckpt-plan` decided for a step under `budget` bytes with `strategy`:
-    the predicted `peak` bytes and `time` (seconds) of the planned step, those
-    of the store-all step (nothing recomputed), the stages and the operation
-    sequence of the schedule (`Fall<l>`, `Fck<l>`, `Fn<l>`, `B<l>`, as in
-    Beaumont et al. 2019), space separated.
+    the `peak` bytes and `time` (seconds) the chain model predicts for the
+    planned step, those of the store-all schedule (nothing recomputed), the
+    stages and the operation sequence of the schedule (`Fall<l>`, `Fck<l>`,
+    `Fn<l>`, `B<l>`, as in Beaumont et al. 2019), space separated, and
+    `simulated_peak`: the peak of live buffers of the step once rewritten
+    (recompute regions and frees), from the memory simulation (0: not
+    simulated).
   }];
   let parameters = (ins StringRefParameter<"strategy">:$strategy,
                         "uint64_t":$budget, "uint64_t":$peak,
@@ -113,7 +116,8 @@ def Ckpt_PlanAttr : Ckpt_Attr<"Plan", "plan"> {
                         "uint64_t":$store_all_peak,
                         Ckpt_SecondsParameter:$store_all_time,
                         Ckpt_StageArrayParameter:$stages,
-                        StringRefParameter<"sequence">:$sequence);
+                        StringRefParameter<"sequence">:$sequence,
+                        DefaultValuedParameter<"uint64_t", "0">:$simulated_peak);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
