@@ -21,6 +21,7 @@ void ckpt::buildRematPipeline(OpPassManager &pm,
   plan.slots = options.slots;
   plan.device = options.device;
   plan.profile = options.profile;
+  plan.fit = options.fit;
   pm.addPass(createPlanPass(plan));
   pm.addPass(createRematerializePass());
   pm.addPass(createInsertFreesPass());
@@ -74,12 +75,22 @@ void ckpt::registerPipelines() {
       "Plan a step under a memory budget and rewrite it: recompute regions "
       "and buffer frees",
       buildRematPipeline);
-  PassPipelineRegistration<LowerToCPUOptions>(
+  // Registered through registerPassPipeline (not PassPipelineRegistration)
+  // so that a bad option value fails the run instead of leaving an empty
+  // pipeline.
+  registerPassPipeline(
       "ckpt-lower-to-cpu",
       "Lower a (rematerialized) step to the LLVM dialect for the CPU, with "
       "counted allocations",
-      [](OpPassManager &pm, const LowerToCPUOptions &options) {
-        (void)buildLowerToCPUPipeline(pm, options);
+      [](OpPassManager &pm, StringRef optionsStr,
+         function_ref<LogicalResult(const Twine &)>) {
+        LowerToCPUOptions options;
+        if (failed(options.parseFromString(optionsStr)))
+          return failure();
+        return buildLowerToCPUPipeline(pm, options);
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(LowerToCPUOptions());
       });
   registerLowerToNVPTXPipeline();
 }

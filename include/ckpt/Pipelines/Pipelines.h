@@ -37,6 +37,11 @@ struct RematPipelineOptions
   Option<std::string> profile{*this, "profile",
                               llvm::cl::desc("Measured op times (JSON)"),
                               llvm::cl::init("")};
+  Option<std::string> fit{
+      *this, "fit",
+      llvm::cl::desc("What must fit the budget: 'simulation' (the rewritten "
+                     "step's simulated peak) or 'model' (the chain model's)"),
+      llvm::cl::init("simulation")};
 };
 
 /// Options of `ckpt-lower-to-cpu`.

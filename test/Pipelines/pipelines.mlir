@@ -1,0 +1,50 @@
+// The remat pipeline = wrap-step, plan, rematerialize, insert-frees; its
+// options are ckpt-plan's. With the chain of Analysis/plan.mlir under 80 B
+// (fit=model) the plan recomputes stages 1-3 (see there); the recomputed c
+// (stage 3) is read by nobody (gc runs in B4 and reads c as B4's input a^3,
+// kept by Fn3), so its region is pruned: two regions, and frees.
+// RUN: ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-remat-pipeline="budget=80 slots=0 fit=model strategy=optimal device=cpu profile=%S/../Analysis/Inputs/profile.json" | FileCheck %s --check-prefix=REMAT
+// REMAT-LABEL: ckpt.step @chain6(
+// REMAT-NOT:     ckpt.plan
+// REMAT-COUNT-2: ckpt.recompute
+// REMAT-NOT:     ckpt.recompute
+// REMAT:         ckpt.free
+// REMAT:         ckpt.return
+// A func.func with ckpt.loss is wrapped first; memory-poor recomputes from
+// a^0 before each backward (Fck1 Fn2 Fall3 B3 Fck1 Fall2 B2 Fall1 B1): ga
+// (B2) reads the recomputed a and b; the last recomputation of a is unread.
+// RUN: ckpt-opt %s --ckpt-remat-pipeline="strategy=memory-poor fit=model budget=1MiB" | FileCheck %s --check-prefix=WRAP
+// WRAP-LABEL: ckpt.step @f(
+// WRAP:         %[[A:.*]] = ckpt.recompute({{.*}}) {instance = 1 : i64, stage = 1 : i64}
+// WRAP:         %[[B:.*]] = ckpt.recompute(%[[A]]) {instance = 1 : i64, stage = 2 : i64}
+// WRAP:         arith.mulf %[[B]], %[[A]]
+// WRAP-NOT:     ckpt.recompute
+// The CPU lowering: an LLVM-dialect module, the step with a C interface and
+// its signature, allocations through the generic (counted) functions, and
+// frees (ckpt's) or none.
+// RUN: ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-remat-pipeline="budget=80 slots=0 fit=model" --ckpt-lower-to-cpu | FileCheck %s --check-prefix=CPU
+// CPU: llvm.func @_mlir_memref_to_llvm_free
+// CPU: llvm.func @chain6(
+// CPU-SAME: ckpt.signature = (tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>)
+// CPU-SAME: llvm.emit_c_interface
+// CPU: llvm.call @_mlir_memref_to_llvm_aligned_alloc
+// CPU: llvm.call @_mlir_memref_to_llvm_free
+// RUN: ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-lower-to-cpu="dealloc=none" | FileCheck %s --check-prefix=NONE
+// NONE-LABEL: llvm.func @chain6(
+// NONE-NOT: llvm.call @_mlir_memref_to_llvm_free
+// NONE: llvm.return
+// RUN: ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-lower-to-cpu="dealloc=upstream" | FileCheck %s --check-prefix=UPSTREAM
+// UPSTREAM-LABEL: llvm.func @chain6(
+// UPSTREAM: llvm.call @_mlir_memref_to_llvm_free
+// RUN: not ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-lower-to-cpu="dealloc=foo" 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: ckpt-lower-to-cpu: unknown dealloc 'foo': expected ckpt, upstream or none
+// RUN: not ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-remat-pipeline="budget=1 slots=0" 2>&1 | FileCheck %s --check-prefix=INFEASIBLE
+// INFEASIBLE: error: budget of 1 B is infeasible for strategy 'optimal': the least feasible budget is
+
+func.func @f(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attributes {ckpt.loss = 0 : i64} {
+  %a = math.exp %x : tensor<4xf32>
+  %b = math.sin %a : tensor<4xf32>
+  %l = tensor.extract_slice %b[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
+  %ga = arith.mulf %b, %a : tensor<4xf32>
+  return %l, %ga : tensor<1xf32>, tensor<4xf32>
+}
