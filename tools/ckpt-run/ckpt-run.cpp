@@ -20,6 +20,7 @@
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Runtime/Runtime.h"
 #include "ckpt/Runtime/Sha256.h"
+#include "ckpt/Solver/Json.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
@@ -305,33 +306,9 @@ static void hashResult(const TensorSpec &spec, const int64_t *desc,
 // JSON
 //===----------------------------------------------------------------------===//
 
+/// A JSON string literal (the solver layer's writer, shared by every tool).
 static std::string jsonString(StringRef s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20) {
-        char buffer[8];
-        std::snprintf(buffer, sizeof(buffer), "\\u%04x", c);
-        out += buffer;
-      } else {
-        out += c;
-      }
-    }
-  }
-  return out + "\"";
+  return ckpt::json::quote(std::string_view(s.data(), s.size()));
 }
 
 /// A JSON number for a float; NaN and infinities become strings.
