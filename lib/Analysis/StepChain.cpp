@@ -59,7 +59,7 @@ ckpt::assignBackwardStages(const StepAnalysis &analysis,
   // A forward value of stage j read by forward ops up to stage m lies in the
   // separators S_j .. S_{m-1} (the separator chain guarantees it): B^j reads
   // it as part of abar^j, and B^{j+1} .. B^m as part of their input a^{k-1}.
-  DenseMap<Operation *, std::pair<int, int>> window;
+  DenseMap<Operation *, int> window; // the last stage that may read it
   for (auto [op, stage] : forwardStage) {
     int last = stage;
     for (Operation *user : op->getUsers()) {
@@ -68,7 +68,7 @@ ckpt::assignBackwardStages(const StepAnalysis &analysis,
       if (it != forwardStage.end())
         last = std::max(last, it->second);
     }
-    window[op] = {stage, last};
+    window[op] = last;
   }
 
   DenseMap<Operation *, int> stageOf;
@@ -93,24 +93,22 @@ ckpt::assignBackwardStages(const StepAnalysis &analysis,
     // The B^l it may run in: within every window of the forward values it
     // reads, and not after the backward ops whose results it reads (backward
     // runs from B^numStages down to B^1). As early as possible: the highest.
-    int low = 1, high = numStages;
+    // (When the windows do not overlap, the op reads values no single B^l
+    // holds together: it runs at the last window's end; that stays correct,
+    // as it reads the latest version of each value, only memory suffers.)
+    int high = numStages;
     for (Operation *dep : deps) {
       if (analysis.isForward(dep)) {
         auto it = window.find(dep);
-        if (it != window.end()) {
-          low = std::max(low, it->second.first);
-          high = std::min(high, it->second.second);
-        }
+        if (it != window.end())
+          high = std::min(high, it->second);
       } else {
         auto it = stageOf.find(dep);
         if (it != stageOf.end())
           high = std::min(high, it->second);
       }
     }
-    // An empty window (reads from stages no single B^l holds together) runs
-    // at the latest such point; it stays correct, only memory suffers.
     stageOf[op] = std::max(1, high);
-    (void)low;
   }
   // Free ops, last first: the stage of their earliest-running user (the
   // highest stage), or B^1 when only the terminator uses them.
