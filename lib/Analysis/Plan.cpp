@@ -168,3 +168,65 @@ std::vector<std::string> ckpt::stageKinds(const std::vector<solver::Op> &seq,
       kind = "all";
   return kinds;
 }
+
+SeparatorKind ckpt::separatorKindFor(llvm::StringRef strategy) {
+  return llvm::StringSwitch<SeparatorKind>(strategy)
+      .Case("articulation", SeparatorKind::Articulation)
+      .Case("speed", SeparatorKind::MatmulConv)
+      .Case("manual", SeparatorKind::Checkpoints)
+      .Default(SeparatorKind::TreeDecomposition);
+}
+
+bool ckpt::isKeepSeparatorsStrategy(llvm::StringRef strategy) {
+  return strategy == "speed" || strategy == "manual";
+}
+
+std::vector<solver::Op> ckpt::keepSeparatorsSequence(int length) {
+  std::vector<solver::Op> sequence;
+  for (int l = 1; l <= length; ++l)
+    sequence.push_back({solver::OpKind::FCk, l});
+  sequence.push_back({solver::OpKind::FAll, length + 1});
+  sequence.push_back({solver::OpKind::Backward, length + 1});
+  for (int l = length; l >= 1; --l) {
+    sequence.push_back({solver::OpKind::FAll, l});
+    sequence.push_back({solver::OpKind::Backward, l});
+  }
+  return sequence;
+}
+
+PlanResult ckpt::planStrategy(const StepChain &stepChain,
+                              llvm::StringRef strategy, uint64_t budget,
+                              int64_t slots) {
+  if (isKeepSeparatorsStrategy(strategy)) {
+    PlanResult result;
+    result.budget = budget;
+    std::vector<solver::Op> sequence =
+        keepSeparatorsSequence(stepChain.chain.length());
+    solver::Simulation sim = solver::simulate(stepChain.chain, sequence);
+    if (!sim.valid) {
+      result.error = sim.error;
+      return result;
+    }
+    uint64_t peak = stepChain.persistentBytes + static_cast<uint64_t>(sim.peak);
+    result.minFeasibleBudget = peak;
+    if (peak > budget)
+      return result;
+    result.feasible = true;
+    result.peak = peak;
+    result.time = sim.makespan + stepChain.fixedTime;
+    result.sequence = std::move(sequence);
+    return result;
+  }
+  solver::Strategy chainStrategy;
+  std::string error;
+  if (!solver::parseStrategy(strategy == "articulation"
+                                 ? std::string_view("optimal")
+                                 : std::string_view(strategy.data(),
+                                                    strategy.size()),
+                             chainStrategy, error)) {
+    PlanResult result;
+    result.error = error;
+    return result;
+  }
+  return planChain(stepChain, chainStrategy, budget, slots);
+}

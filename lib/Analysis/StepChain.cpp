@@ -3,6 +3,8 @@
 #include "ckpt/Analysis/StepChain.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -157,8 +159,13 @@ FailureOr<StepChain> ckpt::buildStepChain(StepOp step,
       continue;
     bool forward = analysis.isForward(&op);
     bool constant = forward && isConstantLike(&op, constantLike);
-    bool kept = forward && !constant && !StepAnalysis::isRecomputable(&op);
-    uint64_t bytes = constant ? 0 : resultBytes(&op);
+    // In 'manual' mode a checkpoint is a node of the forward graph (a view:
+    // no bytes of its own), so that the value it marks can separate.
+    bool checkpointNode =
+        kind == SeparatorKind::Checkpoints && isa<CheckpointOp>(op);
+    bool kept = forward && !constant && !checkpointNode &&
+                !StepAnalysis::isRecomputable(&op);
+    uint64_t bytes = constant || checkpointNode ? 0 : resultBytes(&op);
     int id = g.addNode(op.getName().getStringRef().str(), !forward, time[&op],
                        bytes, /*input=*/constant || kept);
     nodeOf[&op] = id;
@@ -179,9 +186,38 @@ FailureOr<StepChain> ckpt::buildStepChain(StepOp step,
   }
   g.finalize();
 
-  result.separators = kind == SeparatorKind::Articulation
-                          ? graph::articulationChain(g)
-                          : graph::separatorChain(g);
+  switch (kind) {
+  case SeparatorKind::TreeDecomposition:
+    result.separators = graph::separatorChain(g);
+    break;
+  case SeparatorKind::Articulation:
+    result.separators = graph::articulationChain(g);
+    break;
+  case SeparatorKind::MatmulConv:
+  case SeparatorKind::Checkpoints: {
+    // Single-value candidates in block (topological) order; those that do
+    // not separate are dropped by chainFromCandidates.
+    std::vector<std::vector<int>> candidates;
+    for (Operation *op : result.nodeOps) {
+      Operation *value = nullptr;
+      if (kind == SeparatorKind::MatmulConv) {
+        auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+        if ((linalgOp && (linalg::isaContractionOpInterface(linalgOp) ||
+                          linalg::isaConvolutionOpInterface(linalgOp))) ||
+            isa<tosa::MatMulOp, tosa::Conv2DOp, tosa::Conv3DOp,
+                tosa::DepthwiseConv2DOp, tosa::TransposeConv2DOp>(op))
+          value = op;
+      } else if (auto checkpoint = dyn_cast<CheckpointOp>(op)) {
+        value = checkpoint.getInput().getDefiningOp();
+      }
+      auto it = value ? nodeOf.find(value) : nodeOf.end();
+      if (it != nodeOf.end() && g.isForwardOp(it->second))
+        candidates.push_back({it->second});
+    }
+    result.separators = graph::chainFromCandidates(g, candidates);
+    break;
+  }
+  }
   std::vector<graph::Stage> &stages = result.separators.stages;
   if (stages.empty())
     stages.emplace_back(); // no recomputable forward op: one empty stage
@@ -204,7 +240,9 @@ FailureOr<StepChain> ckpt::buildStepChain(StepOp step,
     SmallVector<Operation *> ops;
     for (int node : stage.nodes) {
       Operation *op = result.nodeOps[node];
-      result.stageOf[op] = j + 1;
+      // A checkpoint ('manual' mode) belongs to no stage: computed once.
+      if (!isa<CheckpointOp>(op))
+        result.stageOf[op] = j + 1;
       ops.push_back(op);
       chain.uf[j] += time[op];
     }

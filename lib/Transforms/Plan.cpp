@@ -109,21 +109,19 @@ static FailureOr<uint64_t> simulateRewrite(StepOp step) {
   return peak;
 }
 
-LogicalResult PlanPass::planStep(
-StepOp step, const DeviceProfile &device,
+LogicalResult PlanPass::planStep(StepOp step, const DeviceProfile &device,
                                  const MeasuredProfile *measured) {
-  // The strategy: a chain strategy, or 'articulation' (the optimal DP over
-  // single-value separators).
-  SeparatorKind separators = SeparatorKind::TreeDecomposition;
+  // The strategy: a chain strategy, or one that picks its own separators
+  // ('articulation', 'speed', 'manual').
+  SeparatorKind separators = separatorKindFor(strategy);
   solver::Strategy chainStrategy;
   std::string error;
-  if (strategy == "articulation") {
-    separators = SeparatorKind::Articulation;
-  } else if (!solver::parseStrategy(strategy, chainStrategy, error)) {
+  if (separators == SeparatorKind::TreeDecomposition &&
+      !solver::parseStrategy(strategy, chainStrategy, error)) {
     return step.emitError("unknown strategy '")
            << strategy
            << "': expected optimal, store-all, periodic:K, sqrt, revolve, "
-              "memory-poor or articulation";
+              "memory-poor, articulation, speed or manual";
   }
 
   std::optional<BudgetSpec> spec = parseBudget(budget, error);
@@ -166,7 +164,7 @@ StepOp step, const DeviceProfile &device,
   // peak of the step it rewrites into.
   auto tryChainBudget = [&](uint64_t chainBudget, PlanResult &result,
                             uint64_t &peak) -> LogicalResult {
-    result = planChain(*chain, chainStrategy, chainBudget, slots);
+    result = planStrategy(*chain, strategy, chainBudget, slots);
     if (!result.error.empty() || !result.feasible)
       return failure();
     writePlan(step, *chain, analysis, result, budgetBytes, storeAll, 0,
@@ -186,7 +184,7 @@ StepOp step, const DeviceProfile &device,
   PlanResult plan;
   uint64_t simulated = 0;
   if (!simulate) {
-    plan = planChain(*chain, chainStrategy, budgetBytes, slots);
+    plan = planStrategy(*chain, strategy, budgetBytes, slots);
     if (!plan.error.empty())
       return step.emitError("the chain solver failed: ") << plan.error;
     if (!plan.feasible) {
@@ -211,16 +209,16 @@ StepOp step, const DeviceProfile &device,
   } else {
     // The chain model is conservative: search the largest chain budget (the
     // fastest plan) whose rewritten step fits the budget in simulation.
-    std::optional<int64_t> chainMin;
-    std::string solverError;
-    if (!solver::minFeasibleMemory(chain->chain, chainStrategy, slots,
-                                   chainMin, solverError))
-      return step.emitError("the chain solver failed: ") << solverError;
-    if (!chainMin)
+    // The least chain budget of the strategy: a plan at an impossible
+    // budget reports it.
+    PlanResult probe = planStrategy(*chain, strategy, 0, slots);
+    if (!probe.error.empty())
+      return step.emitError("the chain solver failed: ") << probe.error;
+    if (!probe.minFeasibleBudget)
       return step.emitError("no budget is feasible for strategy '")
              << strategy << "' with " << slots.getValue()
              << " slots; try more slots";
-    uint64_t lo = chain->persistentBytes + static_cast<uint64_t>(*chainMin);
+    uint64_t lo = *probe.minFeasibleBudget;
     uint64_t hi = std::max(lo, storeAll.peak);
     PlanResult hiPlan, loPlan;
     uint64_t hiPeak = 0, loPeak = 0;

@@ -77,20 +77,14 @@ void ReportPass::runOnOperation() {
       continue;
     }
     const StepAnalysis &analysis = getChildAnalysis<StepAnalysis>(step);
-    SeparatorKind kind = plan.getStrategy() == "articulation"
-                             ? SeparatorKind::Articulation
-                             : SeparatorKind::TreeDecomposition;
+    SeparatorKind kind = separatorKindFor(plan.getStrategy());
     FailureOr<StepChain> chain = buildStepChain(
         step, analysis, costs->device, costs->profile(), kind);
     if (failed(chain))
       return signalPassFailure();
 
     auto run = [&](llvm::StringRef name, uint64_t budget, int64_t slots) {
-      solver::Strategy strategy;
-      std::string error;
-      solver::parseStrategy(name == "articulation" ? "optimal" : name,
-                            strategy, error);
-      return planChain(*chain, strategy, budget, slots);
+      return planStrategy(*chain, name, budget, slots);
     };
     PlanResult storeAll =
         run("store-all", std::numeric_limits<int64_t>::max() / 4, 0);

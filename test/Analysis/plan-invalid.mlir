@@ -11,7 +11,7 @@
 // BUDGET: error: invalid budget 'lots': expected a number of bytes with an optional unit (B, KB, MB, GB, KiB, MiB, GiB, TiB) or a percentage of the store-all peak such as '70%'
 // UNIT: error: invalid budget '12XB'
 // ZERO: error: invalid budget '0%'
-// STRATEGY: error: unknown strategy '{{.*}}': expected optimal, store-all, periodic:K, sqrt, revolve, memory-poor or articulation
+// STRATEGY: error: unknown strategy '{{.*}}': expected optimal, store-all, periodic:K, sqrt, revolve, memory-poor, articulation, speed or manual
 // DEVICE: error: unknown device 'tpu'; known devices: h100, a100, v100, cpu
 // SLOTS: error: slots must be 0 (exact sizes) or positive, got -1
 // PROFILE: error: cannot read profile '{{.*}}missing.json'

@@ -47,6 +47,27 @@ PlanResult planChain(const StepChain &stepChain,
                      const solver::Strategy &strategy, uint64_t budget,
                      int64_t slots);
 
+/// The separators a strategy plans over: 'articulation' (single values),
+/// 'speed' (matmul and convolution outputs), 'manual' (checkpointed
+/// values), the tree-decomposition chain otherwise.
+SeparatorKind separatorKindFor(llvm::StringRef strategy);
+
+/// Whether `strategy` is a fixed schedule over its own separators ('speed',
+/// 'manual'): every stage but the loss runs F_ck in the forward sweep, and
+/// is recomputed once (F_all) right before its backward.
+bool isKeepSeparatorsStrategy(llvm::StringRef strategy);
+
+/// Fck1 .. FckL Fall(L+1) B(L+1) FallL BL .. Fall1 B1.
+std::vector<solver::Op> keepSeparatorsSequence(int length);
+
+/// Runs `strategy` (any name ckpt-plan takes) on the step's chain under
+/// `budget` bytes with `slots` slots: the chain strategies through
+/// planChain, 'articulation' as the optimal DP, 'speed' and 'manual' as
+/// keepSeparatorsSequence evaluated by the chain simulator (exact bytes).
+/// Unknown names give a result with `error` set.
+PlanResult planStrategy(const StepChain &stepChain, llvm::StringRef strategy,
+                        uint64_t budget, int64_t slots);
+
 /// The first forward operation kind of each stage in `sequence` ("all",
 /// "ck" or "none"), index l-1.
 std::vector<std::string> stageKinds(const std::vector<solver::Op> &sequence,

@@ -26,7 +26,14 @@ namespace ckpt {
 /// Which separators cut the forward pass into stages.
 enum class SeparatorKind {
   TreeDecomposition, ///< bag intersections of a min-fill tree decomposition
-  Articulation       ///< single values only (openai's 'memory' mode)
+  Articulation,      ///< single values only (openai's 'memory' mode)
+  /// Only the outputs of matmul and convolution ops (those that separate):
+  /// openai's 'speed' mode.
+  MatmulConv,
+  /// Only the values the user marked with ckpt.checkpoint (those that
+  /// separate): openai's 'collection' mode. The checkpoint ops themselves
+  /// are kept (computed once, never part of a stage).
+  Checkpoints
 };
 
 /// A ckpt.step seen as a chain.

@@ -84,8 +84,11 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
 
     Strategies: `optimal` (Theorem 1 of Beaumont et al. 2019), `store-all`,
     `periodic:K` (PyTorch's checkpoint_sequential with K segments), `sqrt`,
-    `revolve`, `memory-poor`, and `articulation` (the optimal schedule over
-    single-value separators only, like openai's 'memory' mode).
+    `revolve`, `memory-poor`, `articulation` (the optimal schedule over
+    single-value separators only, like openai's 'memory' mode), `speed`
+    (keep the outputs of matmul and convolution ops, recompute the rest once
+    before its backward: openai's 'speed' mode) and `manual` (the same with
+    the values `ckpt.checkpoint` marks: openai's 'collection' mode).
 
     `budget` is a number of bytes with an optional unit (`6GiB`, `512KiB`,
     `2MB`) or a percentage of the store-all peak (`70%`). An infeasible budget
@@ -96,8 +99,8 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
            "Memory budget: bytes with a unit (B, KB, MB, GB, KiB, MiB, GiB) "
            "or a percentage of the store-all peak">,
     Option<"strategy", "strategy", "std::string", /*default=*/"\"optimal\"",
-           "optimal, store-all, periodic:K, sqrt, revolve, memory-poor or "
-           "articulation">,
+           "optimal, store-all, periodic:K, sqrt, revolve, memory-poor, "
+           "articulation, speed or manual">,
     Option<"slots", "slots", "int64_t", /*default=*/"500",
            "Memory slots of the dynamic program (0: exact byte sizes)">,
     Option<"device", "device", "std::string", /*default=*/"\"h100\"",
