@@ -55,6 +55,29 @@ ckpt.step @costs(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %v: tensor<4xf32>) -
 
 // -----
 
+// TOSA and tensor ops, by hand (h100 bandwidth 3.35e12 B/s dominates):
+// tosa.matmul [1,2,3] x [1,3,4]: 2 x 8 outputs x 3 = 48 flops; bytes 24 + 48
+//   + 4 + 4 (zero points) + 32 = 112; tosa.add on 2x3: 6 flops, 24 x 3 = 72 B;
+// tosa.const and arith.constant: nothing; tensor.extract_slice 2x2: read and
+// write 16 B each = 32 B; tensor.collapse_shape is a view: nothing.
+// CHECK-LABEL: ckpt.step @tosa_and_tensor(
+// CHECK:         "tosa.const"(){{.*}}{ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 0.000000e+00>}
+// CHECK:         tosa.matmul {{.*}}{ckpt.cost = #ckpt.cost<flops = 48, bytes = 112, time = 3.34328{{[0-9]+}}E-11>}
+// CHECK:         tosa.add {{.*}}{ckpt.cost = #ckpt.cost<flops = 6, bytes = 72, time = 2.14925{{[0-9]+}}E-11>}
+// CHECK:         tensor.extract_slice {{.*}}{ckpt.cost = #ckpt.cost<flops = 0, bytes = 32, time = 9.55223{{[0-9]+}}E-12>}
+// CHECK:         tensor.collapse_shape {{.*}}{ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 0.000000e+00>}
+ckpt.step @tosa_and_tensor(%a: tensor<1x2x3xf32>, %b: tensor<1x3x4xf32>, %x: tensor<2x3xf32>, %t: tensor<4x4xf32>) -> (f32, tensor<1x2x4xf32>, tensor<2x3xf32>, tensor<2x2xf32>, tensor<16xf32>) {
+  %l = arith.constant 0.0 : f32
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %m = tosa.matmul %a, %b, %zp, %zp : (tensor<1x2x3xf32>, tensor<1x3x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x2x4xf32>
+  %s = tosa.add %x, %x : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %e = tensor.extract_slice %t[0, 0] [2, 2] [1, 1] : tensor<4x4xf32> to tensor<2x2xf32>
+  %c = tensor.collapse_shape %t [[0, 1]] : tensor<4x4xf32> into tensor<16xf32>
+  ckpt.return %l, %m, %s, %e, %c : f32, tensor<1x2x4xf32>, tensor<2x3xf32>, tensor<2x2xf32>, tensor<16xf32> loss(0)
+}
+
+// -----
+
 // Measured times by location win over times by op name; ops of recompute
 // regions are costed too; ops outside steps are not.
 // PROF-LABEL: ckpt.step @by_location(
@@ -77,3 +100,4 @@ func.func @not_a_step(%v: tensor<4xf32>) -> tensor<4xf32> {
   %x = math.exp %v : tensor<4xf32>
   return %x : tensor<4xf32>
 }
+
