@@ -207,8 +207,36 @@ LogicalResult PlanPass::planStep(StepOp step, const DeviceProfile &device,
       return failure();
     simulated = *peak;
   } else {
-    // The chain model is conservative: search the largest chain budget (the
-    // fastest plan) whose rewritten step fits the budget in simulation.
+    // The chain model is conservative, and its ranking of schedules by
+    // memory is not the simulation's: keep the fastest candidate whose
+    // rewritten step fits. Candidates: the strategy's plans over a search of
+    // the largest chain budget that fits, and, for 'optimal', every baseline
+    // schedule too (so optimal is never slower than a baseline that fits).
+    std::optional<PlanResult> best;
+    uint64_t bestPeak = 0;
+    uint64_t leastPeak = std::numeric_limits<uint64_t>::max();
+    auto consider = [&](const PlanResult &candidate, uint64_t peak) {
+      leastPeak = std::min(leastPeak, peak);
+      if (peak > budgetBytes)
+        return false;
+      if (!best || candidate.time < best->time ||
+          (candidate.time == best->time && peak < bestPeak)) {
+        best = candidate;
+        bestPeak = peak;
+      }
+      return true;
+    };
+    auto tryNamed = [&](StringRef name, uint64_t chainBudget) {
+      PlanResult candidate = planStrategy(*chain, name, chainBudget, slots);
+      if (!candidate.error.empty() || !candidate.feasible)
+        return;
+      writePlan(step, *chain, analysis, candidate, budgetBytes, storeAll, 0,
+                strategy);
+      FailureOr<uint64_t> peak = simulateRewrite(step);
+      if (succeeded(peak))
+        consider(candidate, *peak);
+    };
+
     // The least chain budget of the strategy: a plan at an impossible
     // budget reports it.
     PlanResult probe = planStrategy(*chain, strategy, 0, slots);
@@ -220,47 +248,44 @@ LogicalResult PlanPass::planStep(StepOp step, const DeviceProfile &device,
              << " slots; try more slots";
     uint64_t lo = *probe.minFeasibleBudget;
     uint64_t hi = std::max(lo, storeAll.peak);
-    PlanResult hiPlan, loPlan;
-    uint64_t hiPeak = 0, loPeak = 0;
-    if (succeeded(tryChainBudget(hi, hiPlan, hiPeak)) &&
-        hiPeak <= budgetBytes) {
-      plan = hiPlan;
-      simulated = hiPeak;
-    } else {
-      if (mlir::failed(tryChainBudget(lo, loPlan, loPeak))) {
-        dropPlan();
-        return step.emitError("the chain solver failed at its least "
-                              "feasible budget");
-      }
-      if (loPeak > budgetBytes) {
-        dropPlan();
-        return step.emitError("budget of ")
-               << formatBytes(budgetBytes) << " is infeasible for strategy '"
-               << strategy << "': the least feasible budget is "
-               << formatBytes(loPeak);
-      }
-      plan = loPlan;
-      simulated = loPeak;
+    PlanResult candidate;
+    uint64_t peak = 0;
+    bool hiFits = succeeded(tryChainBudget(hi, candidate, peak)) &&
+                  consider(candidate, peak);
+    if (!hiFits && succeeded(tryChainBudget(lo, candidate, peak)) &&
+        consider(candidate, peak)) {
       // The largest chain budget in [lo, hi) that still fits.
       uint64_t good = lo, bad = hi;
       uint64_t resolution = std::max<uint64_t>(1, (hi - lo) / 1024);
       while (bad - good > resolution) {
         uint64_t mid = good + (bad - good) / 2;
-        PlanResult midPlan;
-        uint64_t midPeak = 0;
-        if (succeeded(tryChainBudget(mid, midPlan, midPeak)) &&
-            midPeak <= budgetBytes) {
+        if (succeeded(tryChainBudget(mid, candidate, peak)) &&
+            consider(candidate, peak))
           good = mid;
-          if (midPlan.time < plan.time ||
-              (midPlan.time == plan.time && midPeak < simulated)) {
-            plan = midPlan;
-            simulated = midPeak;
-          }
-        } else {
+        else
           bad = mid;
-        }
       }
     }
+    if (strategy == "optimal" && !hiFits) {
+      const uint64_t any = std::numeric_limits<int64_t>::max() / 4;
+      for (StringRef name : {"store-all", "memory-poor", "sqrt"})
+        tryNamed(name, any);
+      int length = chain->chain.length();
+      for (int k = 2; k <= std::min(length, 8); ++k)
+        tryNamed("periodic:" + std::to_string(k), any);
+      PlanResult revolveProbe = planStrategy(*chain, "revolve", 0, slots);
+      if (revolveProbe.minFeasibleBudget)
+        tryNamed("revolve", *revolveProbe.minFeasibleBudget);
+    }
+    if (!best) {
+      dropPlan();
+      return step.emitError("budget of ")
+             << formatBytes(budgetBytes) << " is infeasible for strategy '"
+             << strategy << "': the least feasible budget is "
+             << formatBytes(leastPeak);
+    }
+    plan = *best;
+    simulated = bestPeak;
   }
   writePlan(step, *chain, analysis, plan, budgetBytes, storeAll, simulated,
             strategy);
