@@ -154,10 +154,12 @@ LogicalResult PlanPass::planStep(StepOp step, const DeviceProfile &device,
       order.push_back(&op);
     reference = simulateMemory(order, kBufferAlignment).peak;
   }
+  // A percentage of a step that holds no buffer is still a budget: 1 B.
   uint64_t budgetBytes =
       spec->percent
-          ? static_cast<uint64_t>(static_cast<double>(reference) *
-                                  spec->value / 100.0)
+          ? std::max<uint64_t>(1, static_cast<uint64_t>(
+                                      static_cast<double>(reference) *
+                                      spec->value / 100.0))
           : static_cast<uint64_t>(spec->value);
 
   // A plan under a chain budget, written onto the step, with the simulated
