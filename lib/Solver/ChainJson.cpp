@@ -18,26 +18,34 @@ std::string at(const json::Value &v) {
 
 constexpr double kMaxInt = 4398046511104.0; // 2^42, see Chain::validate()
 
-bool readIntArray(const json::Value &doc, const char *name, size_t want,
-                  const char *what, std::vector<int64_t> &out,
-                  std::string &error) {
+/// The array field `name` of `doc`: present, an array of `want` entries (if
+/// want > 0) and not empty, every entry a non-negative number. nullptr and
+/// `error` set otherwise.
+const json::Value::ArrayT *readNonNegativeArray(const json::Value &doc,
+                                                const char *name, size_t want,
+                                                const char *what,
+                                                std::string &error) {
   const json::Value *v = doc.find(name);
   if (!v) {
     error = at(doc) + "missing field '" + name + "'";
-    return false;
+    return nullptr;
   }
   if (!v->isArray()) {
     error = at(*v) + "field '" + name + "' must be an array, got " +
             json::Value::kindName(v->kind());
-    return false;
+    return nullptr;
   }
   const auto &a = v->asArray();
-  if (a.size() != want) {
+  if (want && a.size() != want) {
     error = at(*v) + "field '" + name + "' must have " + std::to_string(want) +
             " entries (" + what + "), got " + std::to_string(a.size());
-    return false;
+    return nullptr;
   }
-  out.clear();
+  if (a.empty()) {
+    error = at(*v) + "field '" + name +
+            "' must not be empty (the chain has at least the loss stage)";
+    return nullptr;
+  }
   for (size_t i = 0; i < a.size(); ++i) {
     const json::Value &e = a[i];
     std::string where = "field '" + std::string(name) + "'[" +
@@ -45,13 +53,29 @@ bool readIntArray(const json::Value &doc, const char *name, size_t want,
     if (!e.isNumber()) {
       error = at(e) + where + " must be a number, got " +
               json::Value::kindName(e.kind());
-      return false;
+      return nullptr;
     }
     if (e.asDouble() < 0) {
       error = at(e) + where + " must be non-negative, got " +
               json::formatNumber(e.asDouble());
-      return false;
+      return nullptr;
     }
+  }
+  return &a;
+}
+
+bool readIntArray(const json::Value &doc, const char *name, size_t want,
+                  const char *what, std::vector<int64_t> &out,
+                  std::string &error) {
+  const json::Value::ArrayT *a =
+      readNonNegativeArray(doc, name, want, what, error);
+  if (!a)
+    return false;
+  out.clear();
+  for (size_t i = 0; i < a->size(); ++i) {
+    const json::Value &e = (*a)[i];
+    std::string where = "field '" + std::string(name) + "'[" +
+                        std::to_string(i) + "]";
     if (!e.isInteger()) {
       error = at(e) + where + " must be an integer, got " +
               json::formatNumber(e.asDouble());
@@ -69,44 +93,13 @@ bool readIntArray(const json::Value &doc, const char *name, size_t want,
 bool readNumArray(const json::Value &doc, const char *name, size_t want,
                   const char *what, std::vector<double> &out,
                   std::string &error) {
-  const json::Value *v = doc.find(name);
-  if (!v) {
-    error = at(doc) + "missing field '" + name + "'";
+  const json::Value::ArrayT *a =
+      readNonNegativeArray(doc, name, want, what, error);
+  if (!a)
     return false;
-  }
-  if (!v->isArray()) {
-    error = at(*v) + "field '" + name + "' must be an array, got " +
-            json::Value::kindName(v->kind());
-    return false;
-  }
-  const auto &a = v->asArray();
-  if (want && a.size() != want) {
-    error = at(*v) + "field '" + name + "' must have " + std::to_string(want) +
-            " entries (" + what + "), got " + std::to_string(a.size());
-    return false;
-  }
-  if (a.empty()) {
-    error = at(*v) + "field '" + name +
-            "' must not be empty (the chain has at least the loss stage)";
-    return false;
-  }
   out.clear();
-  for (size_t i = 0; i < a.size(); ++i) {
-    const json::Value &e = a[i];
-    std::string where = "field '" + std::string(name) + "'[" +
-                        std::to_string(i) + "]";
-    if (!e.isNumber()) {
-      error = at(e) + where + " must be a number, got " +
-              json::Value::kindName(e.kind());
-      return false;
-    }
-    if (e.asDouble() < 0) {
-      error = at(e) + where + " must be non-negative, got " +
-              json::formatNumber(e.asDouble());
-      return false;
-    }
+  for (const json::Value &e : *a)
     out.push_back(e.asDouble());
-  }
   return true;
 }
 
