@@ -226,6 +226,47 @@ def transformer_fwd_bwd(p, grads=True):
                   "g1": dg1, "b1": db1, "g2": dg2, "b2": db2}
 
 
+# ---- Generated deep MLP (gen_mlp.py): @mlp<D>_step -----------------------
+def deep_mlp_model(name, args, text):
+    """Model for a step written by gen_mlp.py, derived from its signature
+    (x[B x I], t[B x O], w1[I x W], ..., w<D>[W x O]) and from the order of
+    the hidden activations (math.tanh / arith.maximumf) in its forward pass.
+    Weights are drawn with scale sqrt(12 / fan_in) (variance 1 / fan_in) so
+    that the deep tanh stack does not saturate."""
+    depth = int(re.fullmatch(r"mlp(\d+)_step", name).group(1))
+    names = ["x", "t"] + [f"w{i}" for i in range(1, depth + 1)]
+    if [a for a, _ in args] != names:
+        raise CheckError(f"@{name}: arguments {[a for a, _ in args]} != {names}")
+    spec = [(a, s) for a, s in args]
+    fwd = re.sub(r"//[^\n]*", "", text.split("// Forward.", 1)[-1].split("// Backward.", 1)[0])
+    acts = ["tanh" if a == "math.tanh" else "relu"
+            for a in re.findall(r"math\.tanh|arith\.maximumf", fwd)]
+    if len(acts) != depth - 1:
+        raise CheckError(f"@{name}: found {len(acts)} hidden activations, expected {depth - 1}")
+    wnames = names[2:]
+
+    def fwd_bwd(p, grads=True):
+        hs, zs = [p["x"]], []
+        for i in range(1, depth):
+            zs.append(hs[-1] @ p[f"w{i}"])
+            hs.append(np.tanh(zs[-1]) if acts[i - 1] == "tanh" else relu(zs[-1]))
+        d = hs[-1] @ p[f"w{depth}"] - p["t"]
+        loss = np.mean(d * d)
+        if not grads:
+            return loss, None
+        out = {}
+        dz = 2.0 * d / d.size
+        for i in range(depth, 0, -1):
+            out[f"w{i}"] = hs[i - 1].T @ dz
+            if i > 1:
+                dh = dz @ p[f"w{i}"].T
+                dz = dh * (1.0 - hs[i - 1] ** 2) if acts[i - 2] == "tanh" else dh * (zs[i - 2] > 0)
+        return loss, out
+
+    scale = {w: float(np.sqrt(12.0 / dict(spec)[w][0])) for w in wnames}
+    return spec, wnames, fwd_bwd, lambda p: fwd_bwd(p, grads=False)[0], scale
+
+
 # Registry: function name -> (arguments in order as (name, shape), names of
 # the weights whose gradients are results 1.., fwd_bwd, loss_only).
 # Every argument is drawn uniform in [-0.5, 0.5] (as f32), plus INIT_OFFSET
@@ -447,10 +488,14 @@ def main():
         with open(opts.step) as f:
             text = f.read()
         name, args, res_types, results = parse_step(text)
-        if name not in MODELS:
+        if name not in MODELS and re.fullmatch(r"mlp\d+_step", name):
+            spec, wnames, fwd_bwd, loss_fn, scale = deep_mlp_model(name, args, text)
+        elif name not in MODELS:
             raise CheckError(f"no numpy reference model for @{name} "
-                             f"(known: {', '.join(sorted(MODELS))})")
-        spec, wnames, fwd_bwd, loss_fn = MODELS[name]
+                             f"(known: {', '.join(sorted(MODELS))}, mlp<D>_step)")
+        else:
+            spec, wnames, fwd_bwd, loss_fn = MODELS[name]
+            scale = {}
         if [s for _, s in args] != [s for _, s in spec]:
             raise CheckError(f"argument shapes {[s for _, s in args]} != reference "
                              f"{[s for _, s in spec]}")
@@ -459,7 +504,7 @@ def main():
             raise CheckError(f"result shapes {results} != reference {want_res}")
 
         rng = np.random.default_rng(opts.seed)
-        inputs = [(INIT_OFFSET.get(n, 0.0) + rng.uniform(-0.5, 0.5, size=s)).astype(np.float32)
+        inputs = [(INIT_OFFSET.get(n, 0.0) + scale.get(n, 1.0) * rng.uniform(-0.5, 0.5, size=s)).astype(np.float32)
                   for n, s in spec]
         params = {n: a.astype(np.float64) for (n, _), a in zip(spec, inputs)}
 
