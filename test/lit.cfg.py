@@ -53,3 +53,9 @@ ptxas = "/usr/local/cuda/bin/ptxas"
 if os.path.exists(ptxas):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+
+# The Python bindings (python/), when built: build/python/ckpt/_ckpt*.so.
+import glob
+if glob.glob(os.path.join(config.ckpt_obj_root, "python", "ckpt", "_ckpt*.so")):
+    config.available_features.add("python-bindings")
+config.substitutions.append(("%ckpt_obj_root", config.ckpt_obj_root))

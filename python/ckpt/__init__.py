@@ -1,0 +1,147 @@
+"""ckpt: activation checkpointing solvers, from Python.
+
+Bindings to the solver layer of the ckpt project (plain C++, no MLIR):
+
+* chains (Beaumont et al. 2019, "Optimal checkpointing for heterogeneous
+  chains"), rotor-style::
+
+      import ckpt
+      chain = ckpt.Chain(uf=[1, 2, 1], ub=[2, 4, 1], wa=[2, 2, 2, 1],
+                         wdelta=[2, 2, 2, 1], of=[0, 0, 0], ob=[0, 0, 0],
+                         wabar=[4, 4, 1])
+      r = ckpt.solve(chain, memory=10)      # optimal persistent schedule
+      r.makespan, r.peak, r.sequence        # 12.0, 10, ['Fck1', 'Fall2', ...]
+
+  ``ckpt.strategies()`` lists the strategies (``optimal``, ``store-all``,
+  ``periodic:K``, ``sqrt``, ``revolve``, ``memory-poor``); ``ckpt.simulate``
+  checks a sequence; ``ckpt.sweep`` gives the time/memory trade-off curve.
+
+* training graphs (Checkmate / MOCCASIN node-link JSON), their tree
+  decompositions and separator chains::
+
+      g = ckpt.Graph.from_json("graph.json")
+      g.treewidth("min-fill")
+      ckpt.separator_chain(g)["separators"]
+
+Invalid input raises ``ValueError`` with the solver's message, which names the
+offending field.
+"""
+
+from . import _ckpt
+from ._ckpt import Chain, Graph, strategy_help
+
+__all__ = [
+    "Chain",
+    "Graph",
+    "Result",
+    "articulation_chain",
+    "min_feasible_memory",
+    "separator_chain",
+    "simulate",
+    "solve",
+    "strategies",
+    "strategy_help",
+    "sweep",
+]
+
+
+class Result(dict):
+    """A dict whose keys are also attributes (``r.makespan == r["makespan"]``).
+
+    Returned by :func:`solve`, :func:`simulate` and :func:`sweep`.
+    """
+
+    __slots__ = ()
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __dir__(self):
+        return list(self.keys()) + dir(dict)
+
+    def __repr__(self):
+        return "Result(%s)" % dict.__repr__(self)
+
+
+def solve(chain, memory=None, slots=500, strategy="optimal", threads=0,
+          with_sequence=True):
+    """Runs a checkpointing strategy on ``chain`` within ``memory``.
+
+    ``memory`` is the budget M in the unit of the chain's sizes (defaults to
+    the ``memory`` of a chain read with ``Chain.from_json``). With ``slots``
+    S > 0 (default 500) the budget is cut into S slots and every size is
+    rounded up to whole slots (paper Section 5.2); ``slots=0`` uses exact
+    sizes. ``strategy`` is one of :func:`strategies` (``"periodic:K"`` with
+    an integer K).
+
+    Returns a :class:`Result` with ``feasible``, ``makespan``, ``peak``
+    (simulated, exact sizes), ``peak_units`` (these three None when
+    infeasible), ``sequence`` (operation names such as ``"Fall1"``,
+    ``"Fck2"``, ``"Fn3"``, ``"B1"``; empty when infeasible), ``min_feasible_memory`` (None if no budget works),
+    ``strategy``, ``memory`` and ``slots``. Raises ValueError on bad input.
+    """
+    return Result(_ckpt.solve(chain, memory, slots, strategy, threads,
+                              with_sequence))
+
+
+def simulate(chain, sequence, memory=None, slots=0):
+    """Applies a sequence of operations (Table 1 of the paper) to ``chain``.
+
+    ``sequence`` is a list of names (``["Fall1", "B1"]``) or one
+    space-separated string. With ``slots`` > 0 sizes are rounded to slots of
+    ``memory``/``slots``. Returns a :class:`Result` with ``valid``,
+    ``error`` (why not), ``error_index``, ``makespan`` and ``peak`` (in
+    units), plus ``fits`` (valid and peak within the limit) when ``memory``
+    is given. Raises ValueError for a malformed operation name.
+    """
+    return Result(_ckpt.simulate(chain, sequence, memory, slots))
+
+
+def sweep(chain, strategy="optimal", slots=500, count=10, threads=0):
+    """The time/memory trade-off curve of ``strategy`` on ``chain``.
+
+    ``count`` budgets evenly spaced from the strategy's least feasible
+    memory to the memory store-all needs (duplicates removed). Returns a
+    list of :class:`Result`, one per budget, as :func:`solve` returns them.
+    """
+    return [Result(p) for p in _ckpt.sweep(chain, strategy, slots, count,
+                                            threads)]
+
+
+def strategies():
+    """The names of the strategies :func:`solve` accepts (``periodic:K``
+    stands for ``periodic:1``, ``periodic:2``, ...)."""
+    return _ckpt.strategies()
+
+
+def min_feasible_memory(chain, strategy="optimal", slots=500):
+    """The least memory for which ``strategy`` is feasible with ``slots``
+    slots (0 = exact sizes), or None if none is."""
+    return _ckpt.min_feasible_memory(chain, strategy, slots)
+
+
+def separator_chain(graph, heuristic="min-fill", minimize_sink_side=True):
+    """The separator chain of a training graph (see docs/SEPARATORS.md).
+
+    Separators come from a tree decomposition of the forward graph
+    (``heuristic`` ``"min-fill"`` or ``"min-degree"``). Returns a dict:
+
+    * ``separators``: list of ``{"members": [names], "member_ids": [...],
+      "bytes": n}`` from the inputs to the loss;
+    * ``stages``: list of ``{"nodes", "node_ids", "input_separator",
+      "output_separator", "cost", "bytes", "input_bytes", "output_bytes",
+      "backward_reads", "backward_read_ids", "backward_read_bytes"}``
+      (separator indices, -1 for the step inputs / the loss);
+    * ``entries``, ``losses`` (names), ``width``, ``candidates``, ``valid``.
+    """
+    return _ckpt.separator_chain(graph, heuristic, minimize_sink_side)
+
+
+def articulation_chain(graph):
+    """The baseline chain of single-value separators (the articulation
+    points between the inputs and the loss); same dict as
+    :func:`separator_chain`."""
+    return _ckpt.articulation_chain(graph)
