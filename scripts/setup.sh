@@ -62,6 +62,19 @@ fi
 say "building with ninja -j$jobs"
 ninja -C "$build_dir" -j"$jobs" || die "build failed"
 
+# Make `import ckpt` work for Debian's python3 (like `pip install -e`): a .pth
+# file pointing at the package built in $build_dir/python.
+if [ -d "$build_dir/python/ckpt" ]; then
+  site=$(/usr/bin/python3 -c 'import sysconfig; print(sysconfig.get_path("purelib", "posix_local"))' 2>/dev/null || true)
+  [ -n "$site" ] || site=/usr/local/lib/python3/dist-packages
+  if [ "$(id -u)" -eq 0 ] || [ -w "$(dirname "$site")" ]; then
+    mkdir -p "$site" && echo "$build_dir/python" > "$site/ckpt-build.pth" \
+      && say "python: 'import ckpt' now finds $build_dir/python (via $site/ckpt-build.pth)"
+  else
+    say "python: run with PYTHONPATH=$build_dir/python to import ckpt"
+  fi
+fi
+
 if [ $run_example -eq 1 ]; then
   example="$root/examples/resnet-step.mlir"
   out="$build_dir/example"
