@@ -56,6 +56,13 @@ std::optional<BudgetSpec> ckpt::parseBudget(llvm::StringRef text,
   return spec;
 }
 
+mlir::LogicalResult ckpt::checkSlots(mlir::Location loc, int64_t slots) {
+  if (slots >= 0)
+    return mlir::success();
+  return mlir::emitError(loc, "slots must be 0 (exact sizes) or positive, got ")
+         << slots;
+}
+
 std::string ckpt::formatBytes(uint64_t bytes) {
   std::string out;
   llvm::raw_string_ostream os(out);

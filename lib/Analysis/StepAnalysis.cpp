@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -16,26 +17,43 @@
 using namespace mlir;
 using namespace ckpt;
 
+void StepAnalysis::getReadValues(Operation *op,
+                                 llvm::SetVector<Value> &values) {
+  values.insert(op->getOperands().begin(), op->getOperands().end());
+  for (Region &region : op->getRegions())
+    getUsedValuesDefinedAbove(region, values);
+}
+
 void StepAnalysis::getDependencies(Operation *op,
                                    SmallVectorImpl<Operation *> &deps) {
   Block *block = op->getBlock();
-  auto addValue = [&](Value value) {
+  llvm::SetVector<Value> values;
+  getReadValues(op, values);
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  for (Value value : values) {
     Operation *def = value.getDefiningOp();
-    if (!def)
-      return;
-    if (Operation *top = block->findAncestorOpInBlock(*def))
-      if (top != op)
-        deps.push_back(top);
-  };
-  for (Value operand : op->getOperands())
-    addValue(operand);
-  // Values captured by nested regions (e.g. a constant used in a payload).
-  op->walk([&](Operation *nested) {
-    if (nested == op)
-      return;
-    for (Value operand : nested->getOperands())
-      addValue(operand);
-  });
+    Operation *top = def ? block->findAncestorOpInBlock(*def) : nullptr;
+    if (top && top != op && seen.insert(top).second)
+      deps.push_back(top);
+  }
+}
+
+bool StepAnalysis::isConstantLike(Operation *op) const {
+  auto it = constantLike.find(op);
+  if (it != constantLike.end())
+    return it->second;
+  bool result =
+      op->getBlock() == &getStep().getBody().front() && isRecomputable(op);
+  if (result) {
+    llvm::SetVector<Value> values;
+    getReadValues(op, values);
+    result = llvm::all_of(values, [&](Value value) {
+      Operation *def = value.getDefiningOp();
+      return def && def->getBlock() == op->getBlock() && isConstantLike(def);
+    });
+  }
+  constantLike[op] = result;
+  return result;
 }
 
 bool StepAnalysis::isRecomputable(Operation *op) {
@@ -207,10 +225,8 @@ MemoryTimeline ckpt::simulateMemory(ArrayRef<Operation *> order,
     // A recompute region's temporaries exist while it runs: its own peak
     // beyond the results it yields (already counted as its buffers).
     if (auto recompute = dyn_cast<RecomputeOp>(order[pos])) {
-      SmallVector<Operation *> body;
-      for (Operation &inner : recompute.getBody().front().without_terminator())
-        body.push_back(&inner);
-      uint64_t peak = simulateMemory(body, alignment).peak, yielded = 0;
+      uint64_t peak = simulateBlock(recompute.getBody().front(), alignment).peak;
+      uint64_t yielded = 0;
       for (Value result : recompute.getResults())
         yielded += llvm::alignTo(getTypeBytes(result.getType()).value_or(0),
                                  std::max(alignment, 1u));
@@ -223,4 +239,11 @@ MemoryTimeline ckpt::simulateMemory(ArrayRef<Operation *> order,
     }
   }
   return timeline;
+}
+
+MemoryTimeline ckpt::simulateBlock(Block &block, unsigned alignment) {
+  SmallVector<Operation *> order;
+  for (Operation &op : block.without_terminator())
+    order.push_back(&op);
+  return simulateMemory(order, alignment);
 }

@@ -14,37 +14,6 @@
 using namespace mlir;
 using namespace ckpt;
 
-/// Whether `op` computes its results from constants alone (no step argument,
-/// no side effect): constants, tensor.empty, a linalg.fill of a constant. The
-/// rewrite clones such ops wherever their values are needed, so they are
-/// neither kept nor part of a stage. `known` memoizes the answer.
-static bool isConstantLike(Operation *op, DenseMap<Operation *, bool> &known) {
-  auto it = known.find(op);
-  if (it != known.end())
-    return it->second;
-  bool result = StepAnalysis::isRecomputable(op);
-  if (result) {
-    for (Value operand : op->getOperands())
-      if (isa<BlockArgument>(operand))
-        result = false;
-    op->walk([&](Operation *nested) {
-      for (Value operand : nested->getOperands())
-        if (auto arg = dyn_cast<BlockArgument>(operand))
-          if (arg.getOwner() == op->getBlock())
-            result = false;
-    });
-  }
-  if (result) {
-    SmallVector<Operation *> deps;
-    StepAnalysis::getDependencies(op, deps);
-    for (Operation *dep : deps)
-      if (!isConstantLike(dep, known))
-        result = false;
-  }
-  known[op] = result;
-  return result;
-}
-
 /// Bytes of an op's shaped results.
 static uint64_t resultBytes(Operation *op) {
   uint64_t bytes = 0;
@@ -151,14 +120,13 @@ FailureOr<StepChain> ckpt::buildStepChain(StepOp step,
   // not recomputable (side effects, unknown ops, user checkpoints) are kept:
   // graph inputs, never recomputed, their buffers persistent. Constant-like
   // ops are graph inputs with no bytes: they are cloned where needed.
-  DenseMap<Operation *, bool> constantLike;
   DenseMap<Operation *, int> nodeOf;
   graph::Graph &g = result.graph;
   for (Operation &op : block.without_terminator()) {
     if (op.getNumResults() == 0)
       continue;
     bool forward = analysis.isForward(&op);
-    bool constant = forward && isConstantLike(&op, constantLike);
+    bool constant = forward && analysis.isConstantLike(&op);
     // In 'manual' mode a checkpoint is a node of the forward graph (a view:
     // no bytes of its own), so that the value it marks can separate.
     bool checkpointNode =

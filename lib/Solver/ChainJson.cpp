@@ -18,6 +18,11 @@ std::string at(const json::Value &v) {
 
 constexpr double kMaxInt = 4398046511104.0; // 2^42, see Chain::validate()
 
+/// "field 'name'[i]", for messages about one entry of an array field.
+std::string elementName(const char *name, size_t i) {
+  return "field '" + std::string(name) + "'[" + std::to_string(i) + "]";
+}
+
 /// The array field `name` of `doc`: present, an array of `want` entries (if
 /// want > 0) and not empty, every entry a non-negative number. nullptr and
 /// `error` set otherwise.
@@ -48,8 +53,7 @@ const json::Value::ArrayT *readNonNegativeArray(const json::Value &doc,
   }
   for (size_t i = 0; i < a.size(); ++i) {
     const json::Value &e = a[i];
-    std::string where = "field '" + std::string(name) + "'[" +
-                        std::to_string(i) + "]";
+    std::string where = elementName(name, i);
     if (!e.isNumber()) {
       error = at(e) + where + " must be a number, got " +
               json::Value::kindName(e.kind());
@@ -74,8 +78,7 @@ bool readIntArray(const json::Value &doc, const char *name, size_t want,
   out.clear();
   for (size_t i = 0; i < a->size(); ++i) {
     const json::Value &e = (*a)[i];
-    std::string where = "field '" + std::string(name) + "'[" +
-                        std::to_string(i) + "]";
+    std::string where = elementName(name, i);
     if (!e.isInteger()) {
       error = at(e) + where + " must be an integer, got " +
               json::formatNumber(e.asDouble());

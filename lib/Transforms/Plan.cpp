@@ -40,11 +40,8 @@ private:
 
 void PlanPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (slots < 0) {
-    emitError(module.getLoc(), "slots must be 0 (exact sizes) or positive, got ")
-        << slots.getValue();
+  if (failed(checkSlots(module.getLoc(), slots)))
     return signalPassFailure();
-  }
   FailureOr<CostSetup> costs = setUpCosts(module.getLoc(), device, profile);
   if (mlir::failed(costs))
     return signalPassFailure();
@@ -98,10 +95,7 @@ static FailureOr<uint64_t> simulateRewrite(StepOp step) {
   LogicalResult applied = applyPlan(copy);
   if (succeeded(applied)) {
     insertFrees(copy);
-    SmallVector<Operation *> order;
-    for (Operation &op : copy.getBody().front().without_terminator())
-      order.push_back(&op);
-    peak = simulateMemory(order, kBufferAlignment).peak;
+    peak = simulateBlock(copy.getBody().front(), kBufferAlignment).peak;
   }
   copy->erase();
   if (failed(applied))
@@ -148,12 +142,8 @@ LogicalResult PlanPass::planStep(StepOp step, const DeviceProfile &device,
   // recomputed, every buffer freed after its last use (fit=simulation).
   bool simulate = fit == "simulation";
   uint64_t reference = storeAll.peak;
-  if (simulate) {
-    SmallVector<Operation *> order;
-    for (Operation &op : step.getBody().front().without_terminator())
-      order.push_back(&op);
-    reference = simulateMemory(order, kBufferAlignment).peak;
-  }
+  if (simulate)
+    reference = simulateBlock(step.getBody().front(), kBufferAlignment).peak;
   // A percentage of a step that holds no buffer is still a budget: 1 B.
   uint64_t budgetBytes =
       spec->percent
@@ -162,25 +152,12 @@ LogicalResult PlanPass::planStep(StepOp step, const DeviceProfile &device,
                                       spec->value / 100.0))
           : static_cast<uint64_t>(spec->value);
 
-  // A plan under a chain budget, written onto the step, with the simulated
-  // peak of the step it rewrites into.
-  auto tryChainBudget = [&](uint64_t chainBudget, PlanResult &result,
-                            uint64_t &peak) -> LogicalResult {
-    result = planStrategy(*chain, strategy, chainBudget, slots);
-    if (!result.error.empty() || !result.feasible)
-      return failure();
-    writePlan(step, *chain, analysis, result, budgetBytes, storeAll, 0,
+  // The simulated peak of the step `candidate` rewrites it into (the plan is
+  // written onto the step, then applied to a copy).
+  auto simulatePlan = [&](const PlanResult &candidate) {
+    writePlan(step, *chain, analysis, candidate, budgetBytes, storeAll, 0,
               strategy);
-    FailureOr<uint64_t> simulatedPeak = simulateRewrite(step);
-    if (mlir::failed(simulatedPeak))
-      return failure();
-    peak = *simulatedPeak;
-    return success();
-  };
-  auto dropPlan = [&]() {
-    step->removeAttr(kPlanAttrName);
-    for (Operation &op : step.getBody().front())
-      op.removeAttr(kStageAttrName);
+    return simulateRewrite(step);
   };
 
   PlanResult plan;
@@ -202,9 +179,7 @@ LogicalResult PlanPass::planStep(StepOp step, const DeviceProfile &device,
              << " slots at any budget; try more slots";
       return diag;
     }
-    writePlan(step, *chain, analysis, plan, budgetBytes, storeAll, 0,
-              strategy);
-    FailureOr<uint64_t> peak = simulateRewrite(step);
+    FailureOr<uint64_t> peak = simulatePlan(plan);
     if (mlir::failed(peak))
       return failure();
     simulated = *peak;
@@ -217,26 +192,23 @@ LogicalResult PlanPass::planStep(StepOp step, const DeviceProfile &device,
     std::optional<PlanResult> best;
     uint64_t bestPeak = 0;
     uint64_t leastPeak = std::numeric_limits<uint64_t>::max();
-    auto consider = [&](const PlanResult &candidate, uint64_t peak) {
-      leastPeak = std::min(leastPeak, peak);
-      if (peak > budgetBytes)
-        return false;
-      if (!best || candidate.time < best->time ||
-          (candidate.time == best->time && peak < bestPeak)) {
-        best = candidate;
-        bestPeak = peak;
-      }
-      return true;
-    };
-    auto tryNamed = [&](StringRef name, uint64_t chainBudget) {
+    // Plans `name` under `chainBudget`; true when its rewritten step fits.
+    auto tryCandidate = [&](StringRef name, uint64_t chainBudget) {
       PlanResult candidate = planStrategy(*chain, name, chainBudget, slots);
       if (!candidate.error.empty() || !candidate.feasible)
-        return;
-      writePlan(step, *chain, analysis, candidate, budgetBytes, storeAll, 0,
-                strategy);
-      FailureOr<uint64_t> peak = simulateRewrite(step);
-      if (succeeded(peak))
-        consider(candidate, *peak);
+        return false;
+      FailureOr<uint64_t> peak = simulatePlan(candidate);
+      if (mlir::failed(peak))
+        return false;
+      leastPeak = std::min(leastPeak, *peak);
+      if (*peak > budgetBytes)
+        return false;
+      if (!best || candidate.time < best->time ||
+          (candidate.time == best->time && *peak < bestPeak)) {
+        best = candidate;
+        bestPeak = *peak;
+      }
+      return true;
     };
 
     // The least chain budget of the strategy: a plan at an impossible
@@ -250,37 +222,31 @@ LogicalResult PlanPass::planStep(StepOp step, const DeviceProfile &device,
              << " slots; try more slots";
     uint64_t lo = *probe.minFeasibleBudget;
     uint64_t hi = std::max(lo, storeAll.peak);
-    PlanResult candidate;
-    uint64_t peak = 0;
-    bool hiFits = succeeded(tryChainBudget(hi, candidate, peak)) &&
-                  consider(candidate, peak);
-    if (!hiFits && succeeded(tryChainBudget(lo, candidate, peak)) &&
-        consider(candidate, peak)) {
+    bool hiFits = tryCandidate(strategy, hi);
+    if (!hiFits && tryCandidate(strategy, lo)) {
       // The largest chain budget in [lo, hi) that still fits.
       uint64_t good = lo, bad = hi;
       uint64_t resolution = std::max<uint64_t>(1, (hi - lo) / 1024);
       while (bad - good > resolution) {
         uint64_t mid = good + (bad - good) / 2;
-        if (succeeded(tryChainBudget(mid, candidate, peak)) &&
-            consider(candidate, peak))
-          good = mid;
-        else
-          bad = mid;
+        (tryCandidate(strategy, mid) ? good : bad) = mid;
       }
     }
     if (strategy == "optimal" && !hiFits) {
       const uint64_t any = std::numeric_limits<int64_t>::max() / 4;
       for (StringRef name : {"store-all", "memory-poor", "sqrt"})
-        tryNamed(name, any);
+        tryCandidate(name, any);
       int length = chain->chain.length();
       for (int k = 2; k <= std::min(length, 8); ++k)
-        tryNamed("periodic:" + std::to_string(k), any);
+        tryCandidate("periodic:" + std::to_string(k), any);
       PlanResult revolveProbe = planStrategy(*chain, "revolve", 0, slots);
       if (revolveProbe.minFeasibleBudget)
-        tryNamed("revolve", *revolveProbe.minFeasibleBudget);
+        tryCandidate("revolve", *revolveProbe.minFeasibleBudget);
     }
     if (!best) {
-      dropPlan();
+      step->removeAttr(kPlanAttrName);
+      for (Operation &op : step.getBody().front())
+        op.removeAttr(kStageAttrName);
       return step.emitError("budget of ")
              << formatBytes(budgetBytes) << " is infeasible for strategy '"
              << strategy << "': the least feasible budget is "

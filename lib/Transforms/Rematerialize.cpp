@@ -12,10 +12,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SetVector.h"
-#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/StringExtras.h"
 
 namespace ckpt {
@@ -28,15 +26,6 @@ using namespace ckpt;
 
 namespace {
 
-/// Values an op reads from outside itself: operands and values its regions
-/// capture.
-void getExternalValues(Operation *op, llvm::SetVector<Value> &values) {
-  for (Value operand : op->getOperands())
-    values.insert(operand);
-  for (Region &region : op->getRegions())
-    getUsedValuesDefinedAbove(region, values);
-}
-
 struct Rewriter {
   Rewriter(StepOp step, const StepAnalysis &analysis, Block &block)
       : step(step), analysis(analysis), block(block) {}
@@ -48,39 +37,15 @@ struct Rewriter {
   DenseMap<Operation *, int> forwardStage, backwardStage;
   /// Forward ops of each stage, in block order (index l-1).
   std::vector<SmallVector<Operation *>> stageOps;
-  /// Constant-like forward ops (cloned into regions instead of captured).
-  DenseMap<Operation *, bool> constantLike;
   /// The latest computed version of each original forward value.
   DenseMap<Value, Value> latest;
 
-  bool isConstantLike(Operation *op);
   Value current(Value v) {
     auto it = latest.find(v);
     return it == latest.end() ? v : it->second;
   }
   RecomputeOp emitRecompute(OpBuilder &builder, int stage, int instance);
 };
-
-bool Rewriter::isConstantLike(Operation *op) {
-  auto it = constantLike.find(op);
-  if (it != constantLike.end())
-    return it->second;
-  bool result = op->getBlock() == &block && analysis.isForward(op) &&
-                StepAnalysis::isRecomputable(op);
-  if (result) {
-    llvm::SetVector<Value> values;
-    getExternalValues(op, values);
-    for (Value value : values) {
-      Operation *def = value.getDefiningOp();
-      if (!def || def->getBlock() != &block || !isConstantLike(def)) {
-        result = false;
-        break;
-      }
-    }
-  }
-  constantLike[op] = result;
-  return result;
-}
 
 RecomputeOp Rewriter::emitRecompute(OpBuilder &builder, int stage,
                                     int instance) {
@@ -96,19 +61,19 @@ RecomputeOp Rewriter::emitRecompute(OpBuilder &builder, int stage,
     if (!constantSeen.insert(op).second)
       return;
     llvm::SetVector<Value> values;
-    getExternalValues(op, values);
+    StepAnalysis::getReadValues(op, values);
     for (Value value : values)
       addConstant(value.getDefiningOp());
     constants.push_back(op);
   };
   for (Operation *op : ops) {
     llvm::SetVector<Value> values;
-    getExternalValues(op, values);
+    StepAnalysis::getReadValues(op, values);
     for (Value value : values) {
       Operation *def = value.getDefiningOp();
       if (def && inStage.contains(def))
         continue;
-      if (def && def->getBlock() == &block && isConstantLike(def))
+      if (def && def->getBlock() == &block && analysis.isConstantLike(def))
         addConstant(def);
       else
         inputs.insert(value);

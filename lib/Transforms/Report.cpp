@@ -59,11 +59,8 @@ json::Value planJson(const PlanResult &plan, double storeAllTime) {
 
 void ReportPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (slots < 0) {
-    emitError(module.getLoc(), "slots must be 0 (exact sizes) or positive, got ")
-        << slots.getValue();
+  if (failed(checkSlots(module.getLoc(), slots)))
     return signalPassFailure();
-  }
   FailureOr<CostSetup> costs = setUpCosts(module.getLoc(), device, profile);
   if (failed(costs))
     return signalPassFailure();
@@ -109,10 +106,8 @@ void ReportPass::runOnOperation() {
                                          storeAll.time));
     entry.set("baselines", std::move(baselines));
 
-    SmallVector<Operation *> order;
-    for (Operation &op : step.getBody().front().without_terminator())
-      order.push_back(&op);
-    MemoryTimeline timeline = simulateMemory(order, kBufferAlignment);
+    MemoryTimeline timeline =
+        simulateBlock(step.getBody().front(), kBufferAlignment);
     json::Value live = json::Value::array();
     for (uint64_t bytes : timeline.liveDuring)
       live.push(static_cast<int64_t>(bytes));

@@ -6,6 +6,8 @@
 #include "ckpt/Analysis/StepChain.h"
 #include "ckpt/Solver/ChainStrategies.h"
 
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Location.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -25,6 +27,10 @@ struct BudgetSpec {
 /// KiB, MiB, GiB, TiB; decimal units are powers of 1000). Returns
 /// std::nullopt and sets `error` on malformed input.
 std::optional<BudgetSpec> parseBudget(llvm::StringRef text, std::string &error);
+
+/// Checks a `slots` option (0: exact sizes, else positive); emits an error
+/// at `loc` otherwise.
+mlir::LogicalResult checkSlots(mlir::Location loc, int64_t slots);
 
 /// "1.50 MiB (1572864 B)"-style rendering of a byte count.
 std::string formatBytes(uint64_t bytes);

@@ -20,6 +20,7 @@
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
@@ -51,10 +52,22 @@ public:
   /// free of memory effects (recursively), and not a ckpt structural op.
   static bool isRecomputable(mlir::Operation *op);
 
-  /// Top-level ops of the block that define the values `op` reads, including
-  /// values used inside its regions (defined in the step's block).
+  /// The values `op` reads from outside itself: its operands and the values
+  /// its regions use that are defined above them.
+  static void getReadValues(mlir::Operation *op,
+                            llvm::SetVector<mlir::Value> &values);
+
+  /// Top-level ops of the block that define the values `op` reads (see
+  /// getReadValues), each once.
   static void getDependencies(mlir::Operation *op,
                               llvm::SmallVectorImpl<mlir::Operation *> &deps);
+
+  /// Whether `op`, a top-level op of the step, computes its results from
+  /// constants alone: recomputable, and everything it reads comes from
+  /// constant-like ops of the step (no argument) — arith.constant,
+  /// tensor.empty, a linalg.fill of a constant. The planner neither keeps
+  /// nor stages such ops; the rewrite clones them where they are needed.
+  bool isConstantLike(mlir::Operation *op) const;
 
 private:
   StepOp step;
@@ -62,6 +75,8 @@ private:
   llvm::DenseSet<mlir::Operation *> forwardSet;
   std::vector<mlir::Value> activations;
   llvm::DenseSet<mlir::Value> activationSet;
+  /// Memo of isConstantLike.
+  mutable llvm::DenseMap<mlir::Operation *, bool> constantLike;
 };
 
 /// One buffer of the memory model: the values that share it, its size and the
@@ -99,6 +114,9 @@ struct MemoryTimeline {
 /// allocator does: pass kBufferAlignment to predict what ckpt-run measures.
 MemoryTimeline simulateMemory(llvm::ArrayRef<mlir::Operation *> order,
                               unsigned alignment = 1);
+
+/// simulateMemory over the ops of `block` in their order, terminator aside.
+MemoryTimeline simulateBlock(mlir::Block &block, unsigned alignment = 1);
 
 /// The alignment ckpt-lower-to-cpu gives buffers (one-shot bufferization's
 /// buffer-alignment); allocations are rounded up to a multiple of it.
