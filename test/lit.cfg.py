@@ -44,6 +44,11 @@ try:
     if subprocess.call(["/usr/bin/python3", "-c", "import numpy"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
         config.available_features.add("python-numpy")
+    for module, feature in [("pytest", "python-pytest"), ("torch", "python-torch"),
+                            ("matplotlib", "python-matplotlib")]:
+        if subprocess.call(["/usr/bin/python3", "-c", "import " + module],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
+            config.available_features.add(feature)
 except OSError:
     pass
 

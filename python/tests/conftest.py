@@ -1,0 +1,21 @@
+"""pytest configuration of the ckpt Python suite.
+
+Run it with Debian's python3 (the one the bindings are built for):
+
+    /usr/bin/python3 -m pytest python/tests            # after scripts/setup.sh
+
+`CKPT_BUILD_DIR` (default: build/ at the repository root) names the build
+whose Python package (build/python) and tools (build/bin: ckpt-opt, ckpt-run)
+the tests use; both are put first on sys.path / PATH here, so the suite tests
+this checkout's build whatever else is installed.
+"""
+
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.environ.get("CKPT_BUILD_DIR", os.path.join(ROOT, "build"))
+
+sys.path.insert(0, os.path.join(BUILD, "python"))
+os.environ["PATH"] = os.path.join(BUILD, "bin") + os.pathsep + os.environ.get("PATH", "")
+os.environ.setdefault("CKPT_BUILD_DIR", BUILD)
