@@ -6,6 +6,7 @@
 #include "ckpt/Analysis/StepChain.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Solver/ChainJson.h"
 #include "ckpt/Solver/Json.h"
 #include "ckpt/Transforms/Passes.h"
 
@@ -116,6 +117,10 @@ void ReportPass::runOnOperation() {
     if (plan.getSimulatedPeak())
       entry.set("simulated_peak_bytes",
                 static_cast<int64_t>(plan.getSimulatedPeak()));
+    // The chain model itself (ckpt-chain's input format, bytes and seconds),
+    // so that other strategies and budgets can be evaluated on it offline.
+    entry.set("chain", chainToJson(chain->chain, static_cast<int64_t>(
+                                                     plan.getBudget())));
     report.push(std::move(entry));
 
     if (chosen.feasible && storeAll.feasible && storeAll.peak > 0) {

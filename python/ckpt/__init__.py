@@ -145,3 +145,92 @@ def articulation_chain(graph):
     points between the inputs and the loss); same dict as
     :func:`separator_chain`."""
     return _ckpt.articulation_chain(graph)
+
+
+# ---- MLIR: passes and pipelines on MLIR text (the _ckpt_mlir extension) ----
+
+def _mlir():
+    """The MLIR extension, loaded on first use (it loads libMLIR.so)."""
+    from . import _ckpt_mlir
+    return _ckpt_mlir
+
+
+def __getattr__(name):
+    # ckpt.PipelineError without loading libMLIR at `import ckpt`.
+    if name == "PipelineError":
+        return _mlir().PipelineError
+    raise AttributeError(f"module 'ckpt' has no attribute '{name}'")
+
+
+def run_passes(text, pipeline, allow_unregistered=False, filename="<input>"):
+    """Runs a textual pass pipeline on MLIR text, as ``ckpt-opt`` would.
+
+    ``pipeline`` is what ``--pass-pipeline`` takes, with or without the
+    ``builtin.module(...)`` anchor: every upstream pass and every ckpt pass
+    and pipeline, e.g. ``"ckpt-wrap-step,ckpt-plan{budget=70%}"``. Returns
+    ``(text, diagnostics)``: the printed module and the warnings/remarks of
+    the run. Raises :class:`PipelineError` (a ValueError) with every
+    diagnostic, located ``filename:line:col``, when parsing, verification or
+    a pass fails.
+    """
+    return _mlir().run_passes(text, pipeline, allow_unregistered, filename)
+
+
+def _option(value):
+    text = str(value)
+    if any(c in text for c in " {}'\""):
+        raise ValueError(f"invalid option value {text!r}")
+    return text
+
+
+def optimize(text, budget, strategy="optimal", device="h100", slots=500,
+             fit="simulation", profile=None, lower=None, filename="<input>"):
+    """Fits a training step into a memory budget: plan, rewrite, and
+    optionally lower.
+
+    ``text`` holds ``ckpt.step`` ops or ``func.func`` ops carrying a
+    ``ckpt.loss`` attribute (wrapped with ``ckpt-wrap-step``). ``budget`` is
+    a number of bytes (an int, or a string with a unit: ``"6GiB"``,
+    ``"512KiB"``) or a percentage of the store-all peak (``"70%"``).
+    ``strategy``: ``optimal`` (default), ``store-all``, ``periodic:K``,
+    ``sqrt``, ``revolve``, ``memory-poor``, ``articulation``, ``speed`` or
+    ``manual`` (see ``ckpt-opt --help``); ``device``, ``slots``, ``fit`` and
+    ``profile`` are ckpt-plan's options. ``lower`` = ``"cpu"`` or
+    ``"nvptx"`` also runs ``ckpt-lower-to-cpu`` / ``ckpt-lower-to-nvptx``.
+
+    Returns ``(text, report)``: the rewritten module (recompute regions and
+    ``ckpt.free`` ops; lowered if asked) and the report of ``ckpt-report``
+    as a list with one dict per step (the plan, store-all and every baseline
+    at the same budget, separators, memory timeline). Raises
+    :class:`PipelineError` with the tool's located message when the input
+    is invalid or the budget is infeasible (the message names the least
+    feasible budget).
+    """
+    import json
+    import os
+    import tempfile
+    plan = [f"budget={_option(budget)}", f"strategy={_option(strategy)}",
+            f"device={_option(device)}", f"slots={int(slots)}", f"fit={_option(fit)}"]
+    common = [f"device={_option(device)}", f"slots={int(slots)}"]
+    if profile:
+        plan.append(f"profile={_option(profile)}")
+        common.append(f"profile={_option(profile)}")
+    if lower not in (None, "cpu", "nvptx"):
+        raise ValueError(f"lower must be None, 'cpu' or 'nvptx', not {lower!r}")
+    fd, report_path = tempfile.mkstemp(suffix=".json", prefix="ckpt-report-")
+    os.close(fd)
+    try:
+        passes = ["ckpt-wrap-step", "ckpt-plan{" + " ".join(plan) + "}",
+                  "ckpt-report{" + " ".join([f"output={report_path}"] + common) + "}",
+                  "ckpt-rematerialize", "ckpt-insert-frees"]
+        if lower:
+            passes.append(f"ckpt-lower-to-{lower}")
+        out, _ = run_passes(text, ",".join(passes), filename=filename)
+        with open(report_path) as f:
+            report = json.load(f)
+    finally:
+        os.unlink(report_path)
+    return out, report
+
+
+__all__ += ["PipelineError", "optimize", "run_passes"]

@@ -118,3 +118,39 @@ def test_cli_errors():
     assert p.returncode == 1 and "error: mlp: depth must be at least 2" in p.stderr
     with pytest.raises(ValueError, match="unknown model 'lenet'"):
         zoo.generate("lenet")
+
+
+def test_random_steps_are_deterministic_and_match_torch():
+    from ckpt.zoo.random_step import random_step
+    assert random_step(5).text == random_step(5).text
+    assert random_step(5).text != random_step(6).text
+    kinds = set()
+    for seed in range(6):
+        step = random_step(seed, ops=10)
+        kinds |= {n.kind for n in step.builder.nodes}
+        result = zoo.check(step)
+        assert result["ok"], (seed, result["failures"])
+    assert {"linear", "tanh", "relu", "add", "concat", "mse"} <= kinds
+
+
+def test_property_checker_reports_each_violation(monkeypatch):
+    from ckpt.zoo import proptest
+    from ckpt.zoo.random_step import random_step
+    step = random_step(1, ops=8)
+    summary = proptest.check_step(step.text, step.entry, 100)
+    assert summary["measured"] <= summary["budget"]
+    real = proptest._execute
+    for field, value, message in [("outputs_sha256", "0" * 64, "outputs differ"),
+                                  ("leaked_bytes", 64, "leaks 64 B"),
+                                  ("peak_bytes", 10 ** 9, "over the budget")]:
+        calls = []
+
+        def fake(mlir, entry, tmp):
+            result = real(mlir, entry, tmp)
+            calls.append(1)
+            if len(calls) == 2:          # the rewritten step, not the unplanned one
+                result[field] = value
+            return result
+        monkeypatch.setattr(proptest, "_execute", fake)
+        with pytest.raises(proptest.Failure, match=message):
+            proptest.check_step(step.text, step.entry, 100)

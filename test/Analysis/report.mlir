@@ -74,4 +74,16 @@
 // gd, gc, gb die there): 96, 96; d dies at gd: 80; c at gc: 64; b at gb: 48.
 // CHECK:      "timeline_bytes": [16, 32, 48, 64, 80, 96, 96, 96, 80, 64, 48],
 // CHECK-NEXT: "timeline_peak_bytes": 96,
-// CHECK-NEXT: "simulated_peak_bytes": 80
+// CHECK-NEXT: "simulated_peak_bytes": 80,
+// The chain model, as computed by hand in plan.mlir (device costs: the
+// steps' own #ckpt.cost times).
+// CHECK-NEXT: "chain": {
+// CHECK-NEXT:   "memory": 96,
+// CHECK-NEXT:   "wa": [0, 16, 16, 16, 16, 16, 4],
+// CHECK-NEXT:   "wdelta": [16, 32, 16, 16, 16, 16, 4],
+// CHECK-NEXT:   "uf": [1, 1, 1, 1, 1, 1],
+// CHECK-NEXT:   "ub": [0, 2, 2, 2, 2, 2],
+// CHECK-NEXT:   "of": [0, 0, 0, 0, 0, 0],
+// CHECK-NEXT:   "ob": [0, 32, 16, 16, 16, 16],
+// CHECK-NEXT:   "wabar": [16, 16, 16, 16, 16, 4]
+// CHECK-NEXT: }

@@ -122,7 +122,8 @@ def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
     For every `ckpt.step` that carries a `ckpt.plan`, writes one JSON object
     (a JSON array for the whole module) with the chosen plan and the store-all
     plan: predicted peak bytes and time, the recompute overhead in percent,
-    the number of stages, the separator sizes, the operation sequence, the
+    the number of stages, the separator sizes, the chain model (`chain`, in
+    ckpt-chain's input format), the operation sequence, the
     memory timeline of the step's current op order, and every baseline
     strategy (store-all, periodic:K for K = 2..4, sqrt, revolve, memory-poor)
     evaluated at the same budget. Also emits a one-line summary as a remark

@@ -1,0 +1,174 @@
+"""Property test: random steps through plan, rewrite, lowering and ckpt-run.
+
+    python -m ckpt.zoo.proptest [--seeds A:B] [--ops N] [--jobs J] [--keep DIR]
+    python -m ckpt.zoo.proptest --write SEED [--ops N]     # print one step
+
+For every seed in [A, B): the random step of `ckpt.zoo.random_step` is
+wrapped, lowered and run unplanned with ckpt-run, then planned at a random
+budget between 30% and 100% of its store-all peak (when that budget is
+infeasible, the error must name the least feasible budget, and the step is
+planned again at exactly that many bytes), rewritten (ckpt-rematerialize,
+ckpt-insert-frees), lowered and run. It checks the truths of DESIGN.md:
+
+* the outputs are bit-identical to the unplanned step's (same SHA-256),
+* the measured peak is at most the budget,
+* nothing leaks (total allocated = total freed, results aside),
+* the predicted peak (simulation of the rewritten step) is within 5% of
+  the measured one.
+
+A failing seed is shrunk: the smallest op count with which the same seed
+still fails is found, and (with --keep DIR) that step is written to
+DIR/rand<seed>_<ops>.mlir, ready to become a regression test
+(test/Run/proptest-regressions.test runs every file in
+test/Run/Inputs/proptest). Needs ckpt-opt and ckpt-run on PATH. Exits 1
+when a seed fails.
+"""
+
+import argparse
+import concurrent.futures
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+from .random_step import random_step
+
+
+class Failure(Exception):
+    pass
+
+
+def _run(args):
+    p = subprocess.run(args, capture_output=True, text=True)
+    if p.returncode:
+        raise Failure(f"{' '.join(os.path.basename(a) for a in args[:1]) } "
+                      f"{' '.join(args[1:])} exited {p.returncode}: {p.stderr.strip()[-2000:]}")
+    return p
+
+
+def _execute(mlir, entry, tmp):
+    low = os.path.join(tmp, "lowered.mlir")
+    _run(["ckpt-opt", mlir, "--ckpt-lower-to-cpu", "-o", low])
+    return json.loads(_run(["ckpt-run", low, f"--entry={entry}", "--seed=7"]).stdout)
+
+
+def check_step(text, entry, percent):
+    """Runs one step through the pipeline at `percent`; returns a summary
+    dict, raises Failure when a property does not hold."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "step.mlir")
+        with open(src, "w") as f:
+            f.write(text)
+        wrapped = os.path.join(tmp, "wrapped.mlir")
+        _run(["ckpt-opt", src, "--ckpt-wrap-step", "-o", wrapped])
+        base = _execute(wrapped, entry, tmp)
+        if base["leaked_bytes"]:
+            raise Failure(f"the unplanned step leaks {base['leaked_bytes']} B")
+        planned = os.path.join(tmp, "planned.mlir")
+        budget_opt = f"{percent}%"
+        p = subprocess.run(["ckpt-opt", wrapped, f"--ckpt-plan=budget={budget_opt}",
+                            "-o", planned], capture_output=True, text=True)
+        infeasible = False
+        if p.returncode:
+            least = re.search(r"the least feasible budget is .*?(\d+) B\)?$", p.stderr, re.M)
+            if not least:
+                raise Failure(f"ckpt-plan at {percent}% failed without naming the least "
+                              f"feasible budget: {p.stderr.strip()}")
+            infeasible = True
+            budget_opt = least.group(1)
+            _run(["ckpt-opt", wrapped, f"--ckpt-plan=budget={budget_opt}", "-o", planned])
+        with open(planned) as f:
+            budget = int(re.search(r"#ckpt.plan<[^>]*?budget = (\d+)", f.read()).group(1))
+        rewritten = os.path.join(tmp, "rewritten.mlir")
+        _run(["ckpt-opt", planned, "--ckpt-rematerialize", "--ckpt-insert-frees",
+              "-o", rewritten])
+        remarks = _run(["ckpt-opt", rewritten, "--ckpt-print-analysis",
+                        "-o", os.devnull]).stderr
+        predicted = int(re.findall(r"forward ops: .*peak (\d+) B at", remarks)[-1])
+        m = _execute(rewritten, entry, tmp)
+        where = f"budget {budget} B ({budget_opt})"
+        if m["outputs_sha256"] != base["outputs_sha256"]:
+            raise Failure(f"{where}: outputs differ from the unplanned step")
+        if m["leaked_bytes"]:
+            raise Failure(f"{where}: leaks {m['leaked_bytes']} B")
+        if m["peak_bytes"] > budget:
+            raise Failure(f"{where}: measured peak {m['peak_bytes']} over the budget")
+        if abs(predicted - m["peak_bytes"]) > 0.05 * m["peak_bytes"]:
+            raise Failure(f"{where}: predicted peak {predicted} vs measured {m['peak_bytes']}")
+        return {"budget": budget, "percent": percent, "infeasible_at_percent": infeasible,
+                "base_peak": base["peak_bytes"], "predicted": predicted,
+                "measured": m["peak_bytes"]}
+
+
+def percent_for(seed):
+    return random.Random(f"budget-{seed}").randint(30, 100)
+
+
+def run_seed(seed, ops):
+    step = random_step(seed, ops)
+    try:
+        return seed, check_step(step.text, step.entry, percent_for(seed)), None
+    except Failure as e:
+        return seed, None, str(e)
+
+
+def shrink(seed, ops):
+    """The smallest op count with which `seed` still fails, and its error."""
+    best, error = ops, None
+    for n in range(1, ops):
+        _, _, err = run_seed(seed, n)
+        if err:
+            return n, err
+    return best, error
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m ckpt.zoo.proptest", description=__doc__.split("\n\n")[0])
+    p.add_argument("--seeds", default="0:50", help="A:B, the seeds in [A, B) (default 0:50)")
+    p.add_argument("--ops", type=int, default=16, help="primitives per step (default 16)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--keep", help="write shrunk failing steps to this directory")
+    p.add_argument("--write", type=int, metavar="SEED", help="print the step of SEED and exit")
+    a = p.parse_args(argv)
+    if a.ops < 1:
+        p.error("--ops must be positive")
+    if a.write is not None:
+        sys.stdout.write(random_step(a.write, a.ops).text)
+        return 0
+    m = re.fullmatch(r"(\d+):(\d+)", a.seeds)
+    if not m or int(m.group(1)) >= int(m.group(2)):
+        p.error(f"--seeds must be A:B with A < B, not '{a.seeds}'")
+    seeds = range(int(m.group(1)), int(m.group(2)))
+    failures, infeasible, squeezed = [], 0, []
+    with concurrent.futures.ProcessPoolExecutor(max_workers=a.jobs) as pool:
+        for seed, summary, err in pool.map(run_seed, seeds, [a.ops] * len(seeds)):
+            if err:
+                print(f"FAIL seed {seed}: {err}", flush=True)
+                failures.append(seed)
+                continue
+            infeasible += summary["infeasible_at_percent"]
+            squeezed.append(summary["measured"] / summary["base_peak"])
+    for seed in failures:
+        n, err = shrink(seed, a.ops)
+        print(f"SHRUNK seed {seed}: fails with --ops {n}: {err}")
+        if a.keep:
+            os.makedirs(a.keep, exist_ok=True)
+            path = os.path.join(a.keep, f"rand{seed}_{n}.mlir")
+            with open(path, "w") as f:
+                f.write(random_step(seed, n).text)
+            print(f"  kept {path}")
+    passed = len(seeds) - len(failures)
+    if squeezed:
+        print(f"measured peak / unplanned peak: min {min(squeezed):.3f}, "
+              f"mean {sum(squeezed) / len(squeezed):.3f}")
+    print(f"{'PASS' if not failures else 'FAIL'}: {passed} of {len(seeds)} seeds "
+          f"(ops {a.ops}; {infeasible} planned at the least feasible budget named by the "
+          f"error after the drawn budget was infeasible)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,160 @@
+//===- mlir_module.cpp - ckpt's MLIR pipeline for Python -----------------===//
+//
+// The extension `ckpt._ckpt_mlir`: parses MLIR text in a context that holds
+// every upstream dialect plus ckpt's (the registry ckpt-opt uses), runs a
+// textual pass pipeline over it (every upstream pass and every ckpt pass and
+// pipeline), and returns the printed result. Diagnostics are collected, with
+// their locations and source lines, and raised as one `PipelineError`
+// (a ValueError) when parsing, verification or a pass fails. Warnings and
+// remarks of a run that succeeds are returned next to the text.
+//
+// Kept apart from `_ckpt` (the solver bindings) so that `import ckpt` does
+// not load libMLIR.so; `ckpt.optimize` and `ckpt.run_passes` load it on
+// first use.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/InitCkpt.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <mutex>
+#include <string>
+#include <utility>
+
+namespace py = pybind11;
+
+namespace {
+
+/// ckpt.PipelineError, created in the module init (never freed: it lives as
+/// long as the interpreter).
+PyObject *pipelineError = nullptr;
+
+/// Registers every pass once per process (the registry is global).
+void registerAllPassesOnce() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    mlir::registerAllPasses();
+    ckpt::registerPasses();
+  });
+}
+
+const mlir::DialectRegistry &getRegistry() {
+  static mlir::DialectRegistry *registry = [] {
+    auto *r = new mlir::DialectRegistry();
+    mlir::registerAllDialects(*r);
+    mlir::registerAllExtensions(*r);
+    ckpt::registerTrainingStepDialects(*r);
+    return r;
+  }();
+  return *registry;
+}
+
+/// Parses `text`, runs `pipeline` over it and prints the result. Returns
+/// (text, diagnostics of a successful run); throws PipelineError (set up in
+/// the module init) with every diagnostic on failure.
+std::pair<std::string, std::string> runPasses(const std::string &text,
+                                              const std::string &pipeline,
+                                              bool allowUnregistered,
+                                              const std::string &filename,
+                                              bool generic) {
+  registerAllPassesOnce();
+  mlir::MLIRContext context(getRegistry(),
+                            mlir::MLIRContext::Threading::DISABLED);
+  context.allowUnregisteredDialects(allowUnregistered);
+  // As ckpt-opt reports them: the message and its location, not the op.
+  context.printOpOnDiagnostic(false);
+
+  std::string diagnostics;
+  llvm::raw_string_ostream diagOS(diagnostics);
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, filename), llvm::SMLoc());
+  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagOS);
+
+  auto fail = [&](const std::string &what) {
+    diagOS.flush();
+    std::string message = what;
+    if (!diagnostics.empty())
+      message += ":\n" + diagnostics;
+    PyErr_SetString(pipelineError, message.c_str());
+    throw py::error_already_set();
+  };
+
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr,
+                                            mlir::ParserConfig(&context));
+  if (!module)
+    fail("could not parse the input");
+
+  mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
+  std::string pipelineErrors;
+  llvm::raw_string_ostream pipelineOS(pipelineErrors);
+  // Accept the pipeline with or without its builtin.module(...) anchor.
+  llvm::StringRef spec = llvm::StringRef(pipeline).trim();
+  if (spec.starts_with("builtin.module(") && spec.ends_with(")"))
+    spec = spec.drop_front(strlen("builtin.module(")).drop_back();
+  mlir::LogicalResult parsed = mlir::parsePassPipeline(spec, pm, pipelineOS);
+  if (mlir::failed(parsed)) {
+    pipelineOS.flush();
+    PyErr_SetString(pipelineError,
+                    ("invalid pass pipeline '" + pipeline + "': " +
+                     pipelineErrors)
+                        .c_str());
+    throw py::error_already_set();
+  }
+  if (mlir::failed(pm.run(*module)))
+    fail("the pipeline '" + pipeline + "' failed");
+
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  mlir::OpPrintingFlags flags;
+  if (generic)
+    flags.printGenericOpForm();
+  module->print(os, flags);
+  os.flush();
+  diagOS.flush();
+  return {out, diagnostics};
+}
+
+} // namespace
+
+PYBIND11_MODULE(_ckpt_mlir, m) {
+  m.doc() = "ckpt's MLIR passes and pipelines on MLIR text (loads libMLIR)";
+  py::object valueError = py::module_::import("builtins").attr("ValueError");
+  py::object errorType =
+      py::module_::import("builtins")
+          .attr("type")("PipelineError", py::make_tuple(valueError),
+                        py::dict(py::arg("__module__") = "ckpt",
+                                 py::arg("__doc__") =
+                                     "Parsing, verifying or running a pass "
+                                     "pipeline failed; the message holds "
+                                     "every diagnostic with its location."));
+  m.attr("PipelineError") = errorType;
+  pipelineError = errorType.inc_ref().ptr();
+  m.def("run_passes", &runPasses, py::arg("text"), py::arg("pipeline"),
+        py::arg("allow_unregistered") = false,
+        py::arg("filename") = "<input>", py::arg("generic") = false,
+        R"doc(Parse `text` as an MLIR module, run the textual pass
+`pipeline` on it (e.g. "ckpt-wrap-step,ckpt-plan{budget=70%}" or the same
+inside "builtin.module(...)"), and return (printed module, diagnostics of the
+successful run: warnings and remarks). Raises PipelineError (a ValueError)
+with every diagnostic when parsing, verification or a pass fails.)doc");
+}
