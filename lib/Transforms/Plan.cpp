@@ -112,7 +112,7 @@ LogicalResult PlanPass::planStep(StepOp step, const DeviceProfile &device,
   std::string error;
   if (separators == SeparatorKind::TreeDecomposition &&
       !solver::parseStrategy(strategy, chainStrategy, error)) {
-    return step.emitError("unknown strategy '")
+    return emitError(step.getLoc(), "unknown strategy '")
            << strategy
            << "': expected optimal, store-all, periodic:K, sqrt, revolve, "
               "memory-poor, articulation, speed or manual";
@@ -120,7 +120,7 @@ LogicalResult PlanPass::planStep(StepOp step, const DeviceProfile &device,
 
   std::optional<BudgetSpec> spec = parseBudget(budget, error);
   if (!spec)
-    return step.emitError(error);
+    return emitError(step.getLoc(), error);
 
   const StepAnalysis &analysis = getChildAnalysis<StepAnalysis>(step);
   FailureOr<StepChain> chain =
@@ -135,7 +135,7 @@ LogicalResult PlanPass::planStep(StepOp step, const DeviceProfile &device,
       planChain(*chain, storeAllStrategy,
                 std::numeric_limits<int64_t>::max() / 4, /*slots=*/0);
   if (!storeAll.error.empty())
-    return step.emitError("cannot build the chain model: ") << storeAll.error;
+    return emitError(step.getLoc(), "cannot build the chain model: ") << storeAll.error;
 
   // The reference for percentages: the store-all peak of the chain model
   // (fit=model) or the simulated peak of the step as written, nothing
@@ -144,13 +144,16 @@ LogicalResult PlanPass::planStep(StepOp step, const DeviceProfile &device,
   uint64_t reference = storeAll.peak;
   if (simulate)
     reference = simulateBlock(step.getBody().front(), kBufferAlignment).peak;
-  // A percentage of a step that holds no buffer is still a budget: 1 B.
+  // A percentage of a step that holds no buffer is still a budget: 1 B; a
+  // huge percentage saturates below 2^63 (see kMaxBudgetBytes) rather than
+  // overflowing the conversion.
+  double budgetValue =
+      spec->percent ? static_cast<double>(reference) * spec->value / 100.0
+                    : spec->value;
   uint64_t budgetBytes =
-      spec->percent
-          ? std::max<uint64_t>(1, static_cast<uint64_t>(
-                                      static_cast<double>(reference) *
-                                      spec->value / 100.0))
-          : static_cast<uint64_t>(spec->value);
+      budgetValue >= kMaxBudgetBytes
+          ? static_cast<uint64_t>(std::numeric_limits<int64_t>::max())
+          : std::max<uint64_t>(1, static_cast<uint64_t>(budgetValue));
 
   // The simulated peak of the step `candidate` rewrites it into (the plan is
   // written onto the step, then applied to a copy).
@@ -165,9 +168,9 @@ LogicalResult PlanPass::planStep(StepOp step, const DeviceProfile &device,
   if (!simulate) {
     plan = planStrategy(*chain, strategy, budgetBytes, slots);
     if (!plan.error.empty())
-      return step.emitError("the chain solver failed: ") << plan.error;
+      return emitError(step.getLoc(), "the chain solver failed: ") << plan.error;
     if (!plan.feasible) {
-      InFlightDiagnostic diag = step.emitError("budget of ")
+      InFlightDiagnostic diag = emitError(step.getLoc(), "budget of ")
                                 << formatBytes(budgetBytes)
                                 << " is infeasible for strategy '" << strategy
                                 << "'";
@@ -215,9 +218,9 @@ LogicalResult PlanPass::planStep(StepOp step, const DeviceProfile &device,
     // budget reports it.
     PlanResult probe = planStrategy(*chain, strategy, 0, slots);
     if (!probe.error.empty())
-      return step.emitError("the chain solver failed: ") << probe.error;
+      return emitError(step.getLoc(), "the chain solver failed: ") << probe.error;
     if (!probe.minFeasibleBudget)
-      return step.emitError("no budget is feasible for strategy '")
+      return emitError(step.getLoc(), "no budget is feasible for strategy '")
              << strategy << "' with " << slots.getValue()
              << " slots; try more slots";
     uint64_t lo = *probe.minFeasibleBudget;
@@ -247,7 +250,7 @@ LogicalResult PlanPass::planStep(StepOp step, const DeviceProfile &device,
       step->removeAttr(kPlanAttrName);
       for (Operation &op : step.getBody().front())
         op.removeAttr(kStageAttrName);
-      return step.emitError("budget of ")
+      return emitError(step.getLoc(), "budget of ")
              << formatBytes(budgetBytes) << " is infeasible for strategy '"
              << strategy << "': the least feasible budget is "
              << formatBytes(leastPeak);

@@ -172,7 +172,7 @@ LogicalResult ckpt::applyPlan(StepOp step) {
   auto plan = step->getAttrOfType<PlanAttr>(kPlanAttrName);
   int numStages = static_cast<int>(plan.getStages().size());
   if (numStages == 0)
-    return step.emitError("the plan has no stages");
+    return emitError(step.getLoc(), "the plan has no stages");
 
   // The sequence, and its first forward sweep F1 .. F<numStages>.
   std::vector<solver::Op> sequence;
@@ -182,7 +182,7 @@ LogicalResult ckpt::applyPlan(StepOp step) {
     solver::Op op;
     if (!solver::parseOp(std::string_view(word.data(), word.size()), op) ||
         op.stage > numStages)
-      return step.emitError("malformed plan sequence: '") << word << "'";
+      return emitError(step.getLoc(), "malformed plan sequence: '") << word << "'";
     sequence.push_back(op);
   }
   size_t sweep = 0;
@@ -190,12 +190,12 @@ LogicalResult ckpt::applyPlan(StepOp step) {
          sequence[sweep].kind != solver::OpKind::Backward;
        ++sweep) {
     if (sequence[sweep].stage != static_cast<int>(sweep) + 1)
-      return step.emitError("the plan sequence must start with a forward "
+      return emitError(step.getLoc(), "the plan sequence must start with a forward "
                             "sweep over stages 1 to ")
              << numStages;
   }
   if (sweep != static_cast<size_t>(numStages))
-    return step.emitError("the plan sequence must start with a forward "
+    return emitError(step.getLoc(), "the plan sequence must start with a forward "
                           "sweep over stages 1 to ")
            << numStages;
 

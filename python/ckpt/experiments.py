@@ -82,8 +82,10 @@ def load_source(source):
         _, name, *rest = source.split(":", 2)
         opts = _kv(rest[0]) if rest else {}
         from . import torch_import
-        text = torch_import.import_model(name, **opts)
-        return f"{name}-b{opts.get('batch', 1)}", text, opts.get("batch", 1)
+        batch = opts.get("batch", 1)
+        model, x, target = torch_import.build_model(name, batch=batch, image=opts.get("image"))
+        text = torch_import.import_module(model, x, target, name=name)
+        return f"{name}-b{batch}", text, batch
     if source.startswith("graph:"):
         path = source[len("graph:"):]
         from . import import_graph

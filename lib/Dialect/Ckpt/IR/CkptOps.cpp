@@ -197,5 +197,31 @@ LogicalResult FreeOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// OpaqueOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult OpaqueOp::verify() {
+  if (getName().empty())
+    return emitOpError("expects a non-empty name: the operation it stands for");
+  // Pure and without results it would compute nothing: an operation that
+  // only has side effects (an in-place update, I/O) is not what it models.
+  if (getNumResults() == 0)
+    return emitOpError("expects at least one result: it stands for a pure "
+                       "operation, which computes nothing without results");
+  for (auto [kind, types] :
+       {std::pair<StringRef, TypeRange>{"operand", getInputs().getTypes()},
+        std::pair<StringRef, TypeRange>{"result", getResultTypes()}}) {
+    for (auto [index, type] : llvm::enumerate(types)) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || !tensor.hasStaticShape())
+        return emitOpError()
+               << kind << " #" << index
+               << " must be a ranked tensor with a static shape, got " << type;
+    }
+  }
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.cpp.inc"

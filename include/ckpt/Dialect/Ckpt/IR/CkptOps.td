@@ -202,4 +202,43 @@ def Ckpt_FreeOp : Ckpt_Op<"free", [MemoryEffects<[MemFree]>]> {
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// OpaqueOp
+//===----------------------------------------------------------------------===//
+
+def Ckpt_OpaqueOp : Ckpt_Op<"opaque", [Pure]> {
+  let summary = "An operation a front end could not translate";
+  let description = [{
+    Stands for one operation of the source program that a front end (the
+    PyTorch importer, the Checkmate graph importer) could not translate into
+    upstream dialects. `name` says what it was (e.g. the ATen op or the
+    graph node); the operand and result types are the real ones, so the
+    planner knows the sizes of the buffers it reads and writes. Its cost is
+    the discardable `ckpt.cost` attribute when present; otherwise the cost
+    model's opaque estimate (the bytes of its operands and results, no
+    flops).
+
+    The op is pure: it has no side effects and gives the same results when
+    run again, so the planner may recompute it. Every result is a new buffer
+    (no operand is written in place). Operands and results must be ranked
+    tensors with static shapes, and there is at least one result (an
+    operation with side effects only cannot be modelled as pure). A step
+    that contains it can be planned and rewritten, but not lowered:
+    `ckpt-lower-to-cpu` and `ckpt-lower-to-nvptx` stop with an error at the
+    op.
+
+    ```mlir
+    %r:2 = ckpt.opaque "aten.max_pool2d_with_indices"(%a, %b)
+        {ckpt.cost = #ckpt.cost<flops = 10, bytes = 20, time = 1.0e-06>}
+        : (tensor<1x4xf32>, tensor<4xf32>) -> (tensor<1x2xf32>, tensor<1x2xi64>)
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, Variadic<AnyType>:$inputs);
+  let results = (outs Variadic<AnyType>:$results);
+  let assemblyFormat = [{
+    $name `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // CKPT_DIALECT_CKPT_IR_CKPTOPS_TD

@@ -1,0 +1,390 @@
+"""Tests of the PyTorch importer (ckpt.torch_import).
+
+Small models are imported, lowered with ckpt-opt and run on the CPU, and their
+loss and every gradient are compared with PyTorch's eager autograd on the
+same inputs, two ways:
+  * ckpt-opt --ckpt-wrap-step --ckpt-lower-to-cpu + ckpt-run --seed=7
+    --print-outputs: ckpt-run's deterministic inputs (a splitmix64 stream,
+    reproduced here) are fed to PyTorch too;
+  * test/Inputs/steps/check_step.py's harness: a @main holding the model's
+    own weights as hex dense constants, run with mlir-runner.
+torchvision models are imported and planned with ckpt-opt (no execution).
+The biggest ones only run with CKPT_SLOW=1.
+
+Run: /usr/bin/python3 -m pytest python/tests/test_torch_import.py
+"""
+
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+torch.set_num_threads(1)
+
+from ckpt import torch_import as ti  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+BUILD = os.environ.get("CKPT_BUILD_DIR", os.path.join(ROOT, "build"))
+MLIR_BIN = os.environ.get("CKPT_MLIR_BIN", "/usr/lib/llvm-22/bin")
+MLIR_LIB = os.environ.get("CKPT_MLIR_LIB", "/usr/lib/llvm-22/lib")
+SLOW = os.environ.get("CKPT_SLOW") == "1"
+
+
+def _check_step():
+    path = os.path.join(ROOT, "test", "Inputs", "steps", "check_step.py")
+    spec = importlib.util.spec_from_file_location("ckpt_check_step", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def run(args, **kw):
+    return subprocess.run(args, capture_output=True, text=True, **kw)
+
+
+# ---------------------------------------------------------------------------
+# Helpers
+
+def splitmix_inputs(shapes, seed):
+    """ckpt-run's inputs: one splitmix64 stream over the arguments in order,
+    each float32 (bits >> 40) * 2^-24 - 0.5."""
+    total = sum(int(np.prod(s)) for s in shapes)
+    k = np.arange(1, total + 1, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        z = np.uint64(seed) + k * np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+    v = (z >> np.uint64(40)).astype(np.float32) * np.float32(2.0 ** -24) - np.float32(0.5)
+    out, o = [], 0
+    for s in shapes:
+        n = int(np.prod(s))
+        out.append(v[o:o + n].reshape(s))
+        o += n
+    return out
+
+
+def eager_step(model, loss, x, t, params):
+    """Loss and gradients by PyTorch eager autograd, with the importer's
+    training-mode semantics (batch statistics, no dropout)."""
+    from torch.nn.utils.stateless import functional_call
+    m = ti._prepare(model)
+    names = [n for n, _ in m.named_parameters()]
+    ps = [torch.tensor(p).requires_grad_() for p in params]
+    out = functional_call(m, dict(zip(names, ps)), (torch.tensor(x),))
+    fn = (torch.nn.functional.cross_entropy if loss == "cross_entropy"
+          else torch.nn.functional.mse_loss)
+    value = fn(out, torch.tensor(t))
+    grads = torch.autograd.grad(value, ps)
+    return [value.detach().numpy()] + [g.numpy() for g in grads]
+
+
+def assert_close(got, ref, what, rtol=1e-4):
+    """|got - ref| <= rtol |ref| + 1e-5 max|ref| + 1e-6, per result (the
+    absolute terms cover entries that are small by cancellation, e.g. the
+    gradient of a bias followed by batch norm, which is 0 up to rounding)."""
+    assert len(got) == len(ref), f"{what}: {len(got)} results, expected {len(ref)}"
+    for i, (g, r) in enumerate(zip(got, ref)):
+        g = np.asarray(g, dtype=np.float64).reshape(r.shape)
+        r = r.astype(np.float64)
+        bound = rtol * np.abs(r) + 1e-5 * float(np.max(np.abs(r), initial=0.0)) + 1e-6
+        diff = np.abs(g - r)
+        bad = ~(diff <= bound)
+        assert not bad.any(), (
+            f"{what}: result {i} {list(r.shape)}: {int(bad.sum())} entries differ, "
+            f"worst |got - ref| = {float(diff.max()):.3g} (ref max {float(np.abs(r).max()):.3g})")
+
+
+def lower_and_run(text, entry, tmp_path):
+    step = tmp_path / "step.mlir"
+    step.write_text(text)
+    lowered = tmp_path / "lowered.mlir"
+    r = run(["ckpt-opt", str(step), "--ckpt-wrap-step", "--ckpt-lower-to-cpu",
+             "-o", str(lowered)])
+    assert r.returncode == 0, r.stderr[:4000]
+    r = run(["ckpt-run", str(lowered), f"--entry={entry}", "--seed=7", "--print-outputs"])
+    assert r.returncode == 0, r.stderr[:4000]
+    return json.loads(r.stdout)
+
+
+# ---------------------------------------------------------------------------
+# Executable models: values against PyTorch
+
+SMALL = [("tinymlp", 3, "mse"), ("tinymlp", 2, "cross_entropy"),
+         ("tinyresnet", 2, "cross_entropy"), ("tinytransformer", 2, "cross_entropy")]
+
+
+def check_against_torch(model, x, target, loss, name, tmp_path, runner=True):
+    """Import, run (both ways, or only through ckpt-run) and compare with
+    PyTorch; returns the importer's info."""
+    text, info = ti.import_module_info(model, x, target, loss, name=name)
+    assert info["opaque_ops"] == 0, info["opaque"]
+    assert re.search(rf"func\.func @{name}_step\(%x: ", text)
+    assert "attributes {ckpt.loss = 0 : i64}" in text
+    params = [p.detach().numpy() for p in model.parameters()]
+    assert info["params"] == [n for n, _ in model.named_parameters()]
+
+    # 1. ckpt's CPU pipeline on ckpt-run's inputs.
+    result = lower_and_run(text, f"{name}_step", tmp_path)
+    cs = _check_step()
+    _, args, res_types, res_shapes = cs.parse_step(text)
+    shapes = [s for _, s in args]
+    assert shapes == [tuple(x.shape), tuple(target.shape)] + [p.shape for p in params]
+    assert res_shapes == [()] + [p.shape for p in params]
+    inputs = splitmix_inputs(shapes, 7)
+    ref = eager_step(model, loss, inputs[0], inputs[1], inputs[2:])
+    got = [o["values"] for o in result["outputs"]]
+    assert_close(got, ref, f"{name} via ckpt-run")
+    assert result["leaked_bytes"] == 0
+    if not runner:
+        return info
+
+    # 2. The model's own weights as constants, through mlir-runner.
+    real = [x.numpy().astype(np.float32), target.numpy().astype(np.float32)] + params
+    wrapper = cs.build_wrapper(text, f"{name}_step", shapes, real, res_types, res_shapes)
+    printed = cs.run_mlir(wrapper, str(tmp_path), MLIR_BIN, MLIR_LIB)
+    got = cs.parse_printed(printed, res_shapes)
+    ref = eager_step(model, loss, real[0], real[1], real[2:])
+    # printMemrefF32 prints 6 significant digits.
+    assert_close(got, ref, f"{name} via mlir-runner", rtol=2e-4)
+    return info
+
+
+@pytest.mark.parametrize("name,batch,loss", SMALL)
+def test_small_model_matches_torch(name, batch, loss, tmp_path):
+    model, x, target = ti.build_model(name, batch=batch)
+    if loss == "mse":
+        target = target * 2 - 1
+    info = check_against_torch(model, x, target, loss, name, tmp_path)
+    assert not info["functionalized"]
+
+
+class _InPlaceOnView(torch.nn.Module):
+    """In-place ops on a view (the importer's local rewrite does not apply:
+    functorch's functionalize runs; autograd's CopySlices gives as_strided
+    and as_strided_scatter) and on a fresh tensor."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(4, 6)
+        self.fc2 = torch.nn.Linear(6, 3)
+
+    def forward(self, x):
+        h = self.fc1(x)
+        h[:, 2:5].mul_(3.0)
+        h = torch.relu(h) * 2
+        h.add_(1.0)
+        return self.fc2(h)
+
+
+class _Activations(torch.nn.Module):
+    """Elementwise ops and reductions: relu6 (hardtanh), sigmoid, tanh, silu,
+    gelu, leaky relu, where, exp, log, sqrt, rsqrt, pow, mean, amax, clamp."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(6, 8)
+        self.fc2 = torch.nn.Linear(8, 8)
+        self.fc3 = torch.nn.Linear(8, 8)
+        self.fc4 = torch.nn.Linear(8, 3)
+
+    def forward(self, x):
+        F = torch.nn.functional
+        h = self.fc2(F.relu6(self.fc1(x) * 4))
+        h = torch.sigmoid(h) * torch.tanh(h) + F.silu(h) + F.gelu(h)
+        h = F.leaky_relu(self.fc3(h), 0.1)
+        h = torch.where(h > 0.05, h, 0.5 * h)
+        h = torch.log(torch.exp(h) + 1) + torch.sqrt(h * h + 1) + h * torch.rsqrt(h ** 2 + 2)
+        h = h - h.mean(dim=1, keepdim=True) + h.amax(dim=1, keepdim=True) / 3
+        return self.fc4(torch.clamp(h, -2, 2))
+
+
+def test_activations_match_torch(tmp_path):
+    torch.manual_seed(0)
+    check_against_torch(_Activations(), torch.rand(4, 6) - 0.5, torch.rand(4, 3), "mse",
+                        "acts", tmp_path)
+
+
+def test_inplace_on_view_matches_torch(tmp_path):
+    torch.manual_seed(0)
+    x = torch.rand(2, 4) - 0.5
+    target = torch.softmax(torch.rand(2, 3), 1)
+    info = check_against_torch(_InPlaceOnView(), x, target, "cross_entropy", "inplace", tmp_path)
+    assert info["functionalized"]
+
+
+def test_real_tracing_gives_the_same_step():
+    model, x, target = ti.build_model("tinyresnet", batch=2)
+    fake = ti.import_module(model, x, target)
+    assert ti.import_module(model, x, target, tracing_mode="real") == fake
+    assert "ckpt.opaque" not in fake
+
+
+def test_class_index_target_is_one_hot():
+    model, x, target = ti.build_model("tinymlp", batch=3)
+    labels = target.argmax(1)
+    assert ti.import_module(model, x, labels) == ti.import_module(model, x, target)
+
+
+def test_remat_on_imported_step(tmp_path):
+    """Plan, rematerialize and run the imported tinyresnet (batch 8, 32x32,
+    so that activations dominate): test/Run/check_remat.py checks identical
+    outputs, the budget and the predicted peak."""
+    model, x, target = ti.build_model("tinyresnet", batch=8, image=32)
+    text = ti.import_module(model, x, target, name="tinyresnet")
+    path = tmp_path / "tinyresnet.mlir"
+    path.write_text(text)
+    r = run([sys.executable, os.path.join(ROOT, "test", "Run", "check_remat.py"), str(path),
+             "tinyresnet_step", "80", "40"])
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert re.search(r"^OK 80% budget=\d+ .* identical$", r.stdout, re.M), r.stdout
+    assert re.search(r"^OK 40% infeasible least=\d+$", r.stdout, re.M), r.stdout
+
+
+# ---------------------------------------------------------------------------
+# Opaque ops and errors
+
+class _CumsumNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 3)
+
+    def forward(self, x):
+        return torch.cumsum(self.fc(x), 1)
+
+
+def test_opaque_op_plans_but_does_not_lower(tmp_path):
+    text, info = ti.import_module_info(_CumsumNet(), torch.rand(2, 4), torch.rand(2, 3),
+                                       loss="mse", name="cum")
+    assert info["opaque"].get("aten.cumsum", 0) >= 2  # forward and backward
+    m = re.search(r'= ckpt\.opaque "aten\.cumsum"\(%\w+\) \{ckpt\.cost = #ckpt\.cost<flops = 6, '
+                  r'bytes = 48, time = [0-9.e+-]+>\} : \(tensor<2x3xf32>\) -> tensor<2x3xf32>',
+                  text)
+    assert m, text
+    step = tmp_path / "cum.mlir"
+    step.write_text(text)
+    r = run(["ckpt-opt", str(step), "--ckpt-wrap-step", "--ckpt-plan=budget=100%",
+             "-o", os.devnull])
+    assert r.returncode == 0, r.stderr
+    r = run(["ckpt-opt", str(step), "--ckpt-wrap-step", "--ckpt-lower-to-cpu", "-o", os.devnull,
+             "--mlir-print-op-on-diagnostic=false"])
+    assert r.returncode != 0
+    assert '"aten.cumsum" has no lowering' in r.stderr
+
+
+class _DataDependent(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 3)
+
+    def forward(self, x):
+        y = self.fc(x)
+        return y if y.sum() > 0 else -y
+
+
+class _DynamicShape(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 3)
+
+    def forward(self, x):
+        y = self.fc(x)
+        return y[y > 0].reshape(1, -1)[:, :3]
+
+
+def test_errors():
+    x, t = torch.rand(2, 4), torch.rand(2, 3)
+    with pytest.raises(ValueError, match="cannot trace the training step.*data-dependent"):
+        ti.import_module(_DataDependent(), x, t)
+    with pytest.raises(ValueError, match="dynamic shapes are not supported"):
+        ti.import_module(_DynamicShape(), x, t)
+    with pytest.raises(ValueError, match=r"target of shape \[2, 4\] for an output of shape \[2, 3\]"):
+        ti.import_module(_CumsumNet(), x, torch.rand(2, 4))
+    with pytest.raises(ValueError, match="unknown loss 'l1'"):
+        ti.import_module(_CumsumNet(), x, t, loss="l1")
+    with pytest.raises(ValueError, match="no parameters"):
+        ti.import_module(torch.nn.ReLU(), x, t)
+
+
+def _cli(*args):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.path.join(BUILD, "python") + os.pathsep + env.get("PYTHONPATH", "")
+    return run([sys.executable, "-m", "ckpt.torch_import", *args], env=env)
+
+
+def test_cli(tmp_path):
+    out = tmp_path / "tiny.mlir"
+    r = _cli("tinyresnet", "--batch", "2", "-o", str(out), "--stats")
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"tinyresnet_step: \d+ aten ops -> \d+ MLIR ops, 0 opaque", r.stderr)
+    text = out.read_text()
+    assert re.search(r"func\.func @tinyresnet_step\(%x: tensor<2x3x16x16xf32>,\s+%t: "
+                     r"tensor<2x10xf32>,\s+%p0: tensor<8x3x3x3xf32>", text)
+    r = run(["ckpt-opt", str(out), "--ckpt-wrap-step", "-o", os.devnull])
+    assert r.returncode == 0, r.stderr
+    r = _cli("nosuchnet", "--batch", "1")
+    assert r.returncode == 1 and "unknown model 'nosuchnet'" in r.stderr
+    r = _cli("tinymlp", "--batch", "0")
+    assert r.returncode == 1 and "--batch must be at least 1" in r.stderr
+
+
+@pytest.mark.skipif(not SLOW, reason="about a minute: set CKPT_SLOW=1")
+def test_torchvision_resnet18_matches_torch(tmp_path):
+    """torchvision's ResNet-18 (7x7/2 stem, 3x3/2 max pooling, downsampling
+    blocks, global average pooling) at 64x64, batch 2, through ckpt-run.
+    (At 32x32 the last batch norm normalizes 2 values per channel, so the
+    gradients are too ill-conditioned to compare.)"""
+    model, x, target = ti.build_model("resnet18", batch=2, image=64, classes=10)
+    check_against_torch(model, x, target, "cross_entropy", "resnet18", tmp_path, runner=False)
+
+
+# ---------------------------------------------------------------------------
+# torchvision models: import and plan
+
+_LEAST = re.compile(r"the least feasible budget is .*?\((\d+) B\)")
+
+
+def plan(path, budget):
+    start = time.perf_counter()
+    r = run(["ckpt-opt", str(path), "--ckpt-wrap-step", f"--ckpt-plan=budget={budget}",
+             "--mlir-print-op-on-diagnostic=false", "-o", os.devnull])
+    return r, time.perf_counter() - start
+
+
+def _slow(*params):
+    return pytest.param(*params, marks=pytest.mark.skipif(
+        not SLOW, reason="big model: set CKPT_SLOW=1"))
+
+
+@pytest.mark.parametrize("name,batch", [
+    ("resnet18", 1), ("resnet50", 1), ("densenet121", 1), ("inception_v3", 1),
+    ("vgg16", 1), ("resnet18", 8),
+    _slow("resnet101", 1), _slow("resnet152", 1), _slow("resnet50", 8),
+    _slow("resnet152", 8), _slow("densenet121", 8), _slow("inception_v3", 8),
+    _slow("vgg16", 8)])
+def test_torchvision_model_plans(name, batch, tmp_path):
+    model, x, target = ti.build_model(name, batch=batch)
+    text, info = ti.import_module_info(model, x, target, name=name)
+    del model
+    # Every op of these models has an executable lowering.
+    assert info["opaque_ops"] == 0, info["opaque"]
+    assert info["aten_ops"] > 100
+    path = tmp_path / f"{name}.mlir"
+    path.write_text(text)
+    r, seconds = plan(path, "80%")
+    print(f"{name} batch {batch}: {info['aten_ops']} aten ops, {info['mlir_ops']} MLIR ops, "
+          f"trace {info['trace_s']:.1f} s, plan {seconds:.1f} s")
+    if r.returncode != 0:
+        m = _LEAST.search(r.stderr)
+        assert m, r.stderr[:4000]
+        # The least feasible budget the error names is feasible.
+        r, _ = plan(path, f"{m.group(1)}B")
+        assert r.returncode == 0, r.stderr[:4000]
