@@ -20,7 +20,8 @@ DIR/results.json, and a markdown table (stdout, or replacing the block
 between `<!-- experiments:begin -->` and `<!-- experiments:end -->` in
 --doc): per model, stages, store-all peak, least feasible budgets, the mean
 and largest throughput gain of `optimal` over the best `periodic` at equal
-memory (over the budgets where some periodic schedule fits), and the
+memory (the best K at each budget, or store-all where it fits; over the
+budgets where one of them fits), and the
 planning time (the wall time of ckpt-plan with fit=simulation, optimal,
 at 50% of the store-all peak, or at the least feasible budget above it).
 
@@ -43,6 +44,22 @@ import time
 
 import ckpt
 
+def _find_graphs():
+    """The Checkmate graphs: $CKPT_CHECKMATE_GRAPHS, or shared/graphs/checkmate
+    in a directory above this file (beside the checkout)."""
+    if os.environ.get("CKPT_CHECKMATE_GRAPHS"):
+        return os.environ["CKPT_CHECKMATE_GRAPHS"]
+    d = os.path.dirname(os.path.abspath(__file__))
+    while d != os.path.dirname(d):
+        candidate = os.path.join(d, "shared", "graphs", "checkmate")
+        if os.path.isdir(candidate):
+            return candidate
+        d = os.path.dirname(d)
+    return os.path.join("shared", "graphs", "checkmate")
+
+
+_GRAPHS = _find_graphs()
+
 DEFAULT_SOURCES = [
     "zoo:mlp:depth=16,batch=256,width=64",
     "zoo:resnet:depth=8,batch=8,width=16,size=16",
@@ -51,12 +68,16 @@ DEFAULT_SOURCES = [
     "zoo:densenet:depth=8,batch=4,width=8,size=16",
     "torch:resnet18:batch=8",
     "torch:resnet50:batch=8",
-    "torch:resnet101:batch=4",
-    "torch:resnet152:batch=4",
-    "torch:densenet121:batch=4",
-    "torch:vgg16:batch=4",
-    "torch:inception_v3:batch=2",
-]
+    "torch:resnet101:batch=8",
+    "torch:resnet152:batch=8",
+    "torch:densenet121:batch=8",
+    "torch:vgg16:batch=8",
+    "torch:inception_v3:batch=8",
+] + [f"graph:{os.path.join(_GRAPHS, g)}" for g in [
+    "VGG16_256_224_224_3_train_nx.json", "VGG19_256_224_224_3_train_nx.json",
+    "ResNet50_256_224_224_3_train_nx.json", "MobileNet_512_224_224_3_train_nx.json",
+    "fcn_8_vgg_32_416_608_3_train_nx.json", "segnet_32_416_608_3_train_nx.json",
+    "vgg_unet_32_416_608_3_train_nx.json"]]
 
 
 def _kv(spec):
@@ -89,8 +110,11 @@ def load_source(source):
     if source.startswith("graph:"):
         path = source[len("graph:"):]
         from . import import_graph
-        text = import_graph.import_file(path)
-        return os.path.splitext(os.path.basename(path))[0], text, 1
+        text = import_graph.import_graph(path)
+        name = os.path.splitext(os.path.basename(path))[0]
+        # Checkmate's file names hold the batch: MODEL_BATCH_H_W_C_train_nx.
+        m = re.search(r"_(\d+)_\d+_\d+_\d+_train", name)
+        return name, text, int(m.group(1)) if m else 1
     with open(source) as f:
         return os.path.splitext(os.path.basename(source))[0], f.read(), 1
 
@@ -146,8 +170,11 @@ def sweep_model(chain_json, points, slots):
             r = ckpt.solve(chain, memory=m, slots=0 if exact else slots, strategy=s,
                            with_sequence=False)
             curves[s].append(r.makespan if r.feasible else None)
-    periodic = [min((curves[f"periodic:{k}"][i] for k in range(1, L + 1)
-                     if curves[f"periodic:{k}"][i] is not None), default=None)
+    # The baseline: checkpoint_sequential with the best number of segments
+    # at each budget, or no checkpointing at all (store-all) where it fits.
+    periodic = [min((curves[s][i] for s in strategies
+                     if (s == "store-all" or s.startswith("periodic:"))
+                     and curves[s][i] is not None), default=None)
                 for i in range(len(budgets))]
     gains = [p / o - 1 for p, o in zip(periodic, curves["optimal"])
              if p is not None and o is not None]
@@ -170,7 +197,7 @@ def plot(name, result, batch, path):
         ys = [t0 / m if m else None for m in result["makespans"][f"periodic:{k}"]]
         ax.plot(mib, ys, color="0.85", linewidth=0.6)
     styles = [("optimal", "optimal (Theorem 1)", "C0", "o"),
-              ("best_periodic", "periodic, best K (checkpoint_sequential)", "C1", "s"),
+              ("best_periodic", "periodic, best K, or store-all", "C1", "s"),
               ("revolve", "revolve", "C2", "^"), ("store-all", "store-all", "C3", "x")]
     for key, label, color, marker in styles:
         series = result["best_periodic"] if key == "best_periodic" else result["makespans"][key]

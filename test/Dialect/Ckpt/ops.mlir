@@ -84,9 +84,15 @@ ckpt.step @recompute_no_inputs(%l: f32) -> (f32, tensor<2xf32>) {
 // CHECK-LABEL: ckpt.step @cost(
 // CHECK:         math.exp %{{.*}} {ckpt.cost = #ckpt.cost<flops = 4, bytes = 32, time = 2.500000e-06>}
 // CHECK:         math.sin %{{.*}} {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 0.000000e+00>}
+// A large integral time (imported graphs' costs) prints as an integer, not as
+// a hexadecimal bit pattern; 1.5e15 has a short decimal form and keeps it.
+// CHECK:         math.cos %{{.*}} {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 1234567890123457>}
+// CHECK:         math.cos %{{.*}} {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 1.500000e+15>}
 ckpt.step @cost(%x: tensor<4xf32>, %l: f32) -> (f32, tensor<4xf32>) {
   %e = math.exp %x {ckpt.cost = #ckpt.cost<time = 2.5e-6, flops = 4, bytes = 32>} : tensor<4xf32>
   %s = math.sin %e {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 0>} : tensor<4xf32>
+  %c1 = math.cos %s {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 1234567890123457>} : tensor<4xf32>
+  %c2 = math.cos %c1 {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 1500000000000000>} : tensor<4xf32>
   ckpt.return %l, %s : f32, tensor<4xf32> loss(0)
 }
 

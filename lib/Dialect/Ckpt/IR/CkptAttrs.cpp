@@ -5,10 +5,39 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace ckpt;
+
+/// Prints a time in seconds as `printFloat` does, except that a value whose
+/// decimal form has no '.' (a large integral time, such as the costs of
+/// imported graphs) is printed as that integer, which the parser reads,
+/// instead of as a hexadecimal bit pattern.
+static void printSeconds(AsmPrinter &printer, const llvm::APFloat &value) {
+  double seconds = value.convertToDouble();
+  if (std::isfinite(seconds) && seconds >= 0.0 &&
+      seconds < 18446744073709551616.0 && seconds == std::floor(seconds)) {
+    // printFloat's first choice: six digits in exponential form, when exact.
+    llvm::SmallString<32> scientific;
+    value.toString(scientific, /*FormatPrecision=*/6, /*FormatMaxPadding=*/0,
+                   /*TruncateZero=*/false);
+    llvm::SmallString<32> text;
+    value.toString(text);
+    if (!llvm::APFloat(value.getSemantics(), scientific)
+             .bitwiseIsEqual(value) &&
+        llvm::StringRef(text).find_first_not_of("0123456789") ==
+            llvm::StringRef::npos &&
+        llvm::APFloat(value.getSemantics(), text).bitwiseIsEqual(value)) {
+      printer << text;
+      return;
+    }
+  }
+  printer.printFloat(value);
+}
 
 #define GET_ATTRDEF_CLASSES
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.cpp.inc"

@@ -29,7 +29,7 @@ def Ckpt_SecondsParameter : APFloatParameter<"time in seconds"> {
     }
     return ::llvm::APFloat(negative ? -value : value);
   }() }];
-  let printer = [{ $_printer.printFloat($_self) }];
+  let printer = [{ printSeconds($_printer, $_self) }];
 }
 
 def Ckpt_CostAttr : Ckpt_Attr<"Cost", "cost"> {
