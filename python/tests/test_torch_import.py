@@ -366,8 +366,8 @@ def _slow(*params):
 
 @pytest.mark.parametrize("name,batch", [
     ("resnet18", 1), ("resnet50", 1), ("densenet121", 1), ("inception_v3", 1),
-    ("vgg16", 1), ("resnet18", 8),
-    _slow("resnet101", 1), _slow("resnet152", 1), _slow("resnet50", 8),
+    ("vgg16", 1), ("resnet18", 8), ("resnet101", 1), ("resnet152", 1),
+    _slow("resnet50", 8),
     _slow("resnet152", 8), _slow("densenet121", 8), _slow("inception_v3", 8),
     _slow("vgg16", 8)])
 def test_torchvision_model_plans(name, batch, tmp_path):
