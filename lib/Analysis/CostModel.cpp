@@ -163,8 +163,18 @@ std::optional<uint64_t> ckpt::getTypeBytes(Type type) {
   if (auto shaped = dyn_cast<ShapedType>(type)) {
     if (!shaped.hasRank() || !shaped.hasStaticShape())
       return std::nullopt;
-    return static_cast<uint64_t>(shaped.getNumElements()) *
-           getElementBytes(shaped.getElementType());
+    ArrayRef<int64_t> shape = shaped.getShape();
+    if (llvm::is_contained(shape, 0))
+      return 0;
+    // Multiply with a bound instead of getNumElements(), which wraps around
+    // silently past 2^63 elements (a 2^64-element tensor would count as 0 B).
+    uint64_t bytes = getElementBytes(shaped.getElementType());
+    for (int64_t dim : shape) {
+      if (bytes > kMaxTypeBytes / static_cast<uint64_t>(dim))
+        return std::nullopt;
+      bytes *= static_cast<uint64_t>(dim);
+    }
+    return bytes;
   }
   return getElementBytes(type);
 }
@@ -385,10 +395,16 @@ FailureOr<OpCost> ckpt::getOpCost(Operation *op, const DeviceProfile &device,
        {std::pair<StringRef, ValueRange>{"operand", op->getOperands()},
         std::pair<StringRef, ValueRange>{"result", op->getResults()}}) {
     for (auto [index, value] : llvm::enumerate(values)) {
-      if (!getTypeBytes(value.getType()))
+      if (!getTypeBytes(value.getType())) {
+        auto shaped = dyn_cast<ShapedType>(value.getType());
+        if (shaped && shaped.hasStaticShape())
+          return op->emitOpError("has an ")
+                 << kind << " (#" << index << ": " << value.getType()
+                 << ") of more than 2^50 bytes; the planner cannot size it";
         return op->emitOpError("has a dynamically shaped ")
                << kind << " (#" << index << ": " << value.getType()
                << "); the planner needs static shapes";
+      }
     }
   }
 

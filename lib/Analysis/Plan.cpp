@@ -52,6 +52,13 @@ std::optional<BudgetSpec> ckpt::parseBudget(llvm::StringRef text,
                      .Default(-1);
   if (scale < 0 || value * scale < 1)
     return fail();
+  // Budgets are kept in signed 64-bit byte counts (the report, the solver):
+  // a larger one would wrap around, and converting a double past 2^64 to an
+  // integer is undefined.
+  if (value * scale >= kMaxBudgetBytes) {
+    error = "budget '" + text.str() + "' is too large: it must be below 2^63 bytes";
+    return std::nullopt;
+  }
   spec.value = std::floor(value * scale);
   return spec;
 }

@@ -59,6 +59,11 @@ struct PrepareEntryPass
           << funcName.getValue() << "'";
       return signalPassFailure();
     }
+    // Functions that are not entries (a private step, say) keep no loss
+    // index either: convert-func-to-llvm packs several results into one
+    // struct, on which `ckpt.loss` >= 1 would no longer verify.
+    for (auto func : module.getOps<func::FuncOp>())
+      func->removeAttr(kLossAttrName);
   }
 
   static LogicalResult prepare(func::FuncOp func) {

@@ -19,6 +19,10 @@ struct ReadOnlyArgumentsPass
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();
+    // A declaration has no body to bufferize, and one-shot bufferization
+    // rejects `bufferization.writable` on it: leave it as it is.
+    if (func.isExternal())
+      return;
     BoolAttr no = BoolAttr::get(&getContext(), false);
     for (auto [index, type] : llvm::enumerate(func.getArgumentTypes()))
       if (isa<TensorType>(type))

@@ -66,8 +66,13 @@ struct OpCost {
   CostSource source = CostSource::Opaque;
 };
 
+/// The largest value the planner sizes (1 PiB): sums of a few such sizes stay
+/// far from 2^64.
+constexpr uint64_t kMaxTypeBytes = uint64_t(1) << 50;
+
 /// Bytes of a statically shaped tensor/memref or of a scalar int/float/index;
-/// 0 for other types (tokens, functions, ...), std::nullopt for dynamic shapes.
+/// 0 for other types (tokens, functions, ...), std::nullopt for dynamic shapes
+/// and for static shapes of more than kMaxTypeBytes bytes.
 std::optional<uint64_t> getTypeBytes(mlir::Type type);
 
 /// The cost of `op`: its `ckpt.cost` attribute if present, else the measured

@@ -198,6 +198,8 @@ def ReadOnlyArgumentsPass : Pass<"ckpt-readonly-arguments", "mlir::func::FuncOp"
     false`, so that one-shot bufferization (with function boundaries) never
     writes in place into an argument: a step's arguments are the caller's
     parameters and data, which a training step must not clobber.
+    Declarations are left alone: one-shot bufferization rejects the attribute
+    on a function without a body.
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
@@ -246,8 +248,10 @@ def PrepareEntryPass : Pass<"ckpt-prepare-entry", "mlir::ModuleOp"> {
     bufferization and the lowering to the LLVM dialect onto both
     `llvm.func @<name>` and `llvm.func @_mlir_ciface_<name>`. `ckpt-run`
     reads it to build the input memrefs and to read the results. It removes
-    `ckpt.loss` (the C-interface wrapper returns nothing, so a result index
-    would not verify on it).
+    `ckpt.loss` from every function of the module, entry or not (the
+    C-interface wrapper returns nothing, and the LLVM function of a
+    multi-result function returns one struct, so a result index would not
+    verify on them).
 
     Run it after `ckpt-unwrap-step` and before bufferization. Every argument
     and result must be a statically shaped tensor of f32, f64, i32 or i64;
