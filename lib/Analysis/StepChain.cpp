@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
@@ -53,9 +54,14 @@ ckpt::assignBackwardStages(const StepAnalysis &analysis,
       return analysis.isForward(dep) ? window.count(dep) != 0
                                      : !free.contains(dep);
     });
-    if (!bound)
+    // Ops with memory effects are never free: they are placed in block order.
+    if (!bound && isMemoryEffectFree(op))
       free.insert(op);
   }
+  // The stage of the last op with memory effects placed so far: a later one
+  // may not run in a higher stage (an earlier B^l), so side effects keep
+  // their block order (B^numStages runs first, B^1 last).
+  int effectStage = numStages;
   for (Operation *op : analysis.getBackwardOps()) {
     if (free.contains(op))
       continue;
@@ -79,7 +85,12 @@ ckpt::assignBackwardStages(const StepAnalysis &analysis,
           high = std::min(high, it->second);
       }
     }
+    bool effects = !isMemoryEffectFree(op);
+    if (effects)
+      high = std::min(high, effectStage);
     stageOf[op] = std::max(1, high);
+    if (effects)
+      effectStage = stageOf[op];
   }
   // Free ops, last first: the stage of their earliest-running user (the
   // highest stage), or B^1 when only the terminator uses them.
@@ -154,12 +165,21 @@ FailureOr<StepChain> ckpt::buildStepChain(StepOp step,
   }
   g.finalize();
 
+  // Forward ops that read only step arguments (and constants) need not start
+  // the chain: a bias broadcast feeding the last layer would otherwise be an
+  // entry with a path to the loss that bypasses every separator. Only the
+  // anchors (the entries with the longest path to the loss: the first layer)
+  // start it; every op not reachable from them floats into the stage of its
+  // earliest reader, where it is computed and recomputed
+  // (docs/SEPARATORS.md, "Floating sources").
+  graph::SeparatorOptions options;
+  options.floatSources = true;
   switch (kind) {
   case SeparatorKind::TreeDecomposition:
-    result.separators = graph::separatorChain(g);
+    result.separators = graph::separatorChain(g, options);
     break;
   case SeparatorKind::Articulation:
-    result.separators = graph::articulationChain(g);
+    result.separators = graph::articulationChain(g, options);
     break;
   case SeparatorKind::MatmulConv:
   case SeparatorKind::Checkpoints: {
@@ -182,7 +202,7 @@ FailureOr<StepChain> ckpt::buildStepChain(StepOp step,
       if (it != nodeOf.end() && g.isForwardOp(it->second))
         candidates.push_back({it->second});
     }
-    result.separators = graph::chainFromCandidates(g, candidates);
+    result.separators = graph::chainFromCandidates(g, candidates, options);
     break;
   }
   }

@@ -151,6 +151,43 @@ SweepResult sweep(const Graph &g, const std::vector<char> &fwd,
   return res;
 }
 
+/// Places the floating ops (floating[v]) once the other forward ops have
+/// their stages (stageOf) and the chain its separators (seps): latest first,
+/// each in the stage of its earliest forward reader (the last stage when it
+/// is a loss), and in every separator up to its last reader's stage.
+void placeFloating(const Graph &g, const std::vector<char> &floating,
+                   std::vector<std::vector<int>> &seps,
+                   std::vector<int> &stageOf) {
+  std::vector<int> topo;
+  if (!g.topologicalOrder(topo))
+    return;
+  int m = static_cast<int>(seps.size());
+  bool any = false;
+  for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
+    int v = *it;
+    if (!floating[v])
+      continue;
+    int first = m, last = 0;
+    bool read = false;
+    for (int w : g.succ(v)) {
+      if (!g.isForwardOp(w))
+        continue;
+      first = read ? std::min(first, stageOf[w]) : stageOf[w];
+      last = std::max(last, stageOf[w]);
+      read = true;
+    }
+    if (!read) // a floating loss: read by stage m
+      first = last = m;
+    stageOf[v] = first;
+    for (int k = first; k < last; ++k)
+      seps[k].push_back(v);
+    any |= first < last;
+  }
+  if (any)
+    for (auto &sep : seps)
+      std::sort(sep.begin(), sep.end());
+}
+
 SeparatorChain buildChain(const Graph &g, std::vector<std::vector<int>> seps,
                           std::vector<int> stageOf) {
   SeparatorChain c;
@@ -205,17 +242,99 @@ SeparatorChain buildChain(const Graph &g, std::vector<std::vector<int>> seps,
 
 } // namespace
 
+std::vector<int> anchorNodes(const Graph &g) {
+  int n = g.numNodes();
+  std::vector<int> topo, anchors;
+  if (!g.topologicalOrder(topo))
+    return g.entryNodes();
+  // height[v]: forward ops on the longest forward path from v to a loss.
+  std::vector<int> height(n, 0);
+  for (auto it = topo.rbegin(); it != topo.rend(); ++it) {
+    int v = *it;
+    if (!g.isForwardOp(v))
+      continue;
+    int h = 0;
+    for (int w : g.succ(v))
+      if (g.isForwardOp(w))
+        h = std::max(h, height[w]);
+    height[v] = h + 1;
+  }
+  int best = 0;
+  std::vector<int> entries = g.entryNodes();
+  for (int e : entries)
+    best = std::max(best, height[e]);
+  for (int e : entries)
+    if (height[e] == best)
+      anchors.push_back(e);
+  return anchors;
+}
+
+std::vector<char> floatingOps(const Graph &g) {
+  int n = g.numNodes();
+  std::vector<char> reached(n, 0), floating(n, 0);
+  std::vector<int> queue = anchorNodes(g);
+  for (int v : queue)
+    reached[v] = 1;
+  for (size_t i = 0; i < queue.size(); ++i)
+    for (int w : g.succ(queue[i]))
+      if (g.isForwardOp(w) && !reached[w]) {
+        reached[w] = 1;
+        queue.push_back(w);
+      }
+  for (int v = 0; v < n; ++v)
+    floating[v] = g.isForwardOp(v) && !reached[v];
+  return floating;
+}
+
 SeparatorChain chainFromCandidates(const Graph &g,
                                    const std::vector<std::vector<int>> &cands,
                                    bool minimizeSinkSide) {
+  SeparatorOptions opts;
+  opts.minimizeSinkSide = minimizeSinkSide;
+  return chainFromCandidates(g, cands, opts);
+}
+
+SeparatorChain chainFromCandidates(const Graph &g,
+                                   const std::vector<std::vector<int>> &candsIn,
+                                   const SeparatorOptions &opts) {
   int n = g.numNodes();
   std::vector<char> fwd = forwardMask(g);
-  std::vector<int> entries = g.entryNodes(), losses = g.lossNodes();
+  // Floating ops take no part in the sweeps: the chain starts at the
+  // anchors, and the floating ops are placed once the stages are known.
+  std::vector<char> floating(n, 0);
+  bool anyFloating = false;
+  if (opts.floatSources) {
+    floating = floatingOps(g);
+    for (int v = 0; v < n; ++v)
+      if (floating[v]) {
+        fwd[v] = 0;
+        anyFloating = true;
+      }
+  }
+  std::vector<std::vector<int>> filtered;
+  if (anyFloating)
+    for (const auto &cand : candsIn) {
+      std::vector<int> kept;
+      for (int v : cand)
+        if (v < 0 || v >= n || !floating[v])
+          kept.push_back(v);
+      if (!kept.empty())
+        filtered.push_back(std::move(kept));
+    }
+  const std::vector<std::vector<int>> &cands = anyFloating ? filtered : candsIn;
+  std::vector<int> entries, losses;
+  for (int v : g.entryNodes())
+    if (!floating[v])
+      entries.push_back(v);
+  for (int v : g.lossNodes())
+    if (!floating[v])
+      losses.push_back(v);
   std::vector<char> isEntry(n, 0), isLoss(n, 0);
   for (int v : entries)
     isEntry[v] = 1;
   for (int v : losses)
     isLoss[v] = 1;
+  bool minimizeSinkSide = opts.minimizeSinkSide;
   SweepResult r = sweep(g, fwd, entries, isLoss, cands, true, true);
   if (minimizeSinkSide && !r.seps.empty()) {
     std::vector<std::vector<int>> rev(r.seps.rbegin(), r.seps.rend());
@@ -227,22 +346,34 @@ SeparatorChain chainFromCandidates(const Graph &g,
     if (r2.seps.size() >= r.seps.size())
       r = std::move(r2);
   }
+  if (anyFloating) {
+    r.stageOf.resize(n, -1);
+    placeFloating(g, floating, r.seps, r.stageOf);
+  }
   SeparatorChain c = buildChain(g, std::move(r.seps), std::move(r.stageOf));
-  c.candidates = static_cast<int>(cands.size());
+  for (int v = 0; v < n; ++v)
+    if (floating[v])
+      c.floating.push_back(v);
+  c.candidates = static_cast<int>(candsIn.size());
   return c;
 }
 
 SeparatorChain separatorChain(const Graph &g, const SeparatorOptions &opts) {
   int n = g.numNodes();
+  // With floating sources the decomposition sees only the ops reachable
+  // from the anchors; s is adjacent to the anchors alone.
+  std::vector<char> floating(n, 0);
+  if (opts.floatSources)
+    floating = floatingOps(g);
   std::vector<int> toU(n, -1), toG;
   for (int v = 0; v < n; ++v)
-    if (g.isForwardOp(v)) {
+    if (g.isForwardOp(v) && !floating[v]) {
       toU[v] = static_cast<int>(toG.size());
       toG.push_back(v);
     }
   int k = static_cast<int>(toG.size());
   if (k == 0)
-    return chainFromCandidates(g, {}, opts.minimizeSinkSide);
+    return chainFromCandidates(g, {}, opts);
   int s = k, t = k + 1;
   std::vector<std::pair<int, int>> edges;
   for (int v = 0; v < n; ++v) {
@@ -253,9 +384,11 @@ SeparatorChain separatorChain(const Graph &g, const SeparatorOptions &opts) {
         edges.emplace_back(toU[v], toU[w]);
   }
   for (int v : g.entryNodes())
-    edges.emplace_back(s, toU[v]);
+    if (toU[v] >= 0)
+      edges.emplace_back(s, toU[v]);
   for (int v : g.lossNodes())
-    edges.emplace_back(toU[v], t);
+    if (toU[v] >= 0)
+      edges.emplace_back(toU[v], t);
   UGraph u(k + 2, edges);
   TreeDecomposition td = decompose(u, opts.heuristic);
   int nb = td.numBags();
@@ -314,16 +447,24 @@ SeparatorChain separatorChain(const Graph &g, const SeparatorOptions &opts) {
       continue;
     cands.push_back(std::move(inter));
   }
-  SeparatorChain c = chainFromCandidates(g, cands, opts.minimizeSinkSide);
+  SeparatorChain c = chainFromCandidates(g, cands, opts);
   c.width = td.width();
   return c;
 }
 
 SeparatorChain articulationChain(const Graph &g) {
+  return articulationChain(g, SeparatorOptions());
+}
+
+SeparatorChain articulationChain(const Graph &g, const SeparatorOptions &opts) {
   int n = g.numNodes();
   std::vector<int> topo;
   if (!g.topologicalOrder(topo))
-    return chainFromCandidates(g, {});
+    return chainFromCandidates(g, {}, opts);
+  std::vector<char> floating(n, 0);
+  if (opts.floatSources)
+    floating = floatingOps(g);
+  auto inChain = [&](int v) { return g.isForwardOp(v) && !floating[v]; };
   // Dominators of the virtual sink in the forward DAG rooted at the virtual
   // source (Cooper, Harvey & Kennedy's intersection, processed in
   // topological order; the source is index n with position -1).
@@ -331,7 +472,7 @@ SeparatorChain articulationChain(const Graph &g) {
   int src = n;
   int p = 0;
   for (int v : topo)
-    if (g.isForwardOp(v))
+    if (inChain(v))
       pos[v] = p++;
   pos[src] = -1;
   idom[src] = src;
@@ -345,11 +486,11 @@ SeparatorChain articulationChain(const Graph &g) {
     return x;
   };
   for (int v : topo) {
-    if (!g.isForwardOp(v))
+    if (!inChain(v))
       continue;
     int d = -1;
     for (int u : g.pred(v)) {
-      if (!g.isForwardOp(u))
+      if (!inChain(u))
         continue;
       d = d < 0 ? u : intersect(d, u);
     }
@@ -357,14 +498,15 @@ SeparatorChain articulationChain(const Graph &g) {
   }
   int d = -1;
   for (int l : g.lossNodes())
-    d = d < 0 ? l : intersect(d, l);
+    if (inChain(l))
+      d = d < 0 ? l : intersect(d, l);
   std::vector<std::vector<int>> cands;
   while (d >= 0 && d != src) {
     cands.push_back({d});
     d = idom[d];
   }
   std::reverse(cands.begin(), cands.end());
-  return chainFromCandidates(g, cands);
+  return chainFromCandidates(g, cands, opts);
 }
 
 bool validateChain(const Graph &g, const SeparatorChain &c, std::string *why) {
@@ -422,8 +564,21 @@ bool validateChain(const Graph &g, const SeparatorChain &c, std::string *why) {
       memberOf[v].push_back(j);
     }
   }
+  // Floating ops (if any) read only step inputs and floating ops; every
+  // other entry (an anchor) starts the chain.
+  std::vector<char> floating(n, 0);
+  for (int v : c.floating) {
+    if (v < 0 || v >= n || !g.isForwardOp(v))
+      return fail("a floating node is not a forward op");
+    floating[v] = 1;
+  }
+  for (int v : c.floating)
+    for (int u : g.pred(v))
+      if (g.isForwardOp(u) && !floating[u])
+        return fail("floating op '" + g.node(v).name + "' reads '" +
+                    g.node(u).name + "', which is not floating");
   for (int v : g.entryNodes())
-    if (c.stageOf[v] != 0)
+    if (!floating[v] && c.stageOf[v] != 0)
       return fail("entry '" + g.node(v).name + "' is not in stage 0");
   std::vector<char> isLoss(n, 0);
   for (int v : g.lossNodes())
@@ -453,8 +608,13 @@ bool validateChain(const Graph &g, const SeparatorChain &c, std::string *why) {
   return true;
 }
 
-bool separates(const Graph &g, const std::vector<int> &s) {
+bool separates(const Graph &g, const std::vector<int> &s,
+               const std::vector<char> *floating) {
   int n = g.numNodes();
+  auto floats = [&](int v) {
+    return floating && v < static_cast<int>(floating->size()) &&
+           (*floating)[v];
+  };
   std::vector<char> blocked(n, 0), seen(n, 0), isLoss(n, 0);
   for (int v : s)
     if (v >= 0 && v < n)
@@ -463,7 +623,7 @@ bool separates(const Graph &g, const std::vector<int> &s) {
     isLoss[v] = 1;
   std::vector<int> q;
   for (int e : g.entryNodes())
-    if (!blocked[e]) {
+    if (!blocked[e] && !floats(e)) {
       seen[e] = 1;
       q.push_back(e);
     }

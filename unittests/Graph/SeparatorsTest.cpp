@@ -18,9 +18,14 @@ namespace {
 void checkChain(const Graph &g, const SeparatorChain &c) {
   std::string why;
   ASSERT_TRUE(validateChain(g, c, &why)) << why;
-  // Every separator really separates the inputs from the loss.
+  // Every separator really separates the inputs (the anchors, when some ops
+  // float) from the loss.
+  std::vector<char> floating(g.numNodes(), 0);
+  for (int v : c.floating)
+    floating[v] = 1;
   for (size_t j = 0; j < c.separators.size(); ++j)
-    EXPECT_TRUE(separates(g, c.separators[j].members)) << "separator " << j;
+    EXPECT_TRUE(separates(g, c.separators[j].members, &floating))
+        << "separator " << j;
   // Stages partition the forward ops.
   std::vector<int> seen(g.numNodes(), 0);
   for (const Stage &st : c.stages)
@@ -77,6 +82,42 @@ Graph diamond() {
   g.addEdge(d, l);
   g.finalize();
   return g;
+}
+
+/// A 4-layer chain with a bias broadcast feeding the last layer (the
+/// importer pattern): inputs x, b; a1 (reads x) -> a2 -> a3 -> a4 -> m ->
+/// loss; bc reads b only, m reads a4 and bc. With `alsoRead` = i (2 or 3),
+/// a_i reads bc as well.
+struct BiasGraph {
+  Graph g;
+  int x, b, a1, a2, a3, a4, bc, m, loss;
+};
+BiasGraph biasGraph(int alsoRead = 0) {
+  BiasGraph r;
+  Graph &g = r.g;
+  r.x = g.addNode("x", false, 0, 1, true);
+  r.b = g.addNode("b", false, 0, 1, true);
+  r.a1 = g.addNode("a1", false, 1, 10);
+  r.a2 = g.addNode("a2", false, 1, 10);
+  r.a3 = g.addNode("a3", false, 1, 10);
+  r.a4 = g.addNode("a4", false, 1, 10);
+  r.bc = g.addNode("bc", false, 1, 5);
+  r.m = g.addNode("m", false, 1, 20);
+  r.loss = g.addNode("loss", false, 1, 1);
+  g.addEdge(r.x, r.a1);
+  g.addEdge(r.a1, r.a2);
+  g.addEdge(r.a2, r.a3);
+  g.addEdge(r.a3, r.a4);
+  g.addEdge(r.a4, r.m);
+  g.addEdge(r.b, r.bc);
+  g.addEdge(r.bc, r.m);
+  if (alsoRead == 2)
+    g.addEdge(r.bc, r.a2);
+  if (alsoRead == 3)
+    g.addEdge(r.bc, r.a3);
+  g.addEdge(r.m, r.loss);
+  g.finalize();
+  return r;
 }
 
 } // namespace
@@ -268,4 +309,167 @@ TEST(Separators, CheckmateGraphs) {
   }
   if (found == 0)
     GTEST_SKIP() << "Checkmate graphs not found in " << CKPT_CHECKMATE_DIR;
+}
+
+TEST(Separators, AnchorsAndFloatingOps) {
+  BiasGraph r = biasGraph();
+  // Longest forward paths to the loss: a1 6 ops (a1 a2 a3 a4 m loss), bc 3.
+  EXPECT_EQ(r.g.entryNodes(), (std::vector<int>{r.a1, r.bc}));
+  EXPECT_EQ(anchorNodes(r.g), std::vector<int>{r.a1});
+  std::vector<char> f = floatingOps(r.g);
+  for (int v = 0; v < r.g.numNodes(); ++v)
+    EXPECT_EQ(f[v], v == r.bc ? 1 : 0) << r.g.node(v).name;
+  // bc -> m -> loss bypasses {a2}, unless bc floats.
+  EXPECT_FALSE(separates(r.g, {r.a2}));
+  EXPECT_TRUE(separates(r.g, {r.a2}, &f));
+
+  // Two inputs of the same depth (p reads x, q reads y, r reads both): both
+  // are anchors, nothing floats.
+  Graph g;
+  int x = g.addNode("x", false, 0, 1, true);
+  int y = g.addNode("y", false, 0, 1, true);
+  int p = g.addNode("p", false, 1, 1);
+  int q = g.addNode("q", false, 1, 1);
+  int rr = g.addNode("r", false, 1, 1);
+  int l = g.addNode("loss", false, 1, 1);
+  g.addEdge(x, p);
+  g.addEdge(y, q);
+  g.addEdge(p, rr);
+  g.addEdge(q, rr);
+  g.addEdge(rr, l);
+  g.finalize();
+  EXPECT_EQ(anchorNodes(g), (std::vector<int>{p, q}));
+  std::vector<char> none = floatingOps(g);
+  EXPECT_EQ(std::count(none.begin(), none.end(), 1), 0);
+
+  // A bias read by the second layer is as far from the loss as the first
+  // layer (bc a2 a3 a4 m loss: 6 ops): an anchor too, in stage 0.
+  BiasGraph early = biasGraph(2);
+  EXPECT_EQ(anchorNodes(early.g), (std::vector<int>{early.a1, early.bc}));
+  SeparatorOptions o;
+  o.floatSources = true;
+  SeparatorChain c = separatorChain(early.g, o);
+  checkChain(early.g, c);
+  EXPECT_TRUE(c.floating.empty());
+  EXPECT_EQ(c.stageOf[early.bc], 0);
+}
+
+TEST(Separators, BiasBroadcastFloatsIntoItsReadersStage) {
+  BiasGraph r = biasGraph();
+  std::vector<std::vector<int>> layers = {{r.a1}, {r.a2}, {r.a3}, {r.a4},
+                                          {r.m}};
+  // Without floating, only {m} separates: every {a_i} is bypassed through
+  // bc -> m.
+  SeparatorChain old = chainFromCandidates(r.g, layers);
+  checkChain(r.g, old);
+  ASSERT_EQ(old.separators.size(), 1u);
+  EXPECT_EQ(old.separators[0].members, std::vector<int>{r.m});
+  EXPECT_EQ(sizes(articulationChain(r.g)), std::vector<size_t>{1});
+
+  SeparatorOptions o;
+  o.floatSources = true;
+  auto expectLayers = [&](const SeparatorChain &c) {
+    checkChain(r.g, c);
+    EXPECT_EQ(c.floating, std::vector<int>{r.bc});
+    // {a1} {a2} {a3} {a4} {m}: six stages, bc computed with its reader m.
+    ASSERT_EQ(c.separators.size(), 5u);
+    for (size_t j = 0; j < 5; ++j)
+      EXPECT_EQ(c.separators[j].members, layers[j]) << j;
+    EXPECT_EQ(c.separators[4].bytes, 20u);
+    ASSERT_EQ(c.stages.size(), 6u);
+    EXPECT_EQ(c.stageOf[r.bc], 4);
+    EXPECT_EQ(c.stages[4].nodes, (std::vector<int>{r.bc, r.m}));
+    EXPECT_EQ(c.stages[4].cost, 2.0);
+    EXPECT_EQ(c.stages[4].bytes, 25u);
+    EXPECT_EQ(c.stages[0].nodes, std::vector<int>{r.a1});
+  };
+  expectLayers(chainFromCandidates(r.g, layers, o));
+  for (Heuristic h : {Heuristic::MinFill, Heuristic::MinDegree}) {
+    o.heuristic = h;
+    expectLayers(separatorChain(r.g, o));
+  }
+  expectLayers(articulationChain(r.g, o));
+  // A floating member of a candidate is dropped from it.
+  SeparatorChain withBc = chainFromCandidates(r.g, {{r.a2, r.bc}}, o);
+  checkChain(r.g, withBc);
+  ASSERT_EQ(withBc.separators.size(), 1u);
+  EXPECT_EQ(withBc.separators[0].members, std::vector<int>{r.a2});
+}
+
+TEST(Separators, FloatingOpReadByLaterStagesJoinsTheirSeparators) {
+  // bc is read by a3 (stage 2) and by m (stage 4); its longest path (bc a3
+  // a4 m loss, 5 ops) is shorter than a1's (6), so it floats: it is
+  // computed in stage 2 and kept in S_2 and S_3 (5 bytes on top of the
+  // layer's 10).
+  BiasGraph r = biasGraph(3);
+  SeparatorOptions o;
+  o.floatSources = true;
+  SeparatorChain c = separatorChain(r.g, o);
+  checkChain(r.g, c);
+  ASSERT_EQ(c.separators.size(), 5u);
+  EXPECT_EQ(c.separators[0].members, std::vector<int>{r.a1});
+  EXPECT_EQ(c.floating, std::vector<int>{r.bc});
+  EXPECT_EQ(c.separators[1].members, std::vector<int>{r.a2});
+  EXPECT_EQ(c.separators[2].members, (std::vector<int>{r.a3, r.bc}));
+  EXPECT_EQ(c.separators[3].members, (std::vector<int>{r.a4, r.bc}));
+  EXPECT_EQ(c.separators[4].members, std::vector<int>{r.m});
+  EXPECT_EQ(c.separators[1].bytes, 10u);
+  EXPECT_EQ(c.separators[2].bytes, 15u);
+  EXPECT_EQ(c.stageOf[r.bc], 2);
+  EXPECT_EQ(c.stages[2].nodes, (std::vector<int>{r.a3, r.bc}));
+  EXPECT_EQ(c.stages[3].inputBytes, 15u);
+  EXPECT_EQ(c.stages[4].nodes, std::vector<int>{r.m});
+  // validateChain rejects the chain when bc is missing from S_3.
+  SeparatorChain broken = c;
+  broken.separators[3].members = {r.a4};
+  EXPECT_FALSE(validateChain(r.g, broken));
+  // ... and when a non-floating op is listed as floating.
+  SeparatorChain lying = c;
+  lying.floating.push_back(r.a3);
+  std::sort(lying.floating.begin(), lying.floating.end());
+  EXPECT_FALSE(validateChain(r.g, lying));
+}
+
+TEST(Separators, FloatingChainsAndLosses) {
+  // bc2 reads bc (reads b) and feeds m; a regulariser reg1 (reads b) ->
+  // reg2 is a second loss. All four float: bc, bc2 into m's stage 4, reg1
+  // and reg2 into the last stage 5 (reg2 is read by nothing but the sink).
+  Graph g;
+  int x = g.addNode("x", false, 0, 1, true);
+  int b = g.addNode("b", false, 0, 1, true);
+  std::vector<int> a;
+  for (int i = 1; i <= 4; ++i)
+    a.push_back(g.addNode("a" + std::to_string(i), false, 1, 10));
+  int bc = g.addNode("bc", false, 1, 5);
+  int bc2 = g.addNode("bc2", false, 1, 5);
+  int m = g.addNode("m", false, 1, 20);
+  int loss = g.addNode("loss", false, 1, 1);
+  int reg1 = g.addNode("reg1", false, 1, 1);
+  int reg2 = g.addNode("reg2", false, 1, 1);
+  g.addEdge(x, a[0]);
+  for (int i = 0; i < 3; ++i)
+    g.addEdge(a[i], a[i + 1]);
+  g.addEdge(a[3], m);
+  g.addEdge(b, bc);
+  g.addEdge(bc, bc2);
+  g.addEdge(bc2, m);
+  g.addEdge(m, loss);
+  g.addEdge(b, reg1);
+  g.addEdge(reg1, reg2);
+  g.finalize();
+  SeparatorOptions o;
+  o.floatSources = true;
+  SeparatorChain c = separatorChain(g, o);
+  checkChain(g, c);
+  EXPECT_EQ(c.floating, (std::vector<int>{bc, bc2, reg1, reg2}));
+  ASSERT_EQ(c.separators.size(), 5u);
+  EXPECT_EQ(c.stages[4].nodes, (std::vector<int>{bc, bc2, m}));
+  EXPECT_EQ(c.stages[5].nodes, (std::vector<int>{loss, reg1, reg2}));
+  for (const Separator &s : c.separators)
+    EXPECT_EQ(s.members.size(), 1u);
+  // Without floating the regulariser alone makes every separator hold reg1
+  // or reg2: the chain starts from three entries.
+  SeparatorChain old = chainFromCandidates(g, {{a[0]}, {a[1]}, {m}});
+  checkChain(g, old);
+  EXPECT_EQ(old.separators.size(), 0u);
 }

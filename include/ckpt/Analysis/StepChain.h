@@ -2,8 +2,10 @@
 //
 // Builds the chain model of Beaumont et al. 2019 for a ckpt.step: the step's
 // top-level ops become a graph (lib/Solver), its forward part is cut into
-// stages at small separators (tree decomposition, or articulation points),
-// and every stage gets u_f, u_b, w_a, w_abar, w_delta, o_f, o_b from the cost
+// stages at small separators (tree decomposition, or articulation points;
+// with floating sources: forward ops computed from step arguments alone that
+// are not on the main path, such as a bias broadcast feeding the last layer,
+// join the stage of their first reader), and every stage gets u_f, u_b, w_a, w_abar, w_delta, o_f, o_b from the cost
 // model and the memory simulation. docs/PLANNING.md gives the exact rules.
 //
 //===----------------------------------------------------------------------===//

@@ -20,6 +20,20 @@
 // the step inputs alone; each separator is minimal on the source side (every
 // member has a predecessor before it) and, by default, on the sink side.
 //
+// Floating sources (SeparatorOptions::floatSources). A forward op with no
+// forward-op predecessor reads only step inputs, so it can run in any stage
+// up to the one of its first reader. Only the *anchors* -- the entries with
+// the longest forward path to a loss (the start of the main path: the first
+// layer) -- start the chain; every forward op not reachable from an anchor
+// (a bias broadcast feeding the last layer, a label transform, a weight
+// preprocessing chain) is *floating*: it takes no part in the separator
+// search and is placed, latest first, in the stage of its earliest forward
+// reader (the last stage for a floating loss); when later stages read it too
+// it joins every separator up to its last reader. With floating sources the
+// guarantees above hold with "entries" read as "anchors", and each separator
+// cuts every path from an anchor to a loss (floating ops are recomputed from
+// step inputs where their stage is).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef CKPT_SOLVER_SEPARATORS_H
@@ -60,6 +74,9 @@ struct SeparatorChain {
   std::vector<int> stageOf;          ///< Per Graph node; -1 unless a forward op.
   std::vector<int> entries;          ///< Forward ops with no forward-op pred.
   std::vector<int> losses;           ///< Forward ops with no forward-op succ.
+  /// Floating forward ops (sorted; empty unless floatSources): not reachable
+  /// from an anchor, each placed in the stage of its earliest reader.
+  std::vector<int> floating;
   /// Width of the tree decomposition the candidates came from (forward ops +
   /// virtual source and sink); -1 for chains not built from one.
   int width = -1;
@@ -72,7 +89,21 @@ struct SeparatorOptions {
   /// Also drop members that cannot reach the loss without passing another
   /// member (sink-side minimality). Source-side minimality is always applied.
   bool minimizeSinkSide = true;
+  /// Float every forward op not reachable from an anchor (see floatingOps
+  /// and the top of this file) instead of starting the chain from it. Off by
+  /// default (graphs with one entry are unaffected); the MLIR planner turns
+  /// it on.
+  bool floatSources = false;
 };
+
+/// The anchors of `g`: the entries (forward ops with no forward-op
+/// predecessor) whose longest forward path to a loss, counted in ops, is the
+/// longest of all entries. Sorted. `g` must be finalized and acyclic.
+std::vector<int> anchorNodes(const Graph &g);
+
+/// Per node: 1 for the forward ops not reachable from an anchor through
+/// forward ops (each reads only step inputs and other floating ops).
+std::vector<char> floatingOps(const Graph &g);
 
 /// The separator chain from a tree decomposition of the forward graph (plus
 /// virtual source and sink): the intersections of adjacent bags along the
@@ -84,6 +115,8 @@ SeparatorChain separatorChain(const Graph &g,
 /// Baseline: single-value separators only (the articulation points between
 /// inputs and loss, i.e. the dominators of the loss), like openai's 'memory'.
 SeparatorChain articulationChain(const Graph &g);
+/// The same with options (floatSources: dominators from the anchors).
+SeparatorChain articulationChain(const Graph &g, const SeparatorOptions &opts);
 
 /// Builds a chain from candidate separators given in source-to-sink order.
 /// A candidate is dropped when it does not separate, when it is not entirely
@@ -93,14 +126,21 @@ SeparatorChain articulationChain(const Graph &g);
 SeparatorChain chainFromCandidates(const Graph &g,
                                    const std::vector<std::vector<int>> &cands,
                                    bool minimizeSinkSide = true);
+/// The same with options (heuristic unused). With floatSources, floating
+/// members are removed from the candidates first.
+SeparatorChain chainFromCandidates(const Graph &g,
+                                   const std::vector<std::vector<int>> &cands,
+                                   const SeparatorOptions &opts);
 
 /// Checks the guarantees listed at the top of this file.
 bool validateChain(const Graph &g, const SeparatorChain &c,
                    std::string *why = nullptr);
 
 /// True when every path in the forward graph from an entry to a loss meets S
-/// (plain BFS; for tests and checks).
-bool separates(const Graph &g, const std::vector<int> &s);
+/// (plain BFS; for tests and checks). With `floating`, paths start only at
+/// the entries it does not mark (the anchors).
+bool separates(const Graph &g, const std::vector<int> &s,
+               const std::vector<char> *floating = nullptr);
 
 } // namespace graph
 } // namespace ckpt
