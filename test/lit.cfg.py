@@ -64,3 +64,27 @@ import glob
 if glob.glob(os.path.join(config.ckpt_obj_root, "python", "ckpt", "_ckpt*.so")):
     config.available_features.add("python-bindings")
 config.substitutions.append(("%ckpt_obj_root", config.ckpt_obj_root))
+
+# Sanitizer builds (CKPT_ENABLE_SANITIZERS, CKPT_ENABLE_FUZZER; see
+# docs/RELIABILITY.md): lit.site.cfg.py sets llvm_use_sanitizer, which gives the
+# `asan` / `ubsan` features. Findings must fail tests, also under `not`: the
+# sanitizers abort (a crash, which `not` does not turn into success) instead of
+# exiting 1, and leaks are detected. Options the user set come last and win.
+if "asan" in config.available_features or "ubsan" in config.available_features:
+    def _prepend_options(var, defaults):
+        user = os.environ.get(var, "")
+        config.environment[var] = defaults + (":" + user if user else "")
+    _lsan_supp = os.path.join(config.ckpt_src_root, "cmake", "lsan.supp")
+    _prepend_options("ASAN_OPTIONS",
+                     "detect_leaks=1:abort_on_error=1"
+                     ":check_initialization_order=1")
+    _prepend_options("LSAN_OPTIONS", "suppressions=" + _lsan_supp
+                     + ":print_suppressions=0")
+    _prepend_options("UBSAN_OPTIONS",
+                     "print_stacktrace=1:halt_on_error=1:abort_on_error=1")
+    config.environment["ASAN_SYMBOLIZER_PATH"] = os.path.join(
+        config.llvm_tools_dir, "llvm-symbolizer")
+    # The instrumented _ckpt extension needs the ASan runtime loaded first,
+    # which /usr/bin/python3 does not do (importing it aborts with "ASan
+    # runtime does not come first"): the Python tests do not run here.
+    config.available_features.discard("python-bindings")

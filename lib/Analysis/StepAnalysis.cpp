@@ -79,13 +79,32 @@ StepAnalysis::StepAnalysis(Operation *op) : step(cast<StepOp>(op)) {
 
   // Forward: everything the loss depends on.
   SmallVector<Operation *> worklist;
+  auto closeForward = [&] {
+    while (!worklist.empty()) {
+      Operation *current = worklist.pop_back_val();
+      if (!current || !forwardSet.insert(current).second)
+        continue;
+      getDependencies(current, worklist);
+    }
+  };
+  Operation *lossTop = nullptr;
   if (Operation *lossDef = step.getLoss().getDefiningOp())
-    worklist.push_back(block.findAncestorOpInBlock(*lossDef));
-  while (!worklist.empty()) {
-    Operation *current = worklist.pop_back_val();
-    if (!current || !forwardSet.insert(current).second)
-      continue;
-    getDependencies(current, worklist);
+    lossTop = block.findAncestorOpInBlock(*lossDef);
+  worklist.push_back(lossTop);
+  closeForward();
+  // Ops with memory effects must keep their order. One written before the
+  // loss is forward too (with what it reads): the forward sweep keeps the
+  // block order, so it runs once, where it was written, before every backward
+  // op. (Left in the backward, the schedule would move it after forward ops
+  // it came before, e.g. a store after a read of the same memory.)
+  if (lossTop) {
+    for (Operation &nested : block) {
+      if (&nested == lossTop)
+        break;
+      if (!forwardSet.contains(&nested) && !isMemoryEffectFree(&nested))
+        worklist.push_back(&nested);
+    }
+    closeForward();
   }
 
   for (Operation &nested : block) {
