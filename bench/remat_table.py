@@ -12,25 +12,16 @@ step) and the measured one, the predicted time overhead over store-all
 (median wall time against the unplanned step's). Outputs must be
 bit-identical to the unplanned step's; the script stops otherwise.
 """
-import json
+import importlib.util
+import os
 import re
-import subprocess
 import sys
 import tempfile
 
-
-def run(args):
-    p = subprocess.run(args, capture_output=True, text=True)
-    if p.returncode:
-        raise SystemExit(f"{' '.join(args)} failed:\n{p.stderr}")
-    return p
-
-
-def measure(mlir, entry, repeat, tmp):
-    low = f"{tmp}/lowered.mlir"
-    run(["ckpt-opt", mlir, "--ckpt-lower-to-cpu", "-o", low])
-    return json.loads(run(["ckpt-run", low, f"--entry={entry}", "--seed=7",
-                           f"--repeat={repeat}"]).stdout)
+_spec = importlib.util.spec_from_file_location("ckpt_remat", os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "python", "ckpt", "remat.py"))
+remat = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(remat)
 
 
 def main():
@@ -42,31 +33,21 @@ def main():
         del args[i:i + 2]
     step, entry, percents = args[0], args[1], args[2:]
     with tempfile.TemporaryDirectory() as tmp:
-        wrapped = f"{tmp}/wrapped.mlir"
-        run(["ckpt-opt", step, "--ckpt-wrap-step", "-o", wrapped])
-        base = measure(wrapped, entry, repeat, tmp)
+        wrapped = remat.wrap(step, tmp)
+        base = remat.execute(wrapped, entry, tmp, repeat=repeat)
         print("| budget | predicted peak | measured peak | predicted time overhead "
               "| measured wall (median) | measured overhead |")
         print("| --- | --- | --- | --- | --- | --- |")
         for pct in percents:
-            planned = f"{tmp}/planned.mlir"
-            p = subprocess.run(["ckpt-opt", wrapped, f"--ckpt-plan=budget={pct}% device=cpu",
-                                "-o", planned], capture_output=True, text=True)
-            if p.returncode:
-                least = re.search(r"least feasible budget is (.*)$", p.stderr, re.M)
-                print(f"| {pct}% | infeasible: least {least.group(1) if least else '?'} | | | | |")
+            try:
+                planned, text, budget = remat.plan(wrapped, f"{pct}%", tmp, "device=cpu")
+            except remat.Infeasible as e:
+                print(f"| {pct}% | infeasible: least {e.least} B | | | | |")
                 continue
-            text = open(planned).read()
-            budget = int(re.search(r"budget = (\d+)", text).group(1))
             t = float(re.search(r" time = ([-+.\dEe]+)", text).group(1))
             t0 = float(re.search(r"store_all_time = ([-+.\dEe]+)", text).group(1))
-            rewritten = f"{tmp}/rewritten.mlir"
-            run(["ckpt-opt", planned, "--ckpt-rematerialize", "--ckpt-insert-frees",
-                 "-o", rewritten])
-            remarks = run(["ckpt-opt", rewritten, "--ckpt-print-analysis",
-                           "-o", "/dev/null"]).stderr
-            predicted = int(re.findall(r"forward ops: .*peak (\d+) B at", remarks)[-1])
-            m = measure(rewritten, entry, repeat, tmp)
+            rewritten, predicted = remat.rewrite(planned, tmp)
+            m = remat.execute(rewritten, entry, tmp, repeat=repeat)
             if m["outputs_sha256"] != base["outputs_sha256"] or m["leaked_bytes"]:
                 raise SystemExit(f"{pct}%: outputs differ or leak")
             print(f"| {pct}% = {budget} | {predicted} | {m['peak_bytes']} | "

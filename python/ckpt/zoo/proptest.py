@@ -26,33 +26,17 @@ when a seed fails.
 
 import argparse
 import concurrent.futures
-import json
 import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
 
 from .random_step import random_step
 
 
-class Failure(Exception):
-    pass
-
-
-def _run(args):
-    p = subprocess.run(args, capture_output=True, text=True)
-    if p.returncode:
-        raise Failure(f"{' '.join(os.path.basename(a) for a in args[:1]) } "
-                      f"{' '.join(args[1:])} exited {p.returncode}: {p.stderr.strip()[-2000:]}")
-    return p
-
-
-def _execute(mlir, entry, tmp):
-    low = os.path.join(tmp, "lowered.mlir")
-    _run(["ckpt-opt", mlir, "--ckpt-lower-to-cpu", "-o", low])
-    return json.loads(_run(["ckpt-run", low, f"--entry={entry}", "--seed=7"]).stdout)
+from ..remat import Failure, Infeasible, execute as _execute, plan, rewrite, wrap
+from ..remat import check as check_properties
 
 
 def check_step(text, entry, percent):
@@ -62,42 +46,22 @@ def check_step(text, entry, percent):
         src = os.path.join(tmp, "step.mlir")
         with open(src, "w") as f:
             f.write(text)
-        wrapped = os.path.join(tmp, "wrapped.mlir")
-        _run(["ckpt-opt", src, "--ckpt-wrap-step", "-o", wrapped])
+        wrapped = wrap(src, tmp)
         base = _execute(wrapped, entry, tmp)
         if base["leaked_bytes"]:
             raise Failure(f"the unplanned step leaks {base['leaked_bytes']} B")
-        planned = os.path.join(tmp, "planned.mlir")
-        budget_opt = f"{percent}%"
-        p = subprocess.run(["ckpt-opt", wrapped, f"--ckpt-plan=budget={budget_opt}",
-                            "-o", planned], capture_output=True, text=True)
-        infeasible = False
-        if p.returncode:
-            least = re.search(r"the least feasible budget is .*?(\d+) B\)?$", p.stderr, re.M)
-            if not least:
-                raise Failure(f"ckpt-plan at {percent}% failed without naming the least "
-                              f"feasible budget: {p.stderr.strip()}")
-            infeasible = True
-            budget_opt = least.group(1)
-            _run(["ckpt-opt", wrapped, f"--ckpt-plan=budget={budget_opt}", "-o", planned])
-        with open(planned) as f:
-            budget = int(re.search(r"#ckpt.plan<[^>]*?budget = (\d+)", f.read()).group(1))
-        rewritten = os.path.join(tmp, "rewritten.mlir")
-        _run(["ckpt-opt", planned, "--ckpt-rematerialize", "--ckpt-insert-frees",
-              "-o", rewritten])
-        remarks = _run(["ckpt-opt", rewritten, "--ckpt-print-analysis",
-                        "-o", os.devnull]).stderr
-        predicted = int(re.findall(r"forward ops: .*peak (\d+) B at", remarks)[-1])
+        budget_opt, infeasible = f"{percent}%", False
+        try:
+            planned, _, budget = plan(wrapped, budget_opt, tmp)
+        except Infeasible as e:
+            infeasible, budget_opt = True, str(e.least)
+            planned, _, budget = plan(wrapped, budget_opt, tmp)
+        rewritten, predicted = rewrite(planned, tmp)
         m = _execute(rewritten, entry, tmp)
-        where = f"budget {budget} B ({budget_opt})"
-        if m["outputs_sha256"] != base["outputs_sha256"]:
-            raise Failure(f"{where}: outputs differ from the unplanned step")
-        if m["leaked_bytes"]:
-            raise Failure(f"{where}: leaks {m['leaked_bytes']} B")
-        if m["peak_bytes"] > budget:
-            raise Failure(f"{where}: measured peak {m['peak_bytes']} over the budget")
-        if abs(predicted - m["peak_bytes"]) > 0.05 * m["peak_bytes"]:
-            raise Failure(f"{where}: predicted peak {predicted} vs measured {m['peak_bytes']}")
+        try:
+            check_properties(base, m, budget, predicted)
+        except Failure as e:
+            raise Failure(f"budget {budget} B ({budget_opt}): {e}") from None
         return {"budget": budget, "percent": percent, "infeasible_at_percent": infeasible,
                 "base_peak": base["peak_bytes"], "predicted": predicted,
                 "measured": m["peak_bytes"]}

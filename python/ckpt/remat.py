@@ -1,0 +1,97 @@
+"""Plan, rewrite, lower and run one training step with ckpt-opt and ckpt-run.
+
+The steps every end-to-end check of a plan takes, in one place: the property
+test (`ckpt.zoo.proptest`), `test/Run/check_remat.py` and
+`bench/remat_table.py`. Standard library only, and nothing here imports the
+rest of the package: the two scripts load this file by its path, so that
+they run without a built `ckpt` package (under the sanitizer build, say).
+Needs `ckpt-opt` and `ckpt-run` on PATH.
+"""
+
+import json
+import os
+import re
+import subprocess
+
+
+class Failure(Exception):
+    """A command failed, or a property of a planned step does not hold."""
+
+
+class Infeasible(Exception):
+    """ckpt-plan said the budget is infeasible; `least` is the least
+    feasible budget (bytes) its error names."""
+
+    def __init__(self, least, message):
+        super().__init__(message)
+        self.least = least
+
+
+def run(args):
+    p = subprocess.run(args, capture_output=True, text=True)
+    if p.returncode:
+        raise Failure(f"{' '.join(args)} exited {p.returncode}: {p.stderr.strip()[-2000:]}")
+    return p
+
+
+def wrap(step, tmp):
+    """The step file with its `ckpt.loss` functions wrapped into ckpt.step."""
+    wrapped = os.path.join(tmp, "wrapped.mlir")
+    run(["ckpt-opt", step, "--ckpt-wrap-step", "-o", wrapped])
+    return wrapped
+
+
+def execute(mlir, entry, tmp, lower="--ckpt-lower-to-cpu", repeat=1):
+    """Lowers `mlir` and runs `entry` with ckpt-run --seed=7: its JSON."""
+    low = os.path.join(tmp, "lowered.mlir")
+    run(["ckpt-opt", mlir, lower, "-o", low])
+    args = ["ckpt-run", low, f"--entry={entry}", "--seed=7"]
+    if repeat > 1:
+        args.append(f"--repeat={repeat}")
+    return json.loads(run(args).stdout)
+
+
+_LEAST = re.compile(r"the least feasible budget is .*?(\d+) B\)?$", re.M)
+
+
+def plan(wrapped, budget, tmp, options=""):
+    """ckpt-plan at `budget` (ckpt-plan's syntax: "70%", "1024"); returns
+    (planned file, its text, the budget in bytes). Raises Infeasible when
+    the error names the least feasible budget, Failure otherwise."""
+    planned = os.path.join(tmp, "planned.mlir")
+    spec = f"budget={budget}" + (f" {options}" if options else "")
+    p = subprocess.run(["ckpt-opt", wrapped, f"--ckpt-plan={spec}", "-o", planned],
+                       capture_output=True, text=True)
+    if p.returncode:
+        least = _LEAST.search(p.stderr)
+        if not least:
+            raise Failure(f"ckpt-plan at {budget} failed without naming the least feasible "
+                          f"budget: {p.stderr.strip()}")
+        raise Infeasible(int(least.group(1)), p.stderr.strip())
+    with open(planned) as f:
+        text = f.read()
+    return planned, text, int(re.search(r"#ckpt.plan<[^>]*?budget = (\d+)", text).group(1))
+
+
+def rewrite(planned, tmp):
+    """ckpt-rematerialize + ckpt-insert-frees; returns (rewritten file, its
+    predicted peak: the memory simulation ckpt-print-analysis reports)."""
+    rewritten = os.path.join(tmp, "rewritten.mlir")
+    run(["ckpt-opt", planned, "--ckpt-rematerialize", "--ckpt-insert-frees", "-o", rewritten])
+    remarks = run(["ckpt-opt", rewritten, "--ckpt-print-analysis", "-o", os.devnull]).stderr
+    return rewritten, int(re.findall(r"forward ops: .*peak (\d+) B at", remarks)[-1])
+
+
+def check(base, measured, budget, predicted):
+    """The properties of a planned run against the unplanned one: identical
+    outputs, no leak, measured peak within the budget, predicted peak within
+    5% of the measured one. Raises Failure naming the first that fails."""
+    peak = measured["peak_bytes"]
+    if measured["outputs_sha256"] != base["outputs_sha256"]:
+        raise Failure("outputs differ from the unplanned step")
+    if measured["leaked_bytes"]:
+        raise Failure(f"leaks {measured['leaked_bytes']} B")
+    if peak > budget:
+        raise Failure(f"measured peak {peak} over the budget {budget}")
+    if abs(predicted - peak) > 0.05 * peak:
+        raise Failure(f"predicted peak {predicted} vs measured {peak}")
