@@ -12,23 +12,12 @@ Needs numpy and torch (Debian's python3-numpy, python3-torch).
 """
 
 import os
-import re
-import subprocess
 import tempfile
+
+from .. import mlir_runner
 
 MLIR_BIN = os.environ.get("CKPT_MLIR_BIN", "/usr/lib/llvm-22/bin")
 MLIR_LIB = os.environ.get("CKPT_MLIR_LIB", "/usr/lib/llvm-22/lib")
-
-PIPELINE = [
-    "--one-shot-bufferize=bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map",
-    "--convert-linalg-to-loops", "--expand-strided-metadata", "--lower-affine",
-    "--convert-scf-to-cf", "--convert-math-to-llvm", "--convert-math-to-libm",
-    "--convert-arith-to-llvm", "--convert-index-to-llvm", "--finalize-memref-to-llvm",
-    "--convert-func-to-llvm", "--convert-cf-to-llvm", "--reconcile-unrealized-casts",
-]
-
-NUM_RE = re.compile(r"[-+]?(?:nan|inf|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)", re.I)
 
 
 def draw_inputs(builder, seed=0):
@@ -49,59 +38,17 @@ def torch_reference(builder, inputs):
     return [loss.detach().numpy()] + [g.numpy() for g in grads]
 
 
-def _hex(arr):
-    import numpy as np
-    from .builder import tensor_type
-    a = np.ascontiguousarray(arr, dtype="<f4")
-    return f'dense<"0x{a.tobytes().hex().upper()}"> : {tensor_type(a.shape)}'
-
-
 def run_mlir(builder, text, inputs):
-    """Runs the step on `inputs` with stock mlir-opt + mlir-runner; returns
-    the results as float64 numpy arrays."""
-    import numpy as np
-    from .builder import tensor_type
-    step = text.replace(" attributes {ckpt.loss = 0 : i64}", "")
-    if "ckpt." in re.sub(r"//.*", "", step):
-        raise RuntimeError("the step holds ckpt attributes stock mlir-opt does not know")
+    """Runs the step on `inputs` with stock mlir-opt + mlir-runner
+    (`ckpt.mlir_runner`); returns the results as float64 numpy arrays."""
     shapes = [()] + [p.shape for p in builder.params]
-    types = [tensor_type(s) for s in shapes]
-    lines = [step, "func.func private @printMemrefF32(memref<*xf32>)", "func.func @main() {"]
-    for i, (v, _) in enumerate(builder.args):
-        lines.append(f"  %in{i} = arith.constant {_hex(inputs[v.name])}")
-    args = ", ".join(f"%in{i}" for i in range(len(builder.args)))
-    arg_types = ", ".join(v.type for v, _ in builder.args)
-    lines.append(f"  %r:{len(shapes)} = func.call @{builder.name}_step({args}) : "
-                 f"({arg_types}) -> ({', '.join(types)})")
-    for i, (ty, s) in enumerate(zip(types, shapes)):
-        mt = "memref<" + "".join(f"{d}x" for d in s) + "f32>"
-        lines += [f"  %m{i} = bufferization.to_buffer %r#{i} : {ty} to {mt}",
-                  f"  %u{i} = memref.cast %m{i} : {mt} to memref<*xf32>",
-                  f"  func.call @printMemrefF32(%u{i}) : (memref<*xf32>) -> ()"]
-    lines += ["  return", "}", ""]
+    wrapper = mlir_runner.build_wrapper(
+        text, f"{builder.name}_step", [v.shape for v, _ in builder.args],
+        [inputs[v.name] for v, _ in builder.args],
+        [mlir_runner.mlir_tensor_type(s) for s in shapes], shapes)
     with tempfile.TemporaryDirectory() as tmp:
-        src, low = os.path.join(tmp, "wrapper.mlir"), os.path.join(tmp, "lowered.mlir")
-        with open(src, "w") as f:
-            f.write("\n".join(lines))
-        p = subprocess.run([os.path.join(MLIR_BIN, "mlir-opt"), src, *PIPELINE, "-o", low],
-                           capture_output=True, text=True)
-        if p.returncode:
-            raise RuntimeError(f"mlir-opt failed:\n{p.stderr[:4000]}")
-        libs = ",".join(os.path.join(MLIR_LIB, l)
-                        for l in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
-        p = subprocess.run([os.path.join(MLIR_BIN, "mlir-runner"), low, "-e", "main",
-                            "-entry-point-result=void", f"-shared-libs={libs}"],
-                           capture_output=True, text=True)
-        if p.returncode:
-            raise RuntimeError(f"mlir-runner failed:\n{p.stderr[:4000]}")
-    chunks = p.stdout.split("Unranked Memref")[1:]
-    if len(chunks) != len(shapes):
-        raise RuntimeError(f"expected {len(shapes)} printed results, got {len(chunks)}")
-    results = []
-    for chunk, s in zip(chunks, shapes):
-        nums = [float(x) for x in NUM_RE.findall(chunk.split("data =", 1)[1])]
-        results.append(np.array(nums, dtype=np.float64).reshape(s))
-    return results
+        out = mlir_runner.run_mlir(wrapper, tmp, MLIR_BIN, MLIR_LIB)
+    return mlir_runner.parse_printed(out, shapes)
 
 
 def check(builder, text, seed=0, rtol=1e-3, atol=1e-4):

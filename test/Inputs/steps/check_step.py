@@ -30,7 +30,6 @@ absolute tolerance only, see RTOL/ATOL below).
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
@@ -42,6 +41,22 @@ import numpy as np
 #   |mlir - ref| <= ATOL * max(1, max|ref|) + RTOL * |ref|
 # (the absolute term is scaled by the tensor's magnitude so that entries that
 # are small through cancellation are judged at f32 resolution of the tensor).
+# The wrapper/lowering/printing harness lives in python/ckpt/mlir_runner.py
+# (shared with the model zoo and the importer tests), loaded by path: this
+# script needs no built package.
+import importlib.util as _ilu
+_spec = _ilu.spec_from_file_location("ckpt_mlir_runner", os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "python", "ckpt",
+    "mlir_runner.py"))
+_runner = _ilu.module_from_spec(_spec)
+_spec.loader.exec_module(_runner)
+CheckError = _runner.CheckError
+strip_ckpt_attr, mlir_tensor_type, hex_constant = (
+    _runner.strip_ckpt_attr, _runner.mlir_tensor_type, _runner.hex_constant)
+build_wrapper, parse_printed, run_mlir = (
+    _runner.build_wrapper, _runner.parse_printed, _runner.run_mlir)
+PIPELINE = _runner.PIPELINE
+
 RTOL = 1e-4
 ATOL = 1e-5
 # numpy analytic gradient vs central finite differences in float64.
@@ -292,10 +307,6 @@ MODELS = {
 
 
 # --------------------------------------------------------------------------
-class CheckError(Exception):
-    pass
-
-
 def parse_type(ty):
     """'tensor<8x32xf32>' -> (8, 32); 'tensor<f32>' / 'f32' -> ()."""
     ty = ty.strip()
@@ -332,106 +343,6 @@ def parse_step(text):
     if not results or results[0] != ():
         raise CheckError("result 0 (the loss) must be tensor<f32> or f32")
     return name, args, res_types, results
-
-
-def strip_ckpt_attr(text):
-    text = re.sub(r"\s*attributes\s*\{\s*ckpt\.loss\s*=\s*\d+\s*:\s*i64\s*\}", "", text)
-    text = re.sub(r"ckpt\.loss\s*=\s*\d+\s*:\s*i64\s*,\s*", "", text)
-    text = re.sub(r",\s*ckpt\.loss\s*=\s*\d+\s*:\s*i64", "", text)
-    if "ckpt." in re.sub(r"//.*", "", text):
-        raise CheckError("could not strip the ckpt.* attributes")
-    return text
-
-
-def mlir_tensor_type(shape):
-    return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
-
-
-def hex_constant(arr):
-    a = np.ascontiguousarray(arr, dtype="<f4")
-    return f'dense<"0x{a.tobytes().hex().upper()}"> : {mlir_tensor_type(a.shape)}'
-
-
-def build_wrapper(step_text, name, arg_shapes, inputs, res_types, results):
-    lines = [strip_ckpt_attr(step_text), "",
-             "func.func private @printMemrefF32(memref<*xf32>)", "",
-             "func.func @main() {"]
-    for i, arr in enumerate(inputs):
-        lines.append(f"  %in{i} = arith.constant {hex_constant(arr)}")
-    arg_list = ", ".join(f"%in{i}" for i in range(len(inputs)))
-    arg_tys = ", ".join(mlir_tensor_type(s) for s in arg_shapes)
-    lines.append(f"  %r:{len(results)} = func.call @{name}({arg_list}) : "
-                 f"({arg_tys}) -> ({', '.join(res_types)})")
-    for i, (ty, shape) in enumerate(zip(res_types, results)):
-        val = f"%r#{i}"
-        if ty == "f32":
-            lines.append(f"  %s{i} = tensor.from_elements {val} : tensor<f32>")
-            val, ty = f"%s{i}", "tensor<f32>"
-        mt = "memref<" + "".join(f"{d}x" for d in shape) + "f32>"
-        lines.append(f"  %m{i} = bufferization.to_buffer {val} : {ty} to {mt}")
-        lines.append(f"  %u{i} = memref.cast %m{i} : {mt} to memref<*xf32>")
-        lines.append(f"  func.call @printMemrefF32(%u{i}) : (memref<*xf32>) -> ()")
-    lines += ["  return", "}", ""]
-    return "\n".join(lines)
-
-
-PIPELINE = [
-    "--one-shot-bufferize=bufferize-function-boundaries "
-    "function-boundary-type-conversion=identity-layout-map",
-    "--convert-linalg-to-loops",
-    "--expand-strided-metadata",
-    "--lower-affine",
-    "--convert-scf-to-cf",
-    "--convert-math-to-llvm",
-    "--convert-math-to-libm",
-    "--convert-arith-to-llvm",
-    "--convert-index-to-llvm",
-    "--finalize-memref-to-llvm",
-    "--convert-func-to-llvm",
-    "--convert-cf-to-llvm",
-    "--reconcile-unrealized-casts",
-]
-
-NUM_RE = re.compile(r"[-+]?(?:nan|inf|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?)", re.I)
-
-
-def parse_printed(out, expected_shapes):
-    chunks = out.split("Unranked Memref")[1:]
-    if len(chunks) != len(expected_shapes):
-        raise CheckError(f"expected {len(expected_shapes)} printed results, got "
-                         f"{len(chunks)}; runner output:\n{out[:2000]}")
-    vals = []
-    for i, (chunk, shape) in enumerate(zip(chunks, expected_shapes)):
-        sm = re.search(r"sizes\s*=\s*\[([^\]]*)\]", chunk)
-        sizes = tuple(int(s) for s in sm.group(1).split(",") if s.strip()) if sm else None
-        if sizes != tuple(shape):
-            raise CheckError(f"result {i}: printed sizes {sizes} != expected {shape}")
-        data = chunk.split("data =", 1)[1]
-        nums = [float(s) for s in NUM_RE.findall(data)]
-        if len(nums) != int(np.prod(shape, dtype=np.int64)):
-            raise CheckError(f"result {i}: parsed {len(nums)} values, "
-                             f"expected {int(np.prod(shape))}")
-        vals.append(np.array(nums, dtype=np.float64).reshape(shape))
-    return vals
-
-
-def run_mlir(wrapper, workdir, mlir_bin, mlir_lib):
-    src = os.path.join(workdir, "wrapper.mlir")
-    low = os.path.join(workdir, "lowered.mlir")
-    with open(src, "w") as f:
-        f.write(wrapper)
-    opt = [os.path.join(mlir_bin, "mlir-opt"), src, *PIPELINE, "-o", low]
-    p = subprocess.run(opt, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise CheckError(f"mlir-opt failed ({' '.join(opt)}):\n{p.stderr[:4000]}")
-    libs = ",".join(os.path.join(mlir_lib, l) for l in
-                    ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so"))
-    run = [os.path.join(mlir_bin, "mlir-runner"), low, "-e", "main",
-           "-entry-point-result=void", f"-shared-libs={libs}"]
-    p = subprocess.run(run, capture_output=True, text=True)
-    if p.returncode != 0:
-        raise CheckError(f"mlir-runner failed ({' '.join(run)}):\n{p.stderr[:4000]}")
-    return p.stdout
 
 
 def compare(label, got, ref):
