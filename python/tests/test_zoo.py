@@ -154,3 +154,13 @@ def test_property_checker_reports_each_violation(monkeypatch):
         monkeypatch.setattr(proptest, "_execute", fake)
         with pytest.raises(proptest.Failure, match=message):
             proptest.check_step(step.text, step.entry, 100)
+
+
+def test_shrink_finds_the_fewest_failing_ops(monkeypatch):
+    from ckpt.zoo import proptest
+    monkeypatch.setattr(proptest, "run_seed",
+                        lambda seed, n: (seed, None, "boom" if n >= 5 else None))
+    assert proptest.shrink(3, 9, "first") == (5, "boom")
+    monkeypatch.setattr(proptest, "run_seed", lambda seed, n: (seed, {}, None))
+    # No smaller step fails: the failure already seen is kept.
+    assert proptest.shrink(3, 9, "first") == (9, "first")

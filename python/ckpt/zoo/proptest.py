@@ -79,14 +79,14 @@ def run_seed(seed, ops):
         return seed, None, str(e)
 
 
-def shrink(seed, ops):
-    """The smallest op count with which `seed` still fails, and its error."""
-    best, error = ops, None
+def shrink(seed, ops, error):
+    """The smallest op count with which `seed` still fails, and its error
+    (`ops` and `error`, the failure already seen, when no smaller one does)."""
     for n in range(1, ops):
         _, _, err = run_seed(seed, n)
         if err:
             return n, err
-    return best, error
+    return ops, error
 
 
 def main(argv=None):
@@ -111,12 +111,12 @@ def main(argv=None):
         for seed, summary, err in pool.map(run_seed, seeds, [a.ops] * len(seeds)):
             if err:
                 print(f"FAIL seed {seed}: {err}", flush=True)
-                failures.append(seed)
+                failures.append((seed, err))
                 continue
             infeasible += summary["infeasible_at_percent"]
             squeezed.append(summary["measured"] / summary["base_peak"])
-    for seed in failures:
-        n, err = shrink(seed, a.ops)
+    for seed, first_error in failures:
+        n, err = shrink(seed, a.ops, first_error)
         print(f"SHRUNK seed {seed}: fails with --ops {n}: {err}")
         if a.keep:
             os.makedirs(a.keep, exist_ok=True)
