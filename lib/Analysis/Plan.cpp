@@ -2,13 +2,18 @@
 
 #include "ckpt/Analysis/Plan.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <limits>
 
+using namespace mlir;
 using namespace ckpt;
 
 std::optional<BudgetSpec> ckpt::parseBudget(llvm::StringRef text,
@@ -88,159 +93,101 @@ std::string ckpt::formatBytes(uint64_t bytes) {
   return out;
 }
 
-PlanResult ckpt::planChain(const StepChain &stepChain,
-                           const solver::Strategy &strategy, uint64_t budget,
-                           int64_t slots) {
-  PlanResult result;
-  result.budget = budget;
-  const uint64_t fixed = stepChain.persistentBytes;
-
-  // What the chain may use once the persistent values are set aside.
-  auto chainFeasibleFrom = [&](std::optional<int64_t> chainMin) {
-    if (chainMin)
-      result.minFeasibleBudget = fixed + static_cast<uint64_t>(*chainMin);
-  };
-  if (budget <= fixed) {
-    std::optional<int64_t> chainMin;
-    std::string error;
-    if (!solver::minFeasibleMemory(stepChain.chain, strategy, slots, chainMin,
-                                   error)) {
-      result.error = error;
-      return result;
-    }
-    chainFeasibleFrom(chainMin);
-    return result;
-  }
-
-  solver::MemoryModel model;
-  model.memory = static_cast<int64_t>(budget - fixed);
-  model.slots = slots;
-  // Slots round every size up, so a budget that fits storing everything
-  // exactly may not fit in slots. Storing everything is the fastest schedule
-  // there is (no recomputation): when it fits, it is the optimum.
-  std::optional<uint64_t> storeAllPeak;
-  if (strategy.kind == solver::Strategy::Kind::Optimal && slots > 0) {
-    solver::Strategy storeAll;
-    storeAll.kind = solver::Strategy::Kind::StoreAll;
-    solver::MemoryModel exact;
-    exact.memory = model.memory;
-    solver::StrategyResult all =
-        solver::runStrategy(stepChain.chain, storeAll, exact);
-    if (all.error.empty() && all.minFeasibleMemory)
-      storeAllPeak = fixed + static_cast<uint64_t>(*all.minFeasibleMemory);
-    if (all.error.empty() && all.feasible) {
-      result.feasible = true;
-      result.peak = fixed + static_cast<uint64_t>(all.peak);
-      result.time = all.makespan + stepChain.fixedTime;
-      result.sequence = std::move(all.sequence);
-      if (all.minFeasibleMemory)
-        result.minFeasibleBudget = fixed + static_cast<uint64_t>(*all.minFeasibleMemory);
-      return result;
-    }
-  }
-  solver::StrategyResult run =
-      solver::runStrategy(stepChain.chain, strategy, model);
-  if (!run.error.empty()) {
-    result.error = run.error;
-    return result;
-  }
-  chainFeasibleFrom(run.minFeasibleMemory);
-  if (storeAllPeak && (!result.minFeasibleBudget ||
-                       *storeAllPeak < *result.minFeasibleBudget))
-    result.minFeasibleBudget = storeAllPeak;
-  if (!run.feasible)
-    return result;
-  result.feasible = true;
-  result.peak = fixed + static_cast<uint64_t>(run.peak);
-  result.time = run.makespan + stepChain.fixedTime;
-  result.sequence = std::move(run.sequence);
-  return result;
-}
-
-std::vector<std::string> ckpt::stageKinds(const std::vector<solver::Op> &seq,
-                                          int numStages) {
-  std::vector<std::string> kinds(numStages, "");
-  for (const solver::Op &op : seq) {
-    if (op.stage < 1 || op.stage > numStages || !kinds[op.stage - 1].empty())
+sched::ChainOptions ckpt::separatorCandidates(const OrderProblem &problem,
+                                              llvm::StringRef strategy) {
+  sched::ChainOptions options;
+  if (strategy != "speed" && strategy != "manual")
+    return options;
+  options.kind = sched::SeparatorKind::Candidates;
+  for (auto [id, op] : llvm::enumerate(problem.opOf)) {
+    if (!op)
       continue;
-    switch (op.kind) {
-    case solver::OpKind::FAll:
-      kinds[op.stage - 1] = "all";
-      break;
-    case solver::OpKind::FCk:
-      kinds[op.stage - 1] = "ck";
-      break;
-    case solver::OpKind::FNone:
-      kinds[op.stage - 1] = "none";
-      break;
-    case solver::OpKind::Backward:
-      break;
+    if (strategy == "speed") {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      if ((linalgOp && (linalg::isaContractionOpInterface(linalgOp) ||
+                        linalg::isaConvolutionOpInterface(linalgOp))) ||
+          isa<tosa::MatMulOp, tosa::Conv2DOp, tosa::Conv3DOp,
+              tosa::DepthwiseConv2DOp, tosa::TransposeConv2DOp>(op))
+        options.candidates.push_back(static_cast<int>(id));
+      continue;
+    }
+    auto checkpoint = dyn_cast<CheckpointOp>(op);
+    if (!checkpoint)
+      continue;
+    // The checkpoint is a marker (a view without bytes of its own that
+    // belongs to no stage); what it marks is a candidate.
+    options.markers.push_back(static_cast<int>(id));
+    auto it = problem.idOf.find(checkpoint.getInput());
+    if (it != problem.idOf.end()) {
+      int producer = problem.problem.values[it->second].producer;
+      if (producer >= 0)
+        options.candidates.push_back(producer);
     }
   }
-  for (std::string &kind : kinds)
-    if (kind.empty())
-      kind = "all";
-  return kinds;
+  return options;
 }
 
-SeparatorKind ckpt::separatorKindFor(llvm::StringRef strategy) {
-  return llvm::StringSwitch<SeparatorKind>(strategy)
-      .Case("articulation", SeparatorKind::Articulation)
-      .Case("speed", SeparatorKind::MatmulConv)
-      .Case("manual", SeparatorKind::Checkpoints)
-      .Default(SeparatorKind::TreeDecomposition);
-}
+FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
+                                   const CostSetup &costs,
+                                   const StepPlanRequest &request) {
+  if (!sched::isStrategy(request.strategy))
+    return emitError(step.getLoc(), "unknown strategy '")
+           << request.strategy << "': expected " << sched::strategyNames();
+  FailureOr<OrderProblem> built =
+      buildStepProblem(step, analysis, costs.device, costs.profile());
+  if (failed(built))
+    return failure();
+  StepPlan plan;
+  plan.problem = std::move(*built);
+  const sched::Problem &problem = plan.problem.problem;
+  sched::Evaluation storeAll =
+      sched::evaluate(problem, sched::identitySchedule(problem));
+  if (!storeAll.valid)
+    return emitError(step.getLoc(), "internal error: the step as written is "
+                                    "not a valid schedule: ")
+           << storeAll.error;
+  plan.storeAllPeak = static_cast<uint64_t>(storeAll.peak);
+  plan.storeAllTime = storeAll.cost;
 
-bool ckpt::isKeepSeparatorsStrategy(llvm::StringRef strategy) {
-  return strategy == "speed" || strategy == "manual";
-}
+  // The reference of percentages: the step as written (every buffer freed
+  // after its last use: what ckpt-run measures unplanned), or with
+  // fit=model the chain model's store-all peak.
+  uint64_t reference = plan.storeAllPeak;
+  if (request.fitModel)
+    reference = static_cast<uint64_t>(sched::chainStoreAllPeak(problem));
+  // A percentage of a step that holds no buffer is still a budget: 1 B; a
+  // huge percentage saturates below 2^63 (see kMaxBudgetBytes).
+  double value = request.budget.percent
+                     ? static_cast<double>(reference) * request.budget.value / 100.0
+                     : request.budget.value;
+  plan.budget = value >= kMaxBudgetBytes
+                    ? static_cast<uint64_t>(std::numeric_limits<int64_t>::max())
+                    : std::max<uint64_t>(1, static_cast<uint64_t>(value));
 
-std::vector<solver::Op> ckpt::keepSeparatorsSequence(int length) {
-  std::vector<solver::Op> sequence;
-  for (int l = 1; l <= length; ++l)
-    sequence.push_back({solver::OpKind::FCk, l});
-  sequence.push_back({solver::OpKind::FAll, length + 1});
-  sequence.push_back({solver::OpKind::Backward, length + 1});
-  for (int l = length; l >= 1; --l) {
-    sequence.push_back({solver::OpKind::FAll, l});
-    sequence.push_back({solver::OpKind::Backward, l});
+  sched::PlanOptions options;
+  options.strategy = request.strategy;
+  options.budget = static_cast<int64_t>(plan.budget);
+  options.slots = request.slots;
+  options.fitModel = request.fitModel;
+  options.candidates = separatorCandidates(plan.problem, request.strategy);
+  options.ilpTimeLimit = request.ilpTimeLimit;
+  options.ilpThreads = request.ilpThreads;
+  plan.result = sched::planSchedule(problem, options);
+  if (!plan.result.error.empty())
+    return emitError(step.getLoc(), "strategy '")
+           << request.strategy << "' failed: " << plan.result.error;
+  if (!plan.result.feasible) {
+    InFlightDiagnostic diag = emitError(step.getLoc(), "budget of ")
+                              << formatBytes(plan.budget)
+                              << " is infeasible for strategy '"
+                              << request.strategy << "'";
+    if (plan.result.leastPeak)
+      diag << ": the least feasible budget is "
+           << formatBytes(static_cast<uint64_t>(*plan.result.leastPeak));
+    else if (request.slots > 0)
+      diag << " with " << request.slots
+           << " slots at any budget; try more slots";
+    return diag;
   }
-  return sequence;
-}
-
-PlanResult ckpt::planStrategy(const StepChain &stepChain,
-                              llvm::StringRef strategy, uint64_t budget,
-                              int64_t slots) {
-  if (isKeepSeparatorsStrategy(strategy)) {
-    PlanResult result;
-    result.budget = budget;
-    std::vector<solver::Op> sequence =
-        keepSeparatorsSequence(stepChain.chain.length());
-    solver::Simulation sim = solver::simulate(stepChain.chain, sequence);
-    if (!sim.valid) {
-      result.error = sim.error;
-      return result;
-    }
-    uint64_t peak = stepChain.persistentBytes + static_cast<uint64_t>(sim.peak);
-    result.minFeasibleBudget = peak;
-    if (peak > budget)
-      return result;
-    result.feasible = true;
-    result.peak = peak;
-    result.time = sim.makespan + stepChain.fixedTime;
-    result.sequence = std::move(sequence);
-    return result;
-  }
-  solver::Strategy chainStrategy;
-  std::string error;
-  if (!solver::parseStrategy(strategy == "articulation"
-                                 ? std::string_view("optimal")
-                                 : std::string_view(strategy.data(),
-                                                    strategy.size()),
-                             chainStrategy, error)) {
-    PlanResult result;
-    result.error = error;
-    return result;
-  }
-  return planChain(stepChain, chainStrategy, budget, slots);
+  return plan;
 }

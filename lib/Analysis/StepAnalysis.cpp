@@ -3,6 +3,7 @@
 #include "ckpt/Analysis/StepAnalysis.h"
 
 #include "ckpt/Analysis/CostModel.h"
+#include "ckpt/Analysis/StepProblem.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -132,126 +133,43 @@ StepAnalysis::StepAnalysis(Operation *op) : step(cast<StepOp>(op)) {
   }
 }
 
-/// Ops whose tensor result is a view of their first operand.
-static bool isViewLike(Operation *op) {
-  return isa<CheckpointOp, tensor::CastOp, tensor::CollapseShapeOp,
-             tensor::ExpandShapeOp, tensor::BitcastOp>(op);
-}
-
 MemoryTimeline ckpt::simulateMemory(ArrayRef<Operation *> order,
                                     unsigned alignment) {
   MemoryTimeline timeline;
   if (order.empty())
     return timeline;
-  Block *block = order.front()->getBlock();
-
-  DenseMap<Operation *, unsigned> position;
-  for (auto [index, op] : llvm::enumerate(order))
-    position[op] = index;
-  unsigned end = order.size(); // the terminator's position
-
-  // Last position at which each value is read.
-  auto lastUseOf = [&](Value value, unsigned def) {
-    unsigned last = def;
-    for (Operation *user : value.getUsers()) {
-      Operation *top = block->findAncestorOpInBlock(*user);
-      if (!top)
-        continue;
-      if (top->hasTrait<OpTrait::IsTerminator>()) {
-        last = std::max(last, end);
-        continue;
-      }
-      auto it = position.find(top);
-      if (it != position.end())
-        last = std::max(last, it->second);
+  // The one simulator (lib/Solver/Schedule.cpp) on the problem of the order,
+  // recompute regions flattened (what runs once they are inlined).
+  OrderProblem built = buildOrderProblem(order, alignment, /*flatten=*/true);
+  sched::EvalOptions options;
+  options.live = true;
+  options.buffers = true;
+  options.partial = true;
+  sched::Evaluation eval =
+      sched::evaluate(built.problem, sched::identitySchedule(built.problem),
+                      options);
+  const unsigned end = order.size();
+  auto positionOf = [&](size_t exec) {
+    return exec >= built.positionOf.size() ? end : built.positionOf[exec];
+  };
+  for (const sched::Buffer &buffer : eval.buffers) {
+    Buffer out;
+    out.bytes = static_cast<uint64_t>(buffer.bytes);
+    out.def = positionOf(buffer.def);
+    out.lastUse = positionOf(buffer.lastUse);
+    for (auto [exec, value] : buffer.versions) {
+      out.values.push_back(built.valueOf[value]);
+      timeline.bufferOf[built.valueOf[value]] = timeline.buffers.size();
     }
-    return last;
-  };
-
-  auto newBuffer = [&](Value value, unsigned def) {
-    Buffer buffer;
-    buffer.bytes = getTypeBytes(value.getType()).value_or(0);
-    if (alignment > 1)
-      buffer.bytes = llvm::alignTo(buffer.bytes, alignment);
-    buffer.def = def;
-    buffer.lastUse = lastUseOf(value, def);
-    buffer.values.push_back(value);
-    timeline.bufferOf[value] = timeline.buffers.size();
-    timeline.buffers.push_back(std::move(buffer));
-  };
-  auto alias = [&](Value value, unsigned bufferIndex, unsigned def) {
-    Buffer &buffer = timeline.buffers[bufferIndex];
-    buffer.lastUse = std::max(buffer.lastUse, lastUseOf(value, def));
-    buffer.values.push_back(value);
-    timeline.bufferOf[value] = bufferIndex;
-  };
-
-  for (auto [index, op] : llvm::enumerate(order)) {
-    unsigned pos = index;
-    auto dps = dyn_cast<DestinationStyleOpInterface>(op);
-    for (OpResult result : op->getResults()) {
-      if (!isa<ShapedType>(result.getType()))
-        continue;
-      std::optional<unsigned> source;
-      if (isViewLike(op)) {
-        auto it = timeline.bufferOf.find(op->getOperand(0));
-        if (it != timeline.bufferOf.end())
-          source = it->second;
-        else {
-          // A view of a step argument is the argument: no buffer.
-          continue;
-        }
-        alias(result, *source, pos);
-        continue;
-      }
-      // The buffer the op may write in place: a destination-style op's init,
-      // or, for an elementwise op on tensors, the first operand of the
-      // result's type (the init convert-elementwise-to-linalg picks).
-      Value init;
-      if (dps && dps.hasPureTensorSemantics()) {
-        init = dps.getTiedOpOperand(result)->get();
-      } else if (op->hasTrait<OpTrait::Elementwise>()) {
-        for (Value operand : op->getOperands())
-          if (operand.getType() == result.getType()) {
-            init = operand;
-            break;
-          }
-      }
-      if (init) {
-        auto it = timeline.bufferOf.find(init);
-        // In place when nothing after this op reads the init's buffer.
-        if (it != timeline.bufferOf.end() &&
-            timeline.buffers[it->second].lastUse <= pos) {
-          alias(result, it->second, pos);
-          continue;
-        }
-      }
-      newBuffer(result, pos);
-    }
+    timeline.buffers.push_back(std::move(out));
   }
-
-  // Live bytes while each op runs: buffers with def <= pos <= lastUse.
-  std::vector<int64_t> delta(order.size() + 2, 0);
-  for (const Buffer &buffer : timeline.buffers) {
-    delta[buffer.def] += buffer.bytes;
-    delta[std::min<unsigned>(buffer.lastUse, end) + 1] -= buffer.bytes;
+  timeline.liveDuring.assign(order.size(), 0);
+  for (size_t exec = 0; exec < eval.live.size(); ++exec) {
+    unsigned pos = built.positionOf[exec];
+    uint64_t live = static_cast<uint64_t>(eval.live[exec]);
+    timeline.liveDuring[pos] = std::max(timeline.liveDuring[pos], live);
   }
-  int64_t live = 0;
-  timeline.liveDuring.resize(order.size());
   for (unsigned pos = 0; pos < order.size(); ++pos) {
-    live += delta[pos];
-    timeline.liveDuring[pos] = static_cast<uint64_t>(live);
-    // A recompute region's temporaries exist while it runs: its own peak
-    // beyond the results it yields (already counted as its buffers).
-    if (auto recompute = dyn_cast<RecomputeOp>(order[pos])) {
-      uint64_t peak = simulateBlock(recompute.getBody().front(), alignment).peak;
-      uint64_t yielded = 0;
-      for (Value result : recompute.getResults())
-        yielded += llvm::alignTo(getTypeBytes(result.getType()).value_or(0),
-                                 std::max(alignment, 1u));
-      if (peak > yielded)
-        timeline.liveDuring[pos] += peak - yielded;
-    }
     if (timeline.liveDuring[pos] > timeline.peak) {
       timeline.peak = timeline.liveDuring[pos];
       timeline.peakPosition = pos;

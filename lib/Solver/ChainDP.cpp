@@ -785,6 +785,50 @@ int64_t ckpt::solver::minFeasibleLimit(const Chain &unitChain,
   return (P.lo[Problem::idx(1, P.n)] + P.a[0]) * P.scale;
 }
 
+namespace {
+/// Lays out and fills the table of `P` for m up to `W`.
+bool buildTable(const Problem &P, int64_t W, const DPOptions &options,
+                Table &T, size_t &tableBytes, std::string &error) {
+  const int n = P.n;
+  const size_t np = P.numPairs();
+  T.metaT.resize(np);
+  T.metaS.resize(np);
+  T.lastT.assign(np, kInf);
+  T.lastS.assign(np, kInf);
+  size_t total = 0;
+  for (int t = 1; t <= n; ++t)
+    for (int s = 1; s <= t; ++s) {
+      const size_t i = Problem::idx(s, t);
+      RowMeta r{P.lo[i], std::min(P.hi[i], W), total};
+      if (r.lo <= r.hi) {
+        total += static_cast<size_t>(r.hi - r.lo + 1);
+        if (total > options.maxTableBytes / sizeof(float)) {
+          error = "the DP table would exceed " +
+                  std::to_string(options.maxTableBytes >> 20) +
+                  " MiB: memory sizes are too large for exact mode, use "
+                  "slots (e.g. 500)";
+          return false;
+        }
+      }
+      T.metaT[i] = r;
+      T.metaS[T.idxS(s, t)] = r;
+    }
+  T.data = allocateTable(std::max<size_t>(total, 1));
+  tableBytes = total * sizeof(float);
+  fillTable(T, pickThreads(options.threads, n), options.tileColumns,
+            options.tileRows);
+  return true;
+}
+
+double sequenceMakespan(const Chain &unitChain, const std::vector<Op> &seq) {
+  double sum = 0;
+  for (const Op &op : seq)
+    sum += op.kind == OpKind::Backward ? unitChain.ubAt(op.stage)
+                                       : unitChain.ufAt(op.stage);
+  return sum;
+}
+} // namespace
+
 DPSolution ckpt::solver::solveChainDP(const Chain &unitChain, int64_t limit,
                                       const DPOptions &options) {
   DPSolution sol;
@@ -799,34 +843,8 @@ DPSolution ckpt::solver::solveChainDP(const Chain &unitChain, int64_t limit,
     return sol; // infeasible
 
   Table T(P);
-  const size_t np = P.numPairs();
-  T.metaT.resize(np);
-  T.metaS.resize(np);
-  T.lastT.assign(np, kInf);
-  T.lastS.assign(np, kInf);
-  size_t total = 0;
-  for (int t = 1; t <= n; ++t)
-    for (int s = 1; s <= t; ++s) {
-      const size_t i = Problem::idx(s, t);
-      RowMeta r{P.lo[i], std::min(P.hi[i], W), total};
-      if (r.lo <= r.hi) {
-        total += static_cast<size_t>(r.hi - r.lo + 1);
-        if (total > options.maxTableBytes / sizeof(float)) {
-          sol.error = "the DP table would exceed " +
-                      std::to_string(options.maxTableBytes >> 20) +
-                      " MiB: memory sizes are too large for exact mode, use "
-                      "slots (e.g. 500)";
-          return sol;
-        }
-      }
-      T.metaT[i] = r;
-      T.metaS[T.idxS(s, t)] = r;
-    }
-  T.data = allocateTable(std::max<size_t>(total, 1));
-  sol.tableBytes = total * sizeof(float);
-
-  fillTable(T, pickThreads(options.threads, n), options.tileColumns,
-            options.tileRows);
+  if (!buildTable(P, W, options, T, sol.tableBytes, sol.error))
+    return sol;
 
   sol.feasible = true;
   if (!options.reconstruct) {
@@ -838,10 +856,58 @@ DPSolution ckpt::solver::solveChainDP(const Chain &unitChain, int64_t limit,
     sol.feasible = false;
     return sol;
   }
-  double sum = 0;
-  for (const Op &op : sol.sequence)
-    sum += op.kind == OpKind::Backward ? unitChain.ubAt(op.stage)
-                                       : unitChain.ufAt(op.stage);
-  sol.makespan = sum;
+  sol.makespan = sequenceMakespan(unitChain, sol.sequence);
   return sol;
+}
+
+struct ChainDPTable::Impl {
+  Chain chain;
+  Problem P;
+  Table T;
+  int64_t maxLimit = 0;
+  explicit Impl(const Chain &c, bool allowAll)
+      : chain(c), P(makeProblem(c, allowAll)), T(P) {}
+};
+
+ChainDPTable::ChainDPTable(std::unique_ptr<Impl> impl)
+    : impl(std::move(impl)) {}
+ChainDPTable::~ChainDPTable() = default;
+
+std::unique_ptr<ChainDPTable>
+ChainDPTable::build(const Chain &unitChain, int64_t maxLimit,
+                    const DPOptions &options, std::string &error) {
+  auto impl = std::make_unique<Impl>(unitChain, options.allowAllChains);
+  impl->maxLimit = std::max<int64_t>(maxLimit, 0);
+  const Problem &P = impl->P;
+  const int64_t W = impl->maxLimit / P.scale - P.a[0];
+  size_t bytes = 0;
+  if (W >= P.lo[Problem::idx(1, P.n)] &&
+      !buildTable(P, W, options, impl->T, bytes, error))
+    return nullptr;
+  return std::unique_ptr<ChainDPTable>(new ChainDPTable(std::move(impl)));
+}
+
+int64_t ChainDPTable::minFeasibleLimit() const {
+  const Problem &P = impl->P;
+  return (P.lo[Problem::idx(1, P.n)] + P.a[0]) * P.scale;
+}
+
+int64_t ChainDPTable::maxLimit() const { return impl->maxLimit; }
+
+bool ChainDPTable::solve(int64_t limit, std::vector<Op> &sequence,
+                         double &makespan) const {
+  sequence.clear();
+  makespan = 0;
+  const Problem &P = impl->P;
+  limit = std::min(limit, impl->maxLimit);
+  const int64_t W = limit / P.scale - P.a[0];
+  if (limit < minFeasibleLimit() || W < P.lo[Problem::idx(1, P.n)] ||
+      !impl->T.data)
+    return false;
+  if (!reconstruct(impl->T, W, sequence)) {
+    sequence.clear();
+    return false;
+  }
+  makespan = sequenceMakespan(impl->chain, sequence);
+  return true;
 }

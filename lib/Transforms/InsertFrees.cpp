@@ -31,9 +31,15 @@ void insertBlockFrees(Block &block) {
   for (const Buffer &buffer : timeline.buffers) {
     if (buffer.lastUse >= end)
       continue; // returned or yielded
-    // Free through the alias defined last: every use of the buffer is at or
-    // before lastUse, so no use of that value follows the free.
-    Value value = buffer.values.back();
+    // Free through the alias of this block defined last: every use of the
+    // buffer is at or before lastUse, so no use of that value follows the
+    // free. Buffers only a recompute region's ops hold are freed in there.
+    Value value;
+    for (Value alias : buffer.values)
+      if (alias.getParentBlock() == &block)
+        value = alias;
+    if (!value)
+      continue;
     Operation *last = order[buffer.lastUse];
     if (isa<FreeOp>(last))
       continue; // the user already freed it
@@ -60,7 +66,3 @@ void ckpt::insertFrees(StepOp step) {
   });
   insertBlockFrees(step.getBody().front());
 }
-
-namespace {
-
-} // namespace

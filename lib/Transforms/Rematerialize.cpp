@@ -1,20 +1,28 @@
-//===- Rematerialize.cpp - apply a step's plan ----------------------------===//
+//===- Rematerialize.cpp - apply a step's schedule ------------------------===//
+//
+// One rewrite for every planner: the step's block is put in the order of the
+// plan's schedule; the first execution of each op is the op itself, moved;
+// every later execution is a clone, and each run of consecutive clones is a
+// ckpt.recompute region. Ops read the version of each value computed last
+// before them. A region ends where a buffer from outside it is read for the
+// last time, so that once frees are inserted every buffer dies right after
+// its last reader, as the schedule's simulation assumes.
+//
+//===----------------------------------------------------------------------===//
 
 #include "ckpt/Analysis/StepAnalysis.h"
-#include "ckpt/Analysis/StepChain.h"
+#include "ckpt/Analysis/StepProblem.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
-#include "ckpt/Solver/ChainModel.h"
+#include "ckpt/Solver/Schedule.h"
 #include "ckpt/Transforms/Passes.h"
 #include "ckpt/Transforms/Rematerialize.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
-#include "llvm/ADT/BitVector.h"
+
+#include <map>
 #include "llvm/ADT/SetVector.h"
-#include "llvm/ADT/StringExtras.h"
 
 namespace ckpt {
 #define GEN_PASS_DEF_REMATERIALIZEPASS
@@ -26,246 +34,250 @@ using namespace ckpt;
 
 namespace {
 
-struct Rewriter {
-  Rewriter(StepOp step, const StepAnalysis &analysis, Block &block)
-      : step(step), analysis(analysis), block(block) {}
+/// A version of a problem value: the execution that defined it (-1: the
+/// value as written, for inputs) and the value id.
+using Version = std::pair<int, int>;
 
+struct ScheduleRewriter {
   StepOp step;
-  const StepAnalysis &analysis;
   Block &block;
-  /// Stage of each staged forward op and of each backward op.
-  DenseMap<Operation *, int> forwardStage, backwardStage;
-  /// Forward ops of each stage, in block order (index l-1).
-  std::vector<SmallVector<Operation *>> stageOps;
-  /// The latest computed version of each original forward value.
-  DenseMap<Value, Value> latest;
+  const OrderProblem &built;
+  const sched::Schedule &schedule;
 
-  Value current(Value v) {
-    auto it = latest.find(v);
-    return it == latest.end() ? v : it->second;
+  /// Per execution, the version of each value it reads (problem value id ->
+  /// defining execution).
+  std::vector<llvm::SmallVector<std::pair<int, int>, 4>> reads;
+  /// Per (execution, value id) defined: the last execution that reads it
+  /// (the schedule's size when the terminator does).
+  std::map<Version, int> lastRead;
+  /// The IR value of each version once emitted.
+  std::map<Version, Value> emitted;
+  /// The version the terminator reads, per value id.
+  std::vector<int> finalVersion;
+
+  ScheduleRewriter(StepOp step, const OrderProblem &built,
+                   const sched::Schedule &schedule)
+      : step(step), block(step.getBody().front()), built(built),
+        schedule(schedule) {}
+
+  void analyze() {
+    const sched::Problem &problem = built.problem;
+    std::vector<int> latest(problem.numValues(), -1);
+    reads.resize(schedule.size());
+    for (size_t e = 0; e < schedule.size(); ++e) {
+      const sched::Op &op = problem.ops[schedule[e]];
+      for (int r : op.reads) {
+        int def = latest[r];
+        reads[e].push_back({r, def});
+        if (def >= 0)
+          lastRead[{def, r}] = static_cast<int>(e);
+      }
+      for (int r : op.results) {
+        latest[r] = static_cast<int>(e);
+        lastRead[{static_cast<int>(e), r}] = -1;
+      }
+    }
+    finalVersion = latest;
+    for (int v = 0; v < problem.numValues(); ++v)
+      if (problem.values[v].returned && latest[v] >= 0)
+        lastRead[{latest[v], v}] = static_cast<int>(schedule.size());
   }
-  RecomputeOp emitRecompute(OpBuilder &builder, int stage, int instance);
-};
 
-RecomputeOp Rewriter::emitRecompute(OpBuilder &builder, int stage,
-                                    int instance) {
-  ArrayRef<Operation *> ops = stageOps[stage - 1];
-  llvm::SmallPtrSet<Operation *, 16> inStage(ops.begin(), ops.end());
+  /// The IR value an execution reads for problem value `r` defined by `def`.
+  Value valueOf(int r, int def) const {
+    if (def < 0)
+      return built.valueOf[r];
+    auto it = emitted.find({def, r});
+    return it == emitted.end() ? built.valueOf[r] : it->second;
+  }
 
-  // Inputs: values from outside the stage (latest versions), except
-  // constant-like ones, which are cloned inside.
-  llvm::SetVector<Value> inputs;
-  SmallVector<Operation *> constants; // in dependency order
-  llvm::SmallPtrSet<Operation *, 16> constantSeen;
-  std::function<void(Operation *)> addConstant = [&](Operation *op) {
-    if (!constantSeen.insert(op).second)
+  /// Rewires the uses in `op` (nested uses included) of the block's values
+  /// to the versions execution `e` reads.
+  void rewire(Operation *op, int e) {
+    DenseMap<Value, Value> replace;
+    for (auto [r, def] : reads[e]) {
+      Value from = built.valueOf[r];
+      Value to = valueOf(r, def);
+      if (from != to)
+        replace[from] = to;
+    }
+    if (replace.empty())
       return;
-    llvm::SetVector<Value> values;
-    StepAnalysis::getReadValues(op, values);
-    for (Value value : values)
-      addConstant(value.getDefiningOp());
-    constants.push_back(op);
-  };
-  for (Operation *op : ops) {
-    llvm::SetVector<Value> values;
-    StepAnalysis::getReadValues(op, values);
-    for (Value value : values) {
-      Operation *def = value.getDefiningOp();
-      if (def && inStage.contains(def))
+    op->walk([&](Operation *nested) {
+      for (OpOperand &operand : nested->getOpOperands()) {
+        auto it = replace.find(operand.get());
+        if (it != replace.end())
+          operand.set(it->second);
+      }
+    });
+  }
+
+  /// Emits the recomputations of executions [from, to) as one region before
+  /// the terminator.
+  void emitRegion(int from, int to) {
+    const sched::Problem &problem = built.problem;
+    Operation *terminator = block.getTerminator();
+    // What each execution reads: a version defined in the run, or a value
+    // from outside it (an input of the region).
+    std::vector<DenseMap<Value, Version>> defined(to - from);
+    llvm::SetVector<Value> inputs;
+    for (int e = from; e < to; ++e) {
+      DenseMap<Value, int> versionOf;
+      for (auto [r, def] : reads[e])
+        versionOf[built.valueOf[r]] = def;
+      llvm::SetVector<Value> read;
+      StepAnalysis::getReadValues(built.opOf[schedule[e]], read);
+      for (Value value : read) {
+        auto it = versionOf.find(value);
+        if (it != versionOf.end() && it->second >= from) {
+          defined[e - from][value] = {it->second, built.idOf.lookup(value)};
+          continue;
+        }
+        if (it != versionOf.end())
+          inputs.insert(valueOf(built.idOf.lookup(value), it->second));
+        else
+          inputs.insert(value); // a block argument or a value from outside
+      }
+    }
+    // Results: versions defined in the run and read after it.
+    SmallVector<Version> yielded;
+    SmallVector<Type> types;
+    for (int e = from; e < to; ++e)
+      for (int r : problem.ops[schedule[e]].results) {
+        if (lastRead.at({e, r}) >= to) {
+          yielded.push_back({e, r});
+          types.push_back(built.valueOf[r].getType());
+        }
+      }
+    OpBuilder builder(terminator);
+    Operation *first = built.opOf[schedule[from]];
+    auto recompute = RecomputeOp::create(builder, first->getLoc(), types,
+                                         inputs.getArrayRef());
+    Block *body = builder.createBlock(&recompute.getBody());
+    DenseMap<Value, Value> argument; // outer value -> block argument
+    for (Value input : inputs)
+      argument[input] = body->addArgument(input.getType(), input.getLoc());
+    OpBuilder innerBuilder = OpBuilder::atBlockEnd(body);
+    std::map<Version, Value> local;
+    for (int e = from; e < to; ++e) {
+      Operation *op = built.opOf[schedule[e]];
+      DenseMap<Value, int> versionOf;
+      for (auto [r, def] : reads[e])
+        versionOf[built.valueOf[r]] = def;
+      IRMapping mapping;
+      llvm::SetVector<Value> read;
+      StepAnalysis::getReadValues(op, read);
+      for (Value value : read) {
+        auto local_it = defined[e - from].find(value);
+        if (local_it != defined[e - from].end()) {
+          mapping.map(value, local.at(local_it->second));
+          continue;
+        }
+        auto it = versionOf.find(value);
+        Value outer = it != versionOf.end()
+                          ? valueOf(built.idOf.lookup(value), it->second)
+                          : value;
+        mapping.map(value, argument.lookup(outer));
+      }
+      Operation *clone = innerBuilder.clone(*op, mapping);
+      for (int r : problem.ops[schedule[e]].results) {
+        Value result = built.valueOf[r];
+        local[{e, r}] =
+            clone->getResult(cast<OpResult>(result).getResultNumber());
+      }
+    }
+    SmallVector<Value> results;
+    for (const Version &v : yielded)
+      results.push_back(local.at(v));
+    YieldOp::create(innerBuilder, recompute.getLoc(), results);
+    for (auto [v, result] : llvm::zip(yielded, recompute.getResults()))
+      emitted[v] = result;
+  }
+
+  LogicalResult run() {
+    analyze();
+    const sched::Problem &problem = built.problem;
+    Operation *terminator = block.getTerminator();
+    // Where runs of recomputations must end: after the last read of a
+    // buffer defined before the run.
+    sched::EvalOptions options;
+    options.buffers = true;
+    sched::Evaluation eval = sched::evaluate(problem, schedule, options);
+    std::vector<char> bufferDiesAt(schedule.size() + 1, 0);
+    for (const sched::Buffer &buffer : eval.buffers)
+      if (buffer.lastUse < schedule.size())
+        bufferDiesAt[buffer.lastUse] = 1;
+
+    std::vector<char> seen(problem.numOps(), 0);
+    size_t e = 0;
+    while (e < schedule.size()) {
+      int id = schedule[e];
+      if (!seen[id]) {
+        seen[id] = 1;
+        Operation *op = built.opOf[id];
+        op->moveBefore(terminator);
+        rewire(op, static_cast<int>(e));
+        ++e;
         continue;
-      if (def && def->getBlock() == &block && analysis.isConstantLike(def))
-        addConstant(def);
-      else
-        inputs.insert(value);
+      }
+      // A run of recomputations, cut after a buffer from before the run dies.
+      size_t start = e, end = e;
+      while (end < schedule.size() && seen[schedule[end]]) {
+        ++end;
+        bool cut = false;
+        if (bufferDiesAt[end - 1])
+          for (const sched::Buffer &buffer : eval.buffers)
+            if (buffer.lastUse == end - 1 && buffer.def < start)
+              cut = true;
+        if (cut)
+          break;
+      }
+      emitRegion(static_cast<int>(start), static_cast<int>(end));
+      e = end;
     }
-  }
-
-  // Results: the stage's values read outside the stage.
-  SmallVector<Value> yielded;
-  for (Operation *op : ops)
-    for (Value result : op->getResults())
-      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-            Operation *top = block.findAncestorOpInBlock(*user);
-            return top && !inStage.contains(top);
-          }))
-        yielded.push_back(result);
-
-  SmallVector<Value> operands;
-  for (Value input : inputs)
-    operands.push_back(current(input));
-  auto recompute = RecomputeOp::create(
-      builder, step.getLoc(), ValueRange(yielded).getTypes(), operands,
-      builder.getI64IntegerAttr(stage), builder.getI64IntegerAttr(instance));
-  Block *body = builder.createBlock(&recompute.getBody());
-  IRMapping mapping;
-  for (Value input : inputs)
-    mapping.map(input, body->addArgument(input.getType(), input.getLoc()));
-  OpBuilder inner = OpBuilder::atBlockEnd(body);
-  for (Operation *op : constants)
-    inner.clone(*op, mapping);
-  for (Operation *op : ops) {
-    Operation *clone = inner.clone(*op, mapping);
-    clone->removeAttr(kStageAttrName);
-  }
-  SmallVector<Value> results;
-  for (Value value : yielded)
-    results.push_back(mapping.lookup(value));
-  YieldOp::create(inner, step.getLoc(), results);
-  builder.setInsertionPointAfter(recompute);
-
-  for (auto [original, version] : llvm::zip(yielded, recompute.getResults()))
-    latest[original] = version;
-  return recompute;
-}
-
-/// Drops what a recompute region computes for nobody: results without uses,
-/// the ops only they needed, and inputs the region no longer reads (keeping
-/// an input alive would cost memory). Erases the region if nothing is left.
-void pruneRecompute(RecomputeOp op) {
-  Block &body = op.getBody().front();
-  YieldOp yield = op.getYieldOp();
-  SmallVector<Value> keptResults, keptYields;
-  for (auto [result, yielded] :
-       llvm::zip(op.getResults(), yield.getOperands())) {
-    if (!result.use_empty()) {
-      keptResults.push_back(result);
-      keptYields.push_back(yielded);
+    // The terminator returns the final versions.
+    for (OpOperand &operand : terminator->getOpOperands()) {
+      auto it = built.idOf.find(operand.get());
+      if (it == built.idOf.end())
+        continue;
+      int def = finalVersion[it->second];
+      if (def >= 0)
+        operand.set(valueOf(it->second, def));
     }
+    return success();
   }
-  if (keptResults.empty()) {
-    op.erase();
-    return;
-  }
-  yield->setOperands(keptYields);
-  // Erase dead ops, users before the ops they read.
-  SmallVector<Operation *> ops;
-  for (Operation &inner : body.without_terminator())
-    ops.push_back(&inner);
-  for (Operation *inner : llvm::reverse(ops))
-    if (isOpTriviallyDead(inner))
-      inner->erase();
-  SmallVector<Value> inputs;
-  llvm::BitVector deadArgs(body.getNumArguments());
-  for (BlockArgument arg : body.getArguments()) {
-    if (arg.use_empty())
-      deadArgs.set(arg.getArgNumber());
-    else
-      inputs.push_back(op.getInputs()[arg.getArgNumber()]);
-  }
-  body.eraseArguments(deadArgs);
-  if (keptResults.size() == op.getNumResults() &&
-      inputs.size() == op.getInputs().size())
-    return;
-  OpBuilder builder(op);
-  auto pruned = RecomputeOp::create(
-      builder, op.getLoc(), ValueRange(keptResults).getTypes(), inputs,
-      op.getStageAttr(), op.getInstanceAttr());
-  pruned.getBody().takeBody(op.getBody());
-  for (auto [from, to] : llvm::zip(keptResults, pruned.getResults()))
-    from.replaceAllUsesWith(to);
-  op.erase();
-}
+};
 
 } // namespace
 
 LogicalResult ckpt::applyPlan(StepOp step) {
   auto plan = step->getAttrOfType<PlanAttr>(kPlanAttrName);
-  int numStages = static_cast<int>(plan.getStages().size());
-  if (numStages == 0)
-    return emitError(step.getLoc(), "the plan has no stages");
-
-  // The sequence, and its first forward sweep F1 .. F<numStages>.
-  std::vector<solver::Op> sequence;
-  for (StringRef word : llvm::split(plan.getSequence(), ' ')) {
-    if (word.empty())
-      continue;
-    solver::Op op;
-    if (!solver::parseOp(std::string_view(word.data(), word.size()), op) ||
-        op.stage > numStages)
-      return emitError(step.getLoc(), "malformed plan sequence: '") << word << "'";
-    sequence.push_back(op);
-  }
-  size_t sweep = 0;
-  for (; sweep < sequence.size() &&
-         sequence[sweep].kind != solver::OpKind::Backward;
-       ++sweep) {
-    if (sequence[sweep].stage != static_cast<int>(sweep) + 1)
-      return emitError(step.getLoc(), "the plan sequence must start with a forward "
-                            "sweep over stages 1 to ")
-             << numStages;
-  }
-  if (sweep != static_cast<size_t>(numStages))
-    return emitError(step.getLoc(), "the plan sequence must start with a forward "
-                          "sweep over stages 1 to ")
-           << numStages;
-
-  StepAnalysis analysis(step);
-  Block &block = step.getBody().front();
-  Rewriter rw(step, analysis, block);
-  rw.stageOps.resize(numStages);
-  for (Operation *op : analysis.getForwardOps()) {
-    auto index = op->getAttrOfType<IntegerAttr>(kStageAttrName);
-    if (!index)
-      continue;
-    if (index.getInt() < 1 || index.getInt() > numStages)
-      return op->emitError("stage index ")
-             << index.getInt() << " is out of range: the plan has "
-             << numStages << " stages";
-    if (!StepAnalysis::isRecomputable(op))
-      return op->emitError("op is in stage ")
-             << index.getInt() << " but cannot be recomputed";
-    rw.forwardStage[op] = index.getInt();
-    rw.stageOps[index.getInt() - 1].push_back(op);
-  }
-  // Nothing to recompute: every value is computed once, in the order the
-  // step already has; keep it (the backward as written is as good a
-  // schedule as any, and usually better for memory).
-  if (sweep == sequence.size() ||
-      llvm::all_of(llvm::ArrayRef(sequence).drop_front(sweep),
-                   [](const solver::Op &op) {
-                     return op.kind == solver::OpKind::Backward;
-                   }))
+  if (!plan)
     return success();
-
-  rw.backwardStage =
-      assignBackwardStages(analysis, rw.forwardStage, numStages);
-
-  // Build the new order. The first sweep is the forward part of the block as
-  // it is; then each later operation of the sequence.
-  Operation *terminator = block.getTerminator();
-  SmallVector<Operation *> backwardOps(analysis.getBackwardOps().begin(),
-                                       analysis.getBackwardOps().end());
-  OpBuilder builder(terminator);
-  // Move all backward ops out of the way: after the forward sweep, they are
-  // re-inserted in schedule order.
-  std::vector<int> instances(numStages, 0);
-  for (size_t i = sweep; i < sequence.size(); ++i) {
-    const solver::Op &op = sequence[i];
-    if (op.kind != solver::OpKind::Backward) {
-      rw.emitRecompute(builder, op.stage, ++instances[op.stage - 1]);
-      continue;
-    }
-    for (Operation *bwd : backwardOps) {
-      if (rw.backwardStage.lookup(bwd) != op.stage)
-        continue;
-      bwd->moveBefore(terminator);
-      // Read the latest version of every forward value.
-      bwd->walk([&](Operation *nested) {
-        for (OpOperand &operand : nested->getOpOperands()) {
-          Operation *def = operand.get().getDefiningOp();
-          if (def && def->getBlock() == &block && analysis.isForward(def))
-            operand.set(rw.current(operand.get()));
-        }
-      });
-    }
-  }
-
-  // Recomputed values nobody reads (the chain model keeps whole abar's):
-  // drop them, last region first, as pruning one can free another's results.
-  SmallVector<RecomputeOp> recomputes(block.getOps<RecomputeOp>());
-  for (RecomputeOp op : llvm::reverse(recomputes))
-    pruneRecompute(op);
-  return success();
+  Block &block = step.getBody().front();
+  SmallVector<Operation *> order;
+  for (Operation &op : block.without_terminator())
+    order.push_back(&op);
+  ArrayRef<int64_t> positions = plan.getSchedule();
+  for (int64_t position : positions)
+    if (position >= static_cast<int64_t>(order.size()))
+      return emitError(step.getLoc(), "the plan's schedule names op #")
+             << position << " but the step has " << order.size()
+             << " ops: the step changed after it was planned";
+  OrderProblem built =
+      buildOrderProblem(order, kBufferAlignment, /*flatten=*/false);
+  for (auto [id, op] : llvm::enumerate(built.opOf))
+    built.problem.ops[id].recomputable = StepAnalysis::isRecomputable(op);
+  sched::Schedule schedule(positions.begin(), positions.end());
+  sched::Evaluation check = sched::evaluate(built.problem, schedule);
+  if (!check.valid)
+    return emitError(step.getLoc(), "the plan's schedule is not valid for "
+                                    "this step: ")
+           << check.error;
+  if (schedule == sched::identitySchedule(built.problem))
+    return success(); // nothing recomputed or moved: the block as written
+  ScheduleRewriter rewriter(step, built, schedule);
+  return rewriter.run();
 }
 
 namespace {
@@ -282,10 +294,8 @@ struct RematerializePass
         failed = true;
         continue;
       }
-      if (!keepPlan) {
+      if (!keepPlan)
         step->removeAttr(kPlanAttrName);
-        step.walk([](Operation *op) { op->removeAttr(kStageAttrName); });
-      }
     }
     if (failed)
       signalPassFailure();

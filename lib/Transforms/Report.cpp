@@ -1,21 +1,26 @@
 //===- Report.cpp - the ckpt-report pass ----------------------------------===//
+//
+// Describes the plan a step carries (its schedule, evaluated by the
+// simulator; nothing is planned again), compares it with the baselines at
+// the same budget, and writes the step's chain model for offline studies.
+//
+//===----------------------------------------------------------------------===//
 
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Analysis/Plan.h"
 #include "ckpt/Analysis/StepAnalysis.h"
-#include "ckpt/Analysis/StepChain.h"
+#include "ckpt/Analysis/StepProblem.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Solver/ChainJson.h"
 #include "ckpt/Solver/Json.h"
+#include "ckpt/Solver/ProblemChain.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <limits>
 
 namespace ckpt {
 #define GEN_PASS_DEF_REPORTPASS
@@ -37,24 +42,15 @@ struct ReportPass : public ckpt::impl::ReportPassBase<ReportPass> {
   void runOnOperation() override;
 };
 
-json::Value planJson(const PlanResult &plan, double storeAllTime) {
-  json::Value out = json::Value::object();
-  if (!plan.error.empty()) {
-    out.set("error", plan.error);
-    return out;
-  }
-  out.set("feasible", plan.feasible);
-  if (plan.feasible) {
-    out.set("peak_bytes", static_cast<int64_t>(plan.peak));
-    out.set("time_s", plan.time);
-    out.set("overhead_percent",
-            storeAllTime > 0 ? 100.0 * (plan.time - storeAllTime) / storeAllTime
-                             : 0.0);
-    out.set("sequence", solver::toString(plan.sequence));
-  }
-  if (plan.minFeasibleBudget)
-    out.set("min_feasible_bytes", static_cast<int64_t>(*plan.minFeasibleBudget));
-  return out;
+double overhead(double time, double storeAllTime) {
+  return storeAllTime > 0 ? 100.0 * (time - storeAllTime) / storeAllTime : 0.0;
+}
+
+std::string location(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  op->getLoc().print(os);
+  return text;
 }
 } // namespace
 
@@ -75,75 +71,117 @@ void ReportPass::runOnOperation() {
       continue;
     }
     const StepAnalysis &analysis = getChildAnalysis<StepAnalysis>(step);
-    SeparatorKind kind = separatorKindFor(plan.getStrategy());
-    FailureOr<StepChain> chain = buildStepChain(
-        step, analysis, costs->device, costs->profile(), kind);
-    if (failed(chain))
+    FailureOr<OrderProblem> built =
+        buildStepProblem(step, analysis, costs->device, costs->profile());
+    if (failed(built))
       return signalPassFailure();
-
-    auto run = [&](llvm::StringRef name, uint64_t budget, int64_t slots) {
-      return planStrategy(*chain, name, budget, slots);
-    };
-    PlanResult storeAll =
-        run("store-all", std::numeric_limits<int64_t>::max() / 4, 0);
-    PlanResult chosen = run(plan.getStrategy(), plan.getBudget(), slots);
+    const sched::Problem &problem = built->problem;
+    sched::Schedule schedule(plan.getSchedule().begin(),
+                             plan.getSchedule().end());
+    sched::EvalOptions options;
+    options.live = true;
+    sched::Evaluation eval = sched::evaluate(problem, schedule, options);
+    if (!eval.valid) {
+      step.emitError("the plan's schedule is not valid for this step: ")
+          << eval.error;
+      return signalPassFailure();
+    }
+    sched::Evaluation storeAll =
+        sched::evaluate(problem, sched::identitySchedule(problem));
+    double storeAllTime = storeAll.cost;
+    uint64_t budget = plan.getBudget();
 
     json::Value entry = json::Value::object();
     entry.set("step", step.getSymName().str());
     entry.set("strategy", plan.getStrategy().str());
-    entry.set("budget_bytes", static_cast<int64_t>(plan.getBudget()));
-    entry.set("stages", static_cast<int64_t>(chain->chain.numStages()));
-    json::Value separators = json::Value::array();
-    for (const graph::Separator &separator : chain->separators.separators)
-      separators.push(static_cast<int64_t>(separator.bytes));
-    entry.set("separator_bytes", std::move(separators));
-    entry.set("plan", planJson(chosen, storeAll.time));
-    entry.set("store_all", planJson(storeAll, storeAll.time));
+    entry.set("budget_bytes", static_cast<int64_t>(budget));
+
+    // The plan: its schedule as the simulator sees it, and what it runs again.
+    json::Value chosen = json::Value::object();
+    chosen.set("feasible", eval.peak <= static_cast<int64_t>(budget));
+    chosen.set("peak_bytes", eval.peak);
+    chosen.set("time_s", eval.cost);
+    chosen.set("overhead_percent", overhead(eval.cost, storeAllTime));
+    double lowerBound = plan.getLowerBound().convertToDouble();
+    if (lowerBound > 0)
+      chosen.set("lower_bound_s", lowerBound);
+    chosen.set("executions", static_cast<int64_t>(schedule.size()));
+    std::vector<int> runs = sched::runCounts(problem, schedule);
+    json::Value recomputed = json::Value::array();
+    for (auto [id, count] : llvm::enumerate(runs)) {
+      if (count < 2)
+        continue;
+      json::Value op = json::Value::object();
+      op.set("position", static_cast<int64_t>(id));
+      op.set("op", problem.ops[id].name);
+      op.set("loc", location(built->opOf[id]));
+      op.set("runs", count);
+      recomputed.push(std::move(op));
+    }
+    chosen.set("recomputed", std::move(recomputed));
+    entry.set("plan", std::move(chosen));
+    entry.set("simulated_peak_bytes", eval.peak);
+
+    json::Value all = json::Value::object();
+    all.set("peak_bytes", storeAll.peak);
+    all.set("time_s", storeAll.cost);
+    entry.set("store_all", std::move(all));
+
+    // The baselines at the same budget.
     json::Value baselines = json::Value::object();
     for (llvm::StringRef name : {"store-all", "periodic:2", "periodic:3",
                                  "periodic:4", "sqrt", "revolve",
-                                 "memory-poor"})
-      baselines.set(name.str(), planJson(run(name, plan.getBudget(), slots),
-                                         storeAll.time));
+                                 "memory-poor"}) {
+      sched::PlanOptions baseline;
+      baseline.strategy = name.str();
+      baseline.budget = static_cast<int64_t>(budget);
+      baseline.slots = slots;
+      sched::PlanResult r = sched::planSchedule(problem, baseline);
+      json::Value out = json::Value::object();
+      if (!r.error.empty()) {
+        out.set("error", r.error);
+      } else {
+        out.set("feasible", r.feasible);
+        if (r.feasible) {
+          out.set("peak_bytes", r.peak);
+          out.set("time_s", r.time);
+          out.set("overhead_percent", overhead(r.time, storeAllTime));
+        }
+        if (r.leastPeak)
+          out.set("min_feasible_bytes", *r.leastPeak);
+      }
+      baselines.set(name.str(), std::move(out));
+    }
     entry.set("baselines", std::move(baselines));
 
-    MemoryTimeline timeline =
-        simulateBlock(step.getBody().front(), kBufferAlignment);
     json::Value live = json::Value::array();
-    for (uint64_t bytes : timeline.liveDuring)
-      live.push(static_cast<int64_t>(bytes));
+    for (int64_t bytes : eval.live)
+      live.push(bytes);
     entry.set("timeline_bytes", std::move(live));
-    entry.set("timeline_peak_bytes", static_cast<int64_t>(timeline.peak));
-    if (plan.getSimulatedPeak())
-      entry.set("simulated_peak_bytes",
-                static_cast<int64_t>(plan.getSimulatedPeak()));
-    // The chain model itself (ckpt-chain's input format, bytes and seconds),
-    // so that other strategies and budgets can be evaluated on it offline.
-    entry.set("chain", chainToJson(chain->chain, static_cast<int64_t>(
-                                                     plan.getBudget())));
+
+    // The chain model (ckpt-chain's input format, bytes and seconds), so
+    // that other strategies and budgets can be evaluated on it offline.
+    sched::ProblemChain chain = sched::buildProblemChain(problem);
+    entry.set("stages", static_cast<int64_t>(chain.chain.numStages()));
+    json::Value separators = json::Value::array();
+    for (const graph::Separator &separator : chain.separators.separators)
+      separators.push(static_cast<int64_t>(separator.bytes));
+    entry.set("separator_bytes", std::move(separators));
+    entry.set("chain", chainToJson(chain.chain, static_cast<int64_t>(budget)));
     report.push(std::move(entry));
 
-    if (chosen.feasible && storeAll.feasible && storeAll.peak > 0) {
-      std::string summary;
-      llvm::raw_string_ostream os(summary);
-      double overhead = storeAll.time > 0 ? 100.0 *
-                                                (chosen.time - storeAll.time) /
-                                                storeAll.time
-                                          : 0.0;
-      os << "ckpt: '" << step.getSymName() << "' with " << plan.getStrategy()
-         << " under " << formatBytes(plan.getBudget()) << ": ";
-      if (uint64_t simulated = plan.getSimulatedPeak())
-        os << "predicted peak " << formatBytes(simulated) << " ("
-           << llvm::format("%.1f", 100.0 * simulated / timeline.peak)
-           << "% of the step as written), chain-model peak ";
-      else
-        os << "peak ";
-      os << formatBytes(chosen.peak) << " ("
-         << llvm::format("%.1f", 100.0 * chosen.peak / storeAll.peak)
-         << "% of store-all), time +" << llvm::format("%.1f", overhead)
-         << "%, " << chain->chain.numStages() << " stages";
-      mlir::emitRemark(step.getLoc(), summary);
-    }
+    std::string summary;
+    llvm::raw_string_ostream os(summary);
+    os << "ckpt: '" << step.getSymName() << "' with " << plan.getStrategy()
+       << " under " << formatBytes(budget) << ": peak "
+       << formatBytes(static_cast<uint64_t>(eval.peak));
+    if (storeAll.peak > 0)
+      os << " (" << llvm::format("%.1f", 100.0 * eval.peak / storeAll.peak)
+         << "% of the store-all peak)";
+    os << ", time " << llvm::format("%.4g", eval.cost) << " s (+"
+       << llvm::format("%.1f", overhead(eval.cost, storeAllTime)) << "%), "
+       << (schedule.size() - problem.ops.size()) << " recomputed op runs";
+    mlir::emitRemark(step.getLoc(), summary);
   }
 
   std::string error;

@@ -3,8 +3,9 @@
 #ifndef CKPT_ANALYSIS_PLAN_H
 #define CKPT_ANALYSIS_PLAN_H
 
-#include "ckpt/Analysis/StepChain.h"
-#include "ckpt/Solver/ChainStrategies.h"
+#include "ckpt/Analysis/CostModel.h"
+#include "ckpt/Analysis/StepProblem.h"
+#include "ckpt/Solver/Planner.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"
@@ -39,49 +40,41 @@ mlir::LogicalResult checkSlots(mlir::Location loc, int64_t slots);
 /// "1.50 MiB (1572864 B)"-style rendering of a byte count.
 std::string formatBytes(uint64_t bytes);
 
-/// The predicted outcome of one strategy on a step.
-struct PlanResult {
-  bool feasible = false;
-  uint64_t budget = 0;     ///< bytes
-  uint64_t peak = 0;       ///< predicted peak bytes (chain + persistent)
-  double time = 0;         ///< predicted seconds (makespan + fixed)
-  std::vector<solver::Op> sequence;
-  /// Least budget (bytes) for which the strategy is feasible, if any.
-  std::optional<uint64_t> minFeasibleBudget;
-  std::string error;       ///< the solver refused the input
+/// What ckpt-plan is asked for one step.
+struct StepPlanRequest {
+  std::string strategy = "optimal";
+  BudgetSpec budget;
+  int64_t slots = 500;
+  /// fit=model: the chain model's peak must fit; percentages are of the
+  /// chain model's store-all peak.
+  bool fitModel = false;
+  double ilpTimeLimit = 60; ///< seconds, strategy 'ilp'
+  int ilpThreads = 1;
 };
 
-/// Runs `strategy` on the step's chain under `budget` bytes with `slots`
-/// memory slots (0 = exact sizes).
-PlanResult planChain(const StepChain &stepChain,
-                     const solver::Strategy &strategy, uint64_t budget,
-                     int64_t slots);
+/// A step's plan: the schedule and what it was compared with.
+struct StepPlan {
+  /// The step as the planners see it (ops by block position).
+  OrderProblem problem;
+  uint64_t budget = 0;        ///< bytes
+  uint64_t storeAllPeak = 0;  ///< the step as written (simulated)
+  double storeAllTime = 0;
+  sched::PlanResult result;   ///< feasible (planStep fails otherwise)
+};
 
-/// The separators a strategy plans over: 'articulation' (single values),
-/// 'speed' (matmul and convolution outputs), 'manual' (checkpointed
-/// values), the tree-decomposition chain otherwise.
-SeparatorKind separatorKindFor(llvm::StringRef strategy);
+/// The separators 'speed' (the results of matmul and convolution ops) and
+/// 'manual' (the values ckpt.checkpoint marks, the checkpoints themselves
+/// as markers) plan over; empty options for the other strategies.
+sched::ChainOptions separatorCandidates(const OrderProblem &problem,
+                                        llvm::StringRef strategy);
 
-/// Whether `strategy` is a fixed schedule over its own separators ('speed',
-/// 'manual'): every stage but the loss runs F_ck in the forward sweep, and
-/// is recomputed once (F_all) right before its backward.
-bool isKeepSeparatorsStrategy(llvm::StringRef strategy);
-
-/// Fck1 .. FckL Fall(L+1) B(L+1) FallL BL .. Fall1 B1.
-std::vector<solver::Op> keepSeparatorsSequence(int length);
-
-/// Runs `strategy` (any name ckpt-plan takes) on the step's chain under
-/// `budget` bytes with `slots` slots: the chain strategies through
-/// planChain, 'articulation' as the optimal DP, 'speed' and 'manual' as
-/// keepSeparatorsSequence evaluated by the chain simulator (exact bytes).
-/// Unknown names give a result with `error` set.
-PlanResult planStrategy(const StepChain &stepChain, llvm::StringRef strategy,
-                        uint64_t budget, int64_t slots);
-
-/// The first forward operation kind of each stage in `sequence` ("all",
-/// "ck" or "none"), index l-1.
-std::vector<std::string> stageKinds(const std::vector<solver::Op> &sequence,
-                                    int numStages);
+/// Plans `step` under `request`: builds its problem, resolves the budget,
+/// runs the strategy (sched::planSchedule). Emits an error at the step and
+/// fails on a bad strategy, a solver failure, or an infeasible budget (the
+/// error names the least feasible budget the strategy reaches).
+mlir::FailureOr<StepPlan> planStep(StepOp step, const StepAnalysis &analysis,
+                                   const CostSetup &costs,
+                                   const StepPlanRequest &request);
 
 } // namespace ckpt
 

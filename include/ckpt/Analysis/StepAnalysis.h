@@ -101,14 +101,14 @@ struct MemoryTimeline {
 };
 
 /// Simulates the buffers of `order` (top-level ops of one block, in execution
-/// order; ops of that block not in `order` are ignored). A tensor result is a
-/// new buffer, except: results of view-like ops (ckpt.checkpoint, tensor.cast,
-/// tensor.collapse_shape, tensor.expand_shape, tensor.bitcast) share their
-/// source's buffer, and a destination-style op writes in place into its init
-/// when no later op reads the init's buffer; so does an elementwise op on
-/// tensors into its first operand of the result's type (the init that
-/// convert-elementwise-to-linalg gives it). Block arguments are outside the
-/// budget. A value used by the terminator stays live to the end.
+/// order; ops of that block not in `order` are ignored) with the simulator of
+/// lib/Solver (sched::evaluate) on the problem buildOrderProblem makes of it
+/// (StepProblem.h gives the memory rules): views share their source's
+/// buffer, destination-style and elementwise ops write in place into a dead
+/// init, block arguments are outside the budget, values the terminator reads
+/// stay live to the end, and recompute regions run flattened. Positions are
+/// those of `order` (a buffer used inside a region is used at the region's
+/// position; liveDuring of a region is its highest point).
 ///
 /// `alignment` > 1 rounds every buffer up to a multiple of it, as the
 /// allocator does: pass kBufferAlignment to predict what ckpt-run measures.

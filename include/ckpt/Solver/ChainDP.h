@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,33 @@ struct DPSolution {
 /// passes Chain::validate().
 DPSolution solveChainDP(const Chain &unitChain, int64_t limit,
                         const DPOptions &options = {});
+
+/// The DP table filled once for every limit up to a maximum, so that the
+/// optimal sequence for any smaller limit costs only a reconstruction (the
+/// planners search the budget of the chain this way).
+class ChainDPTable {
+public:
+  /// Fills the table of `unitChain` for limits up to `maxLimit` (units).
+  /// Sets `error` and returns null on failure (table too large).
+  static std::unique_ptr<ChainDPTable> build(const Chain &unitChain,
+                                             int64_t maxLimit,
+                                             const DPOptions &options,
+                                             std::string &error);
+  ~ChainDPTable();
+
+  /// The least feasible limit (units, a^0 included).
+  int64_t minFeasibleLimit() const;
+  /// The limit the table was filled for.
+  int64_t maxLimit() const;
+  /// The optimal sequence and its makespan for `limit` <= maxLimit();
+  /// false when infeasible.
+  bool solve(int64_t limit, std::vector<Op> &sequence, double &makespan) const;
+
+private:
+  struct Impl;
+  explicit ChainDPTable(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl;
+};
 
 /// The least limit (units, a^0 included) for which solveChainDP() is
 /// feasible: wa[0] + the least m with C_BP(1, L+1, m) finite, computed by a

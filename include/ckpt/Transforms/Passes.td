@@ -74,44 +74,52 @@ def AnnotateCostsPass : Pass<"ckpt-annotate-costs", "mlir::ModuleOp"> {
 def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
   let summary = "Decide what to keep and what to recompute under a memory budget";
   let description = [{
-    For each `ckpt.step`: splits forward and backward, cuts the forward pass
-    into a chain of stages at small separators, costs every stage, and runs
-    the chosen strategy on the chain under `budget`. The result is a
-    `ckpt.plan` attribute on the step (strategy, budget, predicted peak and
-    time, the store-all peak and time, every stage with how it is first run,
-    and the schedule's operation sequence) and a `ckpt.stage` index on every
-    forward op that belongs to a stage.
+    For each `ckpt.step`: costs every top-level op, and plans a *schedule*
+    under `budget`: the order in which the step's ops run, where an op that
+    runs again is recomputed there. The result is a `ckpt.plan` attribute on
+    the step: the strategy, the budget, the schedule (op positions in the
+    step's block), its peak of live buffers and its time, as the memory
+    simulation that predicts `ckpt-run` evaluates them, and the peak and time
+    of the step as written.
 
-    Strategies: `optimal` (Theorem 1 of Beaumont et al. 2019), `store-all`,
-    `periodic:K` (PyTorch's checkpoint_sequential with K segments), `sqrt`,
-    `revolve`, `memory-poor`, `articulation` (the optimal schedule over
-    single-value separators only, like openai's 'memory' mode), `speed`
-    (keep the outputs of matmul and convolution ops, recompute the rest once
-    before its backward: openai's 'speed' mode) and `manual` (the same with
-    the values `ckpt.checkpoint` marks: openai's 'collection' mode).
+    Strategies (docs/PLANNING.md): `optimal` (the default: the fastest of
+    the chain DP of Beaumont et al. 2019 over a separator chain and an
+    op-level greedy, improved by local search on the exact simulation),
+    `ilp` (the exact schedule: Checkmate's MILP, solved with CBC within
+    `time-limit` seconds, started from `optimal`; its proven lower bound is
+    the plan's `lower_bound`), `store-all`, `periodic:K` (PyTorch's
+    checkpoint_sequential with K segments), `sqrt`, `revolve`, `memory-poor`,
+    `articulation` (the chain DP over single-value separators, like openai's
+    'memory' mode), `speed` (keep the outputs of matmul and convolution ops,
+    recompute the rest once before its backward: openai's 'speed' mode) and
+    `manual` (the same with the values `ckpt.checkpoint` marks: openai's
+    'collection' mode).
 
     `budget` is a number of bytes with an optional unit (`6GiB`, `512KiB`,
     `2MB`) or a percentage of the store-all peak (`70%`). An infeasible budget
-    is an error at the step that names the least feasible budget.
+    is an error at the step that names the least feasible budget the
+    strategy reaches.
   }];
   let options = [
     Option<"budget", "budget", "std::string", /*default=*/"\"100%\"",
            "Memory budget: bytes with a unit (B, KB, MB, GB, KiB, MiB, GiB) "
            "or a percentage of the store-all peak">,
     Option<"strategy", "strategy", "std::string", /*default=*/"\"optimal\"",
-           "optimal, store-all, periodic:K, sqrt, revolve, memory-poor, "
+           "optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, "
            "articulation, speed or manual">,
     Option<"slots", "slots", "int64_t", /*default=*/"500",
-           "Memory slots of the dynamic program (0: exact byte sizes)">,
+           "Memory slots of the chain DP (0: exact byte sizes)">,
     Option<"device", "device", "std::string", /*default=*/"\"h100\"",
            "Device profile for op times: h100, a100, v100 or cpu">,
     Option<"profile", "profile", "std::string", /*default=*/"\"\"",
            "JSON file of measured op times (seconds) by op name or location">,
     Option<"fit", "fit", "std::string", /*default=*/"\"simulation\"",
            "What must fit the budget: 'simulation' (the simulated peak of "
-           "the rewritten step; percentages of the step's own simulated "
-           "peak) or 'model' (the chain model's peak, as Theorem 1 states "
-           "it; percentages of its store-all peak)">,
+           "the schedule; percentages of the step's own simulated peak) or "
+           "'model' (the chain model's peak, as Theorem 1 states it; "
+           "percentages of its store-all peak; chain strategies only)">,
+    Option<"timeLimit", "time-limit", "double", /*default=*/"60",
+           "Seconds the 'ilp' strategy gives CBC">,
   ];
   let dependentDialects = ["::ckpt::CkptDialect"];
 }
@@ -120,21 +128,22 @@ def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
   let summary = "Write a JSON report of each planned step and compare strategies";
   let description = [{
     For every `ckpt.step` that carries a `ckpt.plan`, writes one JSON object
-    (a JSON array for the whole module) with the chosen plan and the store-all
-    plan: predicted peak bytes and time, the recompute overhead in percent,
-    the number of stages, the separator sizes, the chain model (`chain`, in
-    ckpt-chain's input format), the operation sequence, the
-    memory timeline of the step's current op order, and every baseline
-    strategy (store-all, periodic:K for K = 2..4, sqrt, revolve, memory-poor)
-    evaluated at the same budget. Also emits a one-line summary as a remark
-    on the step. `device`, `profile` and `slots` must be those the plan was
-    made with.
+    (a JSON array for the whole module) describing the plan the step
+    carries, evaluated by the memory simulation (nothing is planned again):
+    its peak and time, the overhead over the store-all schedule in percent,
+    the ops it runs more than once, the bytes live during each execution of
+    its schedule; the store-all peak and time; every baseline strategy
+    (store-all, periodic:K for K = 2..4, sqrt, revolve, memory-poor) planned
+    at the same budget; and the step's chain model (`chain`, in ckpt-chain's
+    input format, with its `stages` and `separator_bytes`). Also emits a
+    one-line summary of the plan as a remark on the step. `device`,
+    `profile` and `slots` must be those the plan was made with.
   }];
   let options = [
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "Where to write the JSON report ('-': standard output)">,
     Option<"slots", "slots", "int64_t", /*default=*/"500",
-           "Memory slots of the dynamic program (as given to ckpt-plan)">,
+           "Memory slots of the chain DP (as given to ckpt-plan)">,
     Option<"device", "device", "std::string", /*default=*/"\"h100\"",
            "Device profile (as given to ckpt-plan)">,
     Option<"profile", "profile", "std::string", /*default=*/"\"\"",
@@ -143,26 +152,23 @@ def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
 }
 
 def RematerializePass : Pass<"ckpt-rematerialize", "mlir::ModuleOp"> {
-  let summary = "Apply a step's plan: recompute regions and the schedule's order";
+  let summary = "Apply a step's plan: the schedule's order and recompute regions";
   let description = [{
-    For every `ckpt.step` with a `ckpt.plan`, reorders the step's block to
-    follow the plan's operation sequence and inserts a `ckpt.recompute` region
-    for every forward operation of the sequence after the first forward sweep:
-    the region holds clones of the stage's forward ops (constant-like ops
-    such as `arith.constant`, `tensor.empty` or a fill of a constant are cloned
-    into it; kept values and step arguments are its inputs) and yields the
-    stage's values that later ops read. Backward ops run in the order of the
-    `B<l>` operations (each stage's backward ops in their original order) and
-    read the latest computed version of every forward value. The step's
-    results are unchanged: recomputed ops are pure and deterministic.
+    For every `ckpt.step` with a `ckpt.plan`, puts the step's top-level ops
+    in the order of the plan's schedule. The first execution of an op is the
+    op itself; every later execution is a clone, and each run of consecutive
+    clones becomes a `ckpt.recompute` region (ended early where a buffer
+    from before it is read for the last time, so that frees can follow every
+    buffer's last reader). Every op reads the version of each value computed
+    last before it; the step returns the last versions. The step's results
+    are unchanged: recomputed ops are pure and deterministic. A schedule that
+    runs every op once in the block's order leaves the step as it is.
 
-    Forward ops without `ckpt.stage` are computed once in the first sweep.
-    The plan and the stage indices are removed afterwards (the plan is kept
-    as `ckpt.applied_plan` for reports when `keep-plan` is set).
+    The plan is removed afterwards, unless `keep-plan` is set.
   }];
   let options = [
     Option<"keepPlan", "keep-plan", "bool", /*default=*/"false",
-           "Keep the ckpt.plan attribute and the ckpt.stage indices">,
+           "Keep the ckpt.plan attribute">,
   ];
   let dependentDialects = ["::ckpt::CkptDialect"];
 }

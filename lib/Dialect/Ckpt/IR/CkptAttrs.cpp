@@ -53,20 +53,22 @@ LogicalResult CostAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-LogicalResult StageAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                                uint64_t index, StringRef kind, uint64_t,
-                                llvm::APFloat forward, llvm::APFloat backward,
-                                uint64_t, uint64_t) {
-  if (index == 0)
-    return emitError() << "stage indices are 1-based";
-  if (kind != "all" && kind != "ck" && kind != "none")
-    return emitError() << "stage kind must be 'all', 'ck' or 'none', got '"
-                       << kind << "'";
-  for (const llvm::APFloat &time : {forward, backward}) {
-    double seconds = time.convertToDouble();
+LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               StringRef /*strategy*/, uint64_t /*budget*/,
+                               uint64_t /*peak*/, llvm::APFloat time,
+                               uint64_t /*storeAllPeak*/,
+                               llvm::APFloat storeAllTime,
+                               ArrayRef<int64_t> schedule,
+                               llvm::APFloat lowerBound) {
+  for (const llvm::APFloat &value : {time, storeAllTime, lowerBound}) {
+    double seconds = value.convertToDouble();
     if (!std::isfinite(seconds) || seconds < 0.0)
-      return emitError() << "stage times must be finite and non-negative";
+      return emitError() << "plan times must be finite and non-negative";
   }
+  for (int64_t position : schedule)
+    if (position < 0)
+      return emitError() << "schedule positions must be non-negative, got "
+                         << position;
   return success();
 }
 

@@ -40,14 +40,6 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
-  if (attr.getName() == kStageAttrName) {
-    auto index = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!index || !index.getType().isSignlessInteger() || index.getInt() < 1)
-      return op->emitError("'")
-             << kStageAttrName << "' must be a 1-based stage index, got "
-             << attr.getValue();
-    return success();
-  }
   // `ckpt.signature`: the tensor signature ckpt-prepare-entry records for
   // ckpt-run; it stays on the function through the lowering to llvm.func.
   if (attr.getName() == "ckpt.signature") {

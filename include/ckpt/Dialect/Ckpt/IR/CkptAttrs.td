@@ -54,71 +54,65 @@ def Ckpt_CostAttr : Ckpt_Attr<"Cost", "cost"> {
   }];
 }
 
-def Ckpt_StageAttr : Ckpt_Attr<"Stage", "stage"> {
-  let summary = "One stage of a planned chain";
-  let description = [{
-    A stage of the chain the planner cut the forward pass into (1-based, the
-    last one holds the loss), with how the plan first runs its forward:
-    `all` (F_all: keep every value its backward reads), `ck` (F_ck: keep only
-    its input) or `none` (F_none: keep nothing). `forward`/`backward` are the
-    predicted times of its forward and backward ops (u_f, u_b), `input_bytes`
-    the size of the separator it starts from (w_a of its input) and
-    `saved_bytes` what F_all keeps (w_abar).
-  }];
-  let parameters = (ins "uint64_t":$index, StringRefParameter<"kind">:$kind,
-                        "uint64_t":$ops,
-                        Ckpt_SecondsParameter:$forward,
-                        Ckpt_SecondsParameter:$backward,
-                        "uint64_t":$input_bytes, "uint64_t":$saved_bytes);
-  let assemblyFormat = "`<` struct(params) `>`";
-  let genVerifyDecl = 1;
+// A non-negative time in seconds that is 0 unless given (left out when 0).
+def Ckpt_OptionalSecondsParameter : APFloatParameter<"time in seconds"> {
+  let parser = Ckpt_SecondsParameter.parser;
+  let printer = Ckpt_SecondsParameter.printer;
+  let defaultValue = "::llvm::APFloat(0.0)";
+  let comparator = "$_lhs.bitwiseIsEqual($_rhs)";
 }
 
-// A bracketed list of stages: `[<index = 1, ...>, <index = 2, ...>]`.
-def Ckpt_StageArrayParameter : ArrayRefParameter<"::ckpt::StageAttr", "stages"> {
-  let parser = [{ [&]() -> ::mlir::FailureOr<::llvm::SmallVector<::ckpt::StageAttr>> {
-    ::llvm::SmallVector<::ckpt::StageAttr> stages;
+// A bracketed list of op positions: `[0, 1, 2, 1, 3]`.
+def Ckpt_ScheduleParameter : ArrayRefParameter<"int64_t", "op positions"> {
+  let parser = [{ [&]() -> ::mlir::FailureOr<::llvm::SmallVector<int64_t>> {
+    ::llvm::SmallVector<int64_t> positions;
     if ($_parser.parseCommaSeparatedList(::mlir::AsmParser::Delimiter::Square,
           [&]() -> ::mlir::ParseResult {
-            ::ckpt::StageAttr stage;
-            if ($_parser.parseCustomAttributeWithFallback(stage))
+            int64_t position;
+            if ($_parser.parseInteger(position))
               return ::mlir::failure();
-            stages.push_back(stage);
+            positions.push_back(position);
             return ::mlir::success();
           }))
       return ::mlir::failure();
-    return stages;
+    return positions;
   }() }];
   let printer = [{
     $_printer << '[';
-    ::llvm::interleaveComma($_self, $_printer, [&](::ckpt::StageAttr stage) {
-      $_printer.printStrippedAttrOrType(stage);
-    });
+    ::llvm::interleaveComma($_self, $_printer);
     $_printer << ']';
   }];
 }
 
 def Ckpt_PlanAttr : Ckpt_Attr<"Plan", "plan"> {
-  let summary = "The rematerialization plan of a training step";
+  let summary = "The rematerialization plan of a training step: an op-level schedule";
   let description = [{
-    What `ckpt-plan` decided for a step under `budget` bytes with `strategy`:
-    the `peak` bytes and `time` (seconds) the chain model predicts for the
-    planned step, those of the store-all schedule (nothing recomputed), the
-    stages and the operation sequence of the schedule (`Fall<l>`, `Fck<l>`,
-    `Fn<l>`, `B<l>`, as in Beaumont et al. 2019), space separated, and
-    `simulated_peak`: the peak of live buffers of the step once rewritten
-    (recompute regions and frees), from the memory simulation (0: not
-    simulated).
+    What `ckpt-plan` decided for a step under `budget` bytes with
+    `strategy`: the `schedule`, the order in which the step's top-level ops
+    run, by their position in the step's block (0-based, the terminator
+    aside), where an op that appears again is recomputed there; the `peak`
+    bytes of live buffers and the `time` (seconds) of that schedule, from
+    the memory simulation that predicts `ckpt-run`; and the peak and time of
+    the step as written (`store_all_peak`, `store_all_time`: every op once,
+    nothing recomputed). `lower_bound` (seconds, left out when 0) is the
+    proven lower bound on the time of any schedule under the budget that
+    `strategy = "ilp"` found: the plan is optimal when it equals `time`.
+
+    ```mlir
+    ckpt.step @train(...) attributes {ckpt.plan = #ckpt.plan<strategy = "optimal",
+        budget = 1000, peak = 960, time = 3.5e-06, store_all_peak = 1200,
+        store_all_time = 3.0e-06, schedule = [0, 1, 2, 3, 4, 0, 1, 5, 6]>}
+    ```
   }];
   let parameters = (ins StringRefParameter<"strategy">:$strategy,
                         "uint64_t":$budget, "uint64_t":$peak,
                         Ckpt_SecondsParameter:$time,
                         "uint64_t":$store_all_peak,
                         Ckpt_SecondsParameter:$store_all_time,
-                        Ckpt_StageArrayParameter:$stages,
-                        StringRefParameter<"sequence">:$sequence,
-                        DefaultValuedParameter<"uint64_t", "0">:$simulated_peak);
+                        Ckpt_ScheduleParameter:$schedule,
+                        Ckpt_OptionalSecondsParameter:$lower_bound);
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
 }
 
 #endif // CKPT_DIALECT_CKPT_IR_CKPTATTRS_TD

@@ -34,10 +34,6 @@ inline constexpr llvm::StringLiteral kCostAttrName = "ckpt.cost";
 /// The name of the discardable attribute holding a step's `#ckpt.plan`.
 inline constexpr llvm::StringLiteral kPlanAttrName = "ckpt.plan";
 
-/// The name of the discardable attribute naming the (1-based) chain stage a
-/// forward op belongs to, written by `ckpt-plan`.
-inline constexpr llvm::StringLiteral kStageAttrName = "ckpt.stage";
-
 /// True if `type` can hold a loss: a float scalar, or a float tensor with
 /// exactly one element.
 bool isScalarLike(mlir::Type type);

@@ -130,29 +130,26 @@ def Ckpt_CheckpointOp : Ckpt_Op<"checkpoint", [
 def Ckpt_RecomputeOp : Ckpt_Op<"recompute", [
     IsolatedFromAbove, RecursiveMemoryEffects
   ]> {
-  let summary = "Recomputes forward values from kept values";
+  let summary = "Recomputes values from values that are kept";
   let description = [{
-    Recomputes forward values in the backward pass. The region receives the
-    kept values (`inputs`) as block arguments and yields the recomputed values,
-    which are the op's results. The region is isolated from above: all it
-    reads comes through the operands. It may hold only side-effect-free ops
-    (and `ckpt.free` of its own temporaries), so running it twice gives the
-    same values. `stage` names the chain stage
-    it recomputes and `instance` which recomputation of that stage it is (a
-    stage may be recomputed several times in one schedule).
+    Runs ops of the step again where the schedule of the step's plan runs
+    them a second (or later) time. The region receives what it reads from
+    outside (`inputs`) as block arguments and yields the recomputed values
+    that later ops read, which are the op's results. The region is isolated
+    from above: all it reads comes through the operands. It may hold only
+    side-effect-free ops (and `ckpt.free` of its own temporaries), so running
+    it again gives the same values. `ckpt-inline-recompute` replaces it by
+    its ops before bufferization.
 
     ```mlir
-    %r = ckpt.recompute (%a) {stage = 2 : i64, instance = 0 : i64}
-        : (tensor<4xf32>) -> tensor<4xf32> {
+    %r = ckpt.recompute (%a) : (tensor<4xf32>) -> tensor<4xf32> {
     ^bb0(%x: tensor<4xf32>):
       %y = math.tanh %x : tensor<4xf32>
       ckpt.yield %y : tensor<4xf32>
     }
     ```
   }];
-  let arguments = (ins Variadic<AnyType>:$inputs,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$stage,
-                       OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$instance);
+  let arguments = (ins Variadic<AnyType>:$inputs);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{

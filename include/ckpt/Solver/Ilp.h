@@ -1,0 +1,71 @@
+//===- Ilp.h - the exact schedule: Checkmate's MILP with CBC ----*- C++ -*-===//
+//
+// The optimal rematerialization schedule of a sched::Problem under a memory
+// budget, as the mixed-integer program of Checkmate (Jain et al. 2020,
+// "Checkmate: breaking the memory wall with optimal tensor
+// rematerialization", the MILP with freeing variables and a fixed order of
+// first computations), solved by COIN-OR CBC (Debian's coinor-libcbc-dev).
+//
+// Stage t runs op t (the problem's order) after recomputing any earlier ops
+// it chooses (R[t][i], in the problem's order); S[t][i] keeps op i's results
+// from stage t-1 into stage t; FREE[t][i,k] frees op i's results after op k
+// of stage t; U[t][k], the bytes live while op k of stage t runs, stays
+// within the budget. Objective: the total cost of the schedule.
+//
+// The memory model is the standard one of Schedule.h with every result a
+// fresh buffer: a View result holds no bytes and keeps its source's op alive
+// as long as it is read; InPlace results count as fresh buffers (an upper
+// bound on what in-place writes need). Returned results stay until the end.
+// On problems with no View or InPlace results the program is exact.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_SOLVER_ILP_H
+#define CKPT_SOLVER_ILP_H
+
+#include "ckpt/Solver/Schedule.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ckpt {
+namespace sched {
+
+/// Whether this build has CBC (otherwise solveIlp reports an error).
+bool ilpAvailable();
+
+struct IlpOptions {
+  double timeLimit = 60;  ///< seconds; <= 0: none
+  int threads = 1;
+  bool log = false;       ///< CBC's log on stdout
+  /// A schedule to start from (used when it runs the problem's ops in its
+  /// order, with recomputations in that order, and fits the budget).
+  const Schedule *warmStart = nullptr;
+};
+
+struct IlpResult {
+  std::string error;   ///< non-empty: nothing else is meaningful
+  enum class Status {
+    Optimal,    ///< proven optimal (within CBC's gap tolerance)
+    Feasible,   ///< a schedule, not proven optimal when the time ran out
+    Infeasible, ///< proven: no schedule of this form fits the budget
+    Unknown     ///< no schedule found, infeasibility not proven
+  } status = Status::Unknown;
+  Schedule schedule;   ///< when Optimal or Feasible
+  double cost = 0;     ///< total cost of `schedule` (every execution)
+  double lowerBound = 0; ///< proven lower bound on the total cost
+  bool warmStarted = false;
+  int64_t variables = 0, constraints = 0;
+  double seconds = 0;
+};
+
+const char *statusName(IlpResult::Status status);
+
+/// Solves the program of `problem` under `budget` bytes.
+IlpResult solveIlp(const Problem &problem, int64_t budget,
+                   const IlpOptions &options = {});
+
+} // namespace sched
+} // namespace ckpt
+
+#endif // CKPT_SOLVER_ILP_H

@@ -1,0 +1,74 @@
+//===- Remat.h - op-level rematerialization planners ------------*- C++ -*-===//
+//
+// Planners over a sched::Problem that search schedules directly, scored by
+// the exact simulator of Schedule.h:
+//
+//  - fitBudget: greedy. While the peak is above the budget, at the first
+//    execution at the peak, every buffer live across it that no execution
+//    there reads is a candidate: its value is freed after its last read
+//    before the peak and recomputed right before its next read, with the
+//    values that recomputation reads either kept longer or recomputed too
+//    (three variants). Candidates are ranked by extra cost per byte saved;
+//    the best few are evaluated exactly and the one that lowers the peak
+//    (else the bytes above the budget summed over executions) at the least
+//    extra cost per byte is applied.
+//  - dropRecomputations: removes recomputations, the most expensive first,
+//    while the peak stays within the budget.
+//  - improve: dropRecomputations, then ruin-and-recreate: remove one
+//    recomputation (with what only it needed), refit greedily, keep the
+//    result when it is cheaper and fits.
+//  - leastPeak: fitBudget towards a budget of 0 bytes: the lowest peak the
+//    greedy reaches from a start.
+//
+// Deterministic: work limits count evaluations, never wall time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_SOLVER_REMAT_H
+#define CKPT_SOLVER_REMAT_H
+
+#include "ckpt/Solver/Schedule.h"
+
+#include <cstdint>
+
+namespace ckpt {
+namespace sched {
+
+/// Limits of the searches.
+struct SearchOptions {
+  /// Candidates evaluated exactly per greedy step.
+  int candidates = 8;
+  /// Upper bound on exact evaluations per call (a work limit).
+  int64_t maxEvaluations = 20000;
+  /// Ruin-and-recreate rounds in `improve` (0: drop only).
+  int rounds = 2;
+  /// Insert a recomputation among those of its stage in op order (the form
+  /// of Checkmate's program, Ilp.h) instead of right before its reader.
+  bool sortedInsertion = false;
+};
+
+/// Greedily recomputes values of `start` until its peak is within `budget`.
+/// Returns the schedule with the lowest (peak, cost) it reached: within the
+/// budget when it succeeded. `start` must be a valid schedule.
+Schedule fitBudget(const Problem &problem, const Schedule &start,
+                   int64_t budget, const SearchOptions &options = {});
+
+/// Removes recomputations, the most expensive first, while the peak stays
+/// within `budget` (never makes a schedule within budget go above it).
+Schedule dropRecomputations(const Problem &problem, const Schedule &schedule,
+                            int64_t budget,
+                            const SearchOptions &options = {});
+
+/// dropRecomputations, then ruin-and-recreate rounds. `schedule` must be
+/// within `budget`; so is the result, and it costs no more.
+Schedule improve(const Problem &problem, const Schedule &schedule,
+                 int64_t budget, const SearchOptions &options = {});
+
+/// The lowest-peak schedule the greedy reaches from `start`.
+Schedule leastPeak(const Problem &problem, const Schedule &start,
+                   const SearchOptions &options = {});
+
+} // namespace sched
+} // namespace ckpt
+
+#endif // CKPT_SOLVER_REMAT_H

@@ -1,0 +1,183 @@
+//===- StepProblem.cpp - a step as a schedule problem ---------------------===//
+
+#include "ckpt/Analysis/StepProblem.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace ckpt;
+
+namespace {
+
+/// Ops whose tensor result is a view of their first operand.
+bool isViewLike(Operation *op) {
+  return isa<CheckpointOp, tensor::CastOp, tensor::CollapseShapeOp,
+             tensor::ExpandShapeOp, tensor::BitcastOp>(op);
+}
+
+class ProblemBuilder {
+public:
+  ProblemBuilder(OrderProblem &out, unsigned alignment)
+      : out(out), alignment(std::max(alignment, 1u)) {}
+
+  /// The problem value of `value`, or -1 (an input of the order).
+  int lookup(Value value) const {
+    auto it = out.idOf.find(value);
+    return it == out.idOf.end() ? -1 : it->second;
+  }
+
+  /// Adds `op` (at `position` in the order) as one problem op.
+  int addOp(Operation *op, unsigned position) {
+    sched::Op node;
+    node.name = op->getName().getStringRef().str();
+    llvm::SetVector<Value> read;
+    StepAnalysis::getReadValues(op, read);
+    for (Value value : read) {
+      int id = lookup(value);
+      if (id >= 0 &&
+          std::find(node.reads.begin(), node.reads.end(), id) == node.reads.end())
+        node.reads.push_back(id);
+    }
+    int id = out.problem.addOp(std::move(node));
+    out.opOf.push_back(op);
+    out.positionOf.push_back(position);
+    addResults(op, id);
+    return id;
+  }
+
+  /// Adds the results of `op` (problem op `id`) with their buffer rules.
+  void addResults(Operation *op, int id) {
+    auto dps = dyn_cast<DestinationStyleOpInterface>(op);
+    for (OpResult result : op->getResults()) {
+      if (!isa<ShapedType>(result.getType())) {
+        // A scalar: no buffer, but a value the planners must order by.
+        out.valueOf.push_back(result);
+        out.idOf[result] = out.problem.addResult(id, 0);
+        continue;
+      }
+      uint64_t bytes = getTypeBytes(result.getType()).value_or(0);
+      bytes = llvm::alignTo(bytes, alignment);
+      sched::BufferRule rule = sched::BufferRule::Fresh;
+      int source = -1;
+      if (isViewLike(op)) {
+        rule = sched::BufferRule::View;
+        source = lookup(op->getOperand(0));
+      } else {
+        Value init;
+        if (dps && dps.hasPureTensorSemantics()) {
+          init = dps.getTiedOpOperand(result)->get();
+        } else if (op->hasTrait<OpTrait::Elementwise>()) {
+          for (Value operand : op->getOperands())
+            if (operand.getType() == result.getType()) {
+              init = operand;
+              break;
+            }
+        }
+        if (init) {
+          source = lookup(init);
+          if (source >= 0)
+            rule = sched::BufferRule::InPlace;
+        }
+      }
+      int value = out.problem.addResult(id, static_cast<int64_t>(bytes), rule,
+                                        source);
+      out.valueOf.push_back(result);
+      out.idOf[result] = value;
+    }
+  }
+
+  /// Adds a recompute region flattened: its ops, then an op standing for its
+  /// end whose results are views of the yielded values.
+  void addRegion(RecomputeOp recompute, unsigned position) {
+    Block &body = recompute.getBody().front();
+    for (auto [arg, input] :
+         llvm::zip(body.getArguments(), recompute.getInputs())) {
+      int id = lookup(input);
+      if (id >= 0)
+        out.idOf[arg] = id;
+    }
+    for (Operation &inner : body.without_terminator())
+      addOp(&inner, position);
+    sched::Op end;
+    end.name = "ckpt.yield";
+    YieldOp yield = recompute.getYieldOp();
+    for (Value value : yield.getOperands()) {
+      int id = lookup(value);
+      if (id >= 0 &&
+          std::find(end.reads.begin(), end.reads.end(), id) == end.reads.end())
+        end.reads.push_back(id);
+    }
+    int id = out.problem.addOp(std::move(end));
+    out.opOf.push_back(nullptr);
+    out.positionOf.push_back(position);
+    for (auto [result, yielded] :
+         llvm::zip(recompute.getResults(), yield.getOperands())) {
+      uint64_t bytes = llvm::alignTo(
+          getTypeBytes(result.getType()).value_or(0), alignment);
+      int source = lookup(yielded);
+      int value = out.problem.addResult(id, static_cast<int64_t>(bytes),
+                                        sched::BufferRule::View, source);
+      out.valueOf.push_back(result);
+      out.idOf[result] = value;
+    }
+  }
+
+  void markReturned(Block *block) {
+    if (!block || block->empty())
+      return;
+    Operation *terminator = &block->back();
+    if (!terminator->hasTrait<OpTrait::IsTerminator>())
+      return;
+    for (Value value : terminator->getOperands()) {
+      int id = lookup(value);
+      if (id >= 0)
+        out.problem.values[id].returned = true;
+    }
+  }
+
+private:
+  OrderProblem &out;
+  unsigned alignment;
+};
+
+} // namespace
+
+OrderProblem ckpt::buildOrderProblem(ArrayRef<Operation *> order,
+                                     unsigned alignment, bool flatten) {
+  OrderProblem out;
+  ProblemBuilder builder(out, alignment);
+  for (auto [position, op] : llvm::enumerate(order)) {
+    if (auto recompute = dyn_cast<RecomputeOp>(op); recompute && flatten)
+      builder.addRegion(recompute, position);
+    else
+      builder.addOp(op, position);
+  }
+  if (!order.empty())
+    builder.markReturned(order.front()->getBlock());
+  return out;
+}
+
+FailureOr<OrderProblem> ckpt::buildStepProblem(StepOp step,
+                                               const StepAnalysis &analysis,
+                                               const DeviceProfile &device,
+                                               const MeasuredProfile *profile) {
+  SmallVector<Operation *> order;
+  for (Operation &op : step.getBody().front().without_terminator())
+    order.push_back(&op);
+  OrderProblem out = buildOrderProblem(order, kBufferAlignment,
+                                       /*flatten=*/false);
+  for (auto [id, op] : llvm::enumerate(out.opOf)) {
+    FailureOr<OpCost> cost = getOpCost(op, device, profile);
+    if (failed(cost))
+      return failure();
+    sched::Op &node = out.problem.ops[id];
+    node.cost = cost->time;
+    node.backward = !analysis.isForward(op);
+    node.constant = analysis.isConstantLike(op);
+    node.recomputable = StepAnalysis::isRecomputable(op);
+  }
+  return out;
+}

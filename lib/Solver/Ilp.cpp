@@ -1,0 +1,592 @@
+//===- Ilp.cpp - the exact schedule: Checkmate's MILP with CBC ------------===//
+
+#include "ckpt/Solver/Ilp.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#ifdef CKPT_HAVE_CBC
+#include "CbcModel.hpp"
+#include "CbcSolver.hpp"
+#include "CoinPackedMatrix.hpp"
+#include "OsiClpSolverInterface.hpp"
+#endif
+
+using namespace ckpt::sched;
+
+const char *ckpt::sched::statusName(IlpResult::Status status) {
+  switch (status) {
+  case IlpResult::Status::Optimal:
+    return "optimal";
+  case IlpResult::Status::Feasible:
+    return "feasible";
+  case IlpResult::Status::Infeasible:
+    return "infeasible";
+  case IlpResult::Status::Unknown:
+    return "unknown";
+  }
+  return "unknown";
+}
+
+#ifndef CKPT_HAVE_CBC
+
+bool ckpt::sched::ilpAvailable() { return false; }
+
+IlpResult ckpt::sched::solveIlp(const Problem &, int64_t,
+                                const IlpOptions &) {
+  IlpResult result;
+  result.error = "this build of ckpt has no ILP solver: CBC "
+                 "(coinor-libcbc-dev) was not found when it was configured";
+  return result;
+}
+
+#else
+
+bool ckpt::sched::ilpAvailable() { return true; }
+
+namespace {
+
+/// The program in triplet form.
+struct Program {
+  std::vector<double> colLo, colHi, obj;
+  std::vector<char> integer;
+  std::vector<std::string> names;
+  std::vector<double> rowLo, rowHi;
+  std::vector<int> rows, cols;
+  std::vector<double> values;
+
+  int addCol(double lo, double hi, double cost, bool isInteger,
+             std::string name) {
+    colLo.push_back(lo);
+    colHi.push_back(hi);
+    obj.push_back(cost);
+    integer.push_back(isInteger);
+    names.push_back(std::move(name));
+    return static_cast<int>(colLo.size()) - 1;
+  }
+  int addRow(double lo, double hi) {
+    rowLo.push_back(lo);
+    rowHi.push_back(hi);
+    return static_cast<int>(rowLo.size()) - 1;
+  }
+  void add(int row, int col, double value) {
+    rows.push_back(row);
+    cols.push_back(col);
+    values.push_back(value);
+  }
+};
+
+/// A term of a constraint: a column with a coefficient, or a constant.
+struct Term {
+  int col = -1;       ///< -1: constant
+  double constant = 0;
+};
+
+/// The program's view of a problem: op i's bytes and the ops each op
+/// needs in memory while it runs.
+struct Model {
+  int n = 0;
+  std::vector<double> mem;           ///< bytes / budget
+  std::vector<std::vector<int>> preds, succs;
+  std::vector<char> returned, recomputable;
+  double costScale = 1;
+  std::vector<double> cost;          ///< cost / costScale
+
+  // Columns (-1: fixed 0).
+  std::vector<std::vector<int>> R, S; // R[t][i], S[t][i] for i < t
+  std::vector<std::vector<std::pair<int, int>>> edgesOf; // per k: (i, eidx)
+  int numEdges = 0;
+  std::vector<std::vector<int>> F;   // F[t][eidx] (-1: none)
+  std::vector<std::vector<int>> U;   // U[t][k]
+  std::vector<std::pair<int, int>> edgeList; // eidx -> (i, k)
+
+  Term r(int t, int i) const {
+    if (i == t)
+      return {-1, 1};
+    if (i > t || R[t][i] < 0)
+      return {-1, 0};
+    return {R[t][i], 0};
+  }
+  Term s(int t, int i) const {
+    if (t >= n || i >= t || S[t][i] < 0)
+      return {-1, 0};
+    return {S[t][i], 0};
+  }
+};
+
+/// The root op whose buffer value `v` shares (through View results), or -1
+/// for an input.
+int rootProducer(const Problem &problem, int v) {
+  while (v >= 0 && problem.values[v].rule == BufferRule::View &&
+         problem.values[v].source >= 0)
+    v = problem.values[v].source;
+  return v >= 0 ? problem.values[v].producer : -1;
+}
+
+Model buildModel(const Problem &problem, int64_t budget) {
+  Model m;
+  m.n = problem.numOps();
+  const int n = m.n;
+  m.mem.assign(n, 0);
+  m.preds.assign(n, {});
+  m.succs.assign(n, {});
+  m.returned.assign(n, 0);
+  m.recomputable.assign(n, 0);
+  m.cost.assign(n, 0);
+  double maxCost = 0;
+  for (const Op &op : problem.ops)
+    maxCost = std::max(maxCost, op.cost);
+  m.costScale = maxCost > 0 ? maxCost : 1;
+  for (int k = 0; k < n; ++k) {
+    const Op &op = problem.ops[k];
+    m.cost[k] = op.cost / m.costScale;
+    m.recomputable[k] = op.recomputable;
+    int64_t bytes = 0;
+    for (int r : op.results) {
+      const Value &value = problem.values[r];
+      if (value.rule != BufferRule::View)
+        bytes += value.bytes;
+      if (value.returned)
+        m.returned[k] = 1;
+    }
+    m.mem[k] = static_cast<double>(bytes) / static_cast<double>(budget);
+    for (int r : op.reads) {
+      for (int p : {problem.values[r].producer, rootProducer(problem, r)}) {
+        if (p < 0 || p == k)
+          continue;
+        if (std::find(m.preds[k].begin(), m.preds[k].end(), p) ==
+            m.preds[k].end())
+          m.preds[k].push_back(p);
+      }
+    }
+    std::sort(m.preds[k].begin(), m.preds[k].end());
+    for (int p : m.preds[k])
+      m.succs[p].push_back(k);
+  }
+  for (int k = 0; k < n; ++k)
+    for (int i : m.preds[k]) {
+      m.edgesOf.resize(n);
+      m.edgesOf[k].push_back({i, m.numEdges});
+      m.edgeList.push_back({i, k});
+      ++m.numEdges;
+    }
+  m.edgesOf.resize(n);
+  return m;
+}
+
+void buildProgram(Model &m, Program &p) {
+  const int n = m.n;
+  // Which results may be worth keeping into stage t: read at stage t or
+  // later, read by an op that may be recomputed later, or returned.
+  std::vector<int> lastReader(n, -1);
+  std::vector<char> recomputableReader(n, 0);
+  for (int i = 0; i < n; ++i)
+    for (int j : m.succs[i]) {
+      lastReader[i] = std::max(lastReader[i], j);
+      if (m.recomputable[j])
+        recomputableReader[i] = 1;
+    }
+  m.R.assign(n, {});
+  m.S.assign(n, {});
+  for (int t = 0; t < n; ++t) {
+    m.R[t].assign(t, -1);
+    m.S[t].assign(t, -1);
+    for (int i = 0; i < t; ++i) {
+      if (m.recomputable[i] && !m.succs[i].empty())
+        m.R[t][i] = p.addCol(0, 1, m.cost[i], true,
+                             "R_" + std::to_string(t) + "_" + std::to_string(i));
+      bool useful = m.returned[i] || lastReader[i] >= t || recomputableReader[i];
+      if (useful) {
+        double lo = m.returned[i] ? 1 : 0;
+        m.S[t][i] = p.addCol(lo, 1, 0, true,
+                             "S_" + std::to_string(t) + "_" + std::to_string(i));
+      }
+    }
+  }
+  // Keeping needs a copy in the previous stage: S[t+1][i] <= S[t][i] + R[t][i].
+  for (int t = 0; t + 1 < n; ++t) {
+    for (int i = 0; i < t; ++i) {
+      Term next = m.s(t + 1, i);
+      if (next.col < 0)
+        continue;
+      Term keep = m.s(t, i), run = m.r(t, i);
+      int row = p.addRow(-1e30, 0);
+      p.add(row, next.col, 1);
+      if (keep.col >= 0)
+        p.add(row, keep.col, -1);
+      if (run.col >= 0)
+        p.add(row, run.col, -1);
+    }
+  }
+  // An op runs only when what it reads is in memory:
+  // R[t][k] <= R[t][i] + S[t][i].
+  for (int t = 0; t < n; ++t) {
+    for (int k = 0; k <= t; ++k) {
+      Term run = m.r(t, k);
+      if (run.col < 0 && run.constant == 0)
+        continue;
+      for (int i : m.preds[k]) {
+        Term ri = m.r(t, i), si = m.s(t, i);
+        // run - ri - si <= 0
+        double rhs = -run.constant;
+        int row = p.addRow(-1e30, rhs);
+        if (run.col >= 0)
+          p.add(row, run.col, 1);
+        if (ri.col >= 0)
+          p.add(row, ri.col, -1);
+        if (si.col >= 0)
+          p.add(row, si.col, -1);
+      }
+    }
+  }
+  // Freeing: FREE[t][i,k] = 1 exactly when op k runs in stage t, op i's
+  // results are not kept into stage t+1 and no later reader of i runs in
+  // stage t (Checkmate's hazard constraints).
+  m.F.assign(n, std::vector<int>(m.numEdges, -1));
+  for (int t = 0; t < n; ++t) {
+    for (int e = 0; e < m.numEdges; ++e) {
+      auto [i, k] = m.edgeList[e];
+      if (k > t)
+        continue;
+      Term rk = m.r(t, k);
+      if (rk.col < 0 && rk.constant == 0)
+        continue;
+      // hazards h = (1 - rk) + S[t+1][i] + sum R[t][j], j in succ(i), k < j <= t
+      std::vector<std::pair<int, double>> terms; // columns of h
+      double constant = 1 - rk.constant;
+      if (rk.col >= 0)
+        terms.push_back({rk.col, -1});
+      Term keep = m.s(t + 1, i);
+      if (keep.col >= 0)
+        terms.push_back({keep.col, 1});
+      for (int j : m.succs[i]) {
+        if (j <= k || j > t)
+          continue;
+        Term rj = m.r(t, j);
+        if (rj.col >= 0)
+          terms.push_back({rj.col, 1});
+        else
+          constant += rj.constant;
+      }
+      // The largest value h takes (every positive term at 1, rk at 0).
+      int maxHazards = static_cast<int>(constant);
+      for (auto [col, coef] : terms)
+        if (coef > 0)
+          ++maxHazards;
+      int f = p.addCol(0, 1, 0, true,
+                       "F_" + std::to_string(t) + "_" + std::to_string(e));
+      m.F[t][e] = f;
+      // 1 - f <= h  <=>  -f - terms <= constant - 1
+      int row = p.addRow(-1e30, constant - 1);
+      p.add(row, f, -1);
+      for (auto [col, coef] : terms)
+        p.add(row, col, -coef);
+      // maxH (1 - f) >= h  <=>  -maxH f - terms >= constant - maxH
+      if (maxHazards == 0) {
+        // h is the constant: f = 1 exactly when it is 0.
+        p.colLo[f] = p.colHi[f] = constant > 0 ? 0 : 1;
+        continue;
+      }
+      int row2 = p.addRow(constant - maxHazards, 1e30);
+      p.add(row2, f, -maxHazards);
+      for (auto [col, coef] : terms)
+        p.add(row2, col, -coef);
+    }
+  }
+  // Memory: U[t][0] = R[t][0] m0 + sum S[t][i] mi;
+  // U[t][k+1] = U[t][k] + R[t][k+1] m(k+1) - sum of what is freed after k.
+  m.U.assign(n, {});
+  for (int t = 0; t < n; ++t) {
+    m.U[t].assign(t + 1, -1);
+    for (int k = 0; k <= t; ++k)
+      m.U[t][k] = p.addCol(0, 1, 0, false,
+                           "U_" + std::to_string(t) + "_" + std::to_string(k));
+    {
+      Term r0 = m.r(t, 0);
+      double rhs = r0.constant * m.mem[0];
+      int row = p.addRow(rhs, rhs);
+      p.add(row, m.U[t][0], 1);
+      if (r0.col >= 0 && m.mem[0] != 0)
+        p.add(row, r0.col, -m.mem[0]);
+      for (int i = 0; i < t; ++i) {
+        Term si = m.s(t, i);
+        if (si.col >= 0 && m.mem[i] != 0)
+          p.add(row, si.col, -m.mem[i]);
+      }
+    }
+    for (int k = 0; k < t; ++k) {
+      Term rk = m.r(t, k + 1);
+      double rhs = rk.constant * m.mem[k + 1];
+      int row = p.addRow(rhs, rhs);
+      p.add(row, m.U[t][k + 1], 1);
+      p.add(row, m.U[t][k], -1);
+      if (rk.col >= 0 && m.mem[k + 1] != 0)
+        p.add(row, rk.col, -m.mem[k + 1]);
+      for (auto [i, e] : m.edgesOf[k]) {
+        int f = m.F[t][e];
+        if (f >= 0 && m.mem[i] != 0)
+          p.add(row, f, m.mem[i]);
+      }
+    }
+  }
+}
+
+/// The schedule of an R matrix: per stage, the recomputed ops in order, then
+/// the stage's op.
+Schedule scheduleOf(const Model &m, const double *solution) {
+  Schedule schedule;
+  for (int t = 0; t < m.n; ++t) {
+    for (int i = 0; i < t; ++i) {
+      int col = m.R[t][i];
+      if (col >= 0 && solution[col] > 0.5)
+        schedule.push_back(i);
+    }
+    schedule.push_back(t);
+  }
+  return schedule;
+}
+
+/// The values of the integer columns for `schedule`, or false when it is
+/// not of the program's form (stages in the problem's order, recomputations
+/// in it too).
+bool startOf(const Problem &problem, const Model &m, const Program &p,
+             const Schedule &schedule,
+             std::vector<std::pair<std::string, double>> &start) {
+  const int n = m.n;
+  // Stage of each execution; check the form.
+  std::vector<std::vector<int>> rec(n);
+  int stage = 0;
+  std::vector<int> pending;
+  std::vector<char> seen(n, 0);
+  for (int op : schedule) {
+    if (!seen[op]) {
+      if (op != stage)
+        return false;
+      seen[op] = 1;
+      rec[stage] = pending;
+      pending.clear();
+      ++stage;
+    } else {
+      if (!pending.empty() && pending.back() >= op)
+        return false;
+      pending.push_back(op);
+    }
+  }
+  if (stage != n || !pending.empty())
+    return false;
+  std::vector<std::vector<char>> R(n), S(n);
+  for (int t = 0; t < n; ++t) {
+    R[t].assign(n, 0);
+    S[t].assign(n, 0);
+    R[t][t] = 1;
+    for (int i : rec[t]) {
+      if (m.R[t][i] < 0)
+        return false;
+      R[t][i] = 1;
+    }
+  }
+  // S[t][i]: the results of i computed before stage t are read in stage t
+  // or later before i runs again (or returned).
+  // Walk stages backwards: needed[i] = some later read happens before the
+  // next recomputation of i.
+  std::vector<char> needed(n, 0);
+  for (int i = 0; i < n; ++i)
+    needed[i] = m.returned[i];
+  for (int t = n - 1; t >= 0; --t) {
+    // S[t+1] = needed at the end of stage t.
+    if (t + 1 < n)
+      for (int i = 0; i <= t; ++i)
+        S[t + 1][i] = needed[i];
+    // Go back through stage t's executions, last first.
+    std::vector<int> execs(rec[t]);
+    execs.push_back(t);
+    for (auto it = execs.rbegin(); it != execs.rend(); ++it) {
+      int op = *it;
+      needed[op] = 0; // computed here: earlier copies are not needed for it
+      for (int i : m.preds[op])
+        needed[i] = 1;
+    }
+  }
+  (void)problem;
+  for (int t = 0; t < n; ++t)
+    for (int i = 0; i < t; ++i) {
+      if (S[t][i] && m.S[t][i] < 0)
+        return false;
+    }
+  auto put = [&](int col, double value) {
+    if (col >= 0)
+      start.push_back({p.names[col], value});
+  };
+  for (int t = 0; t < n; ++t)
+    for (int i = 0; i < t; ++i) {
+      put(m.R[t][i], R[t][i]);
+      put(m.S[t][i], S[t][i]);
+    }
+  for (int t = 0; t < n; ++t)
+    for (int e = 0; e < m.numEdges; ++e) {
+      int f = m.F[t][e];
+      if (f < 0)
+        continue;
+      auto [i, k] = m.edgeList[e];
+      bool freed = R[t][k] && !(t + 1 < n && S[t + 1][i]);
+      for (int j : m.succs[i])
+        if (j > k && j <= t && R[t][j])
+          freed = false;
+      put(f, freed ? 1 : 0);
+    }
+  return true;
+}
+
+} // namespace
+
+IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
+                                const IlpOptions &options) {
+  IlpResult result;
+  auto t0 = std::chrono::steady_clock::now();
+  std::string why = problem.validate();
+  if (!why.empty()) {
+    result.error = why;
+    return result;
+  }
+  if (budget <= 0) {
+    result.error = "the budget must be positive";
+    return result;
+  }
+  if (problem.numOps() == 0) {
+    result.status = IlpResult::Status::Optimal;
+    return result;
+  }
+  Model m = buildModel(problem, budget);
+  Program p;
+  buildProgram(m, p);
+  result.variables = static_cast<int64_t>(p.colLo.size());
+  result.constraints = static_cast<int64_t>(p.rowLo.size());
+
+  OsiClpSolverInterface solver;
+  solver.setIntParam(OsiNameDiscipline, 2);
+  CoinPackedMatrix matrix(false, p.rows.data(), p.cols.data(),
+                          p.values.data(),
+                          static_cast<CoinBigIndex>(p.values.size()));
+  matrix.setDimensions(static_cast<int>(p.rowLo.size()),
+                       static_cast<int>(p.colLo.size()));
+  solver.loadProblem(matrix, p.colLo.data(), p.colHi.data(), p.obj.data(),
+                     p.rowLo.data(), p.rowHi.data());
+  for (size_t c = 0; c < p.colLo.size(); ++c) {
+    if (p.integer[c])
+      solver.setInteger(static_cast<int>(c));
+    solver.setColName(static_cast<int>(c), p.names[c]);
+  }
+  solver.messageHandler()->setLogLevel(0);
+
+  CbcModel model(solver);
+  CbcMain0(model);
+  model.setLogLevel(options.log ? 1 : 0);
+  model.messageHandler()->setLogLevel(options.log ? 1 : 0);
+
+  double fixedCost = 0;
+  for (const Op &op : problem.ops)
+    fixedCost += op.cost;
+
+  if (options.warmStart) {
+    // Recomputations of a stage in the problem's order, as the program has
+    // them; only a start that still fits is used.
+    Schedule normal;
+    {
+      std::vector<char> seen(problem.numOps(), 0);
+      std::vector<int> pending;
+      for (int op : *options.warmStart) {
+        if (seen[op]) {
+          pending.push_back(op);
+          continue;
+        }
+        seen[op] = 1;
+        std::sort(pending.begin(), pending.end());
+        pending.erase(std::unique(pending.begin(), pending.end()),
+                      pending.end());
+        normal.insert(normal.end(), pending.begin(), pending.end());
+        pending.clear();
+        normal.push_back(op);
+      }
+    }
+    normal = prune(problem, normal);
+    Evaluation e = evaluate(problem, normal);
+    std::vector<std::pair<std::string, double>> start;
+    if (e.valid && e.peak <= budget && startOf(problem, m, p, normal, start)) {
+      model.setMIPStart(start);
+      result.warmStarted = true;
+    }
+  }
+
+  std::vector<std::string> args = {"ckpt-ilp"};
+  if (options.timeLimit > 0) {
+    args.push_back("-sec");
+    args.push_back(std::to_string(options.timeLimit));
+  }
+  if (options.threads > 1) {
+    args.push_back("-threads");
+    args.push_back(std::to_string(options.threads));
+  }
+  if (const char *extra = std::getenv("CKPT_CBC_ARGS")) {
+    std::string word;
+    for (const char *c = extra;; ++c) {
+      if (*c == ' ' || *c == 0) {
+        if (!word.empty())
+          args.push_back(word);
+        word.clear();
+        if (*c == 0)
+          break;
+      } else {
+        word += *c;
+      }
+    }
+  }
+  args.push_back("-preprocess");
+  args.push_back("off");
+  args.push_back("-ratioGap");
+  args.push_back("1e-6");
+  args.push_back("-log");
+  args.push_back(options.log ? "1" : "0");
+  args.push_back("-solve");
+  args.push_back("-quit");
+  std::vector<const char *> argv;
+  for (const std::string &a : args)
+    argv.push_back(a.c_str());
+  CbcMain1(static_cast<int>(argv.size()), argv.data(), model);
+
+  const double *best = model.bestSolution();
+  if (best) {
+    result.schedule = prune(problem, scheduleOf(m, best));
+    Evaluation e = evaluate(problem, result.schedule);
+    result.cost = e.cost;
+    if (!e.valid || e.peak > budget) {
+      // Rounding in the solver: report what the schedule is.
+      result.error = "CBC returned a schedule that does not fit the budget "
+                     "when simulated exactly (peak " +
+                     std::to_string(e.peak) + " B)";
+    }
+  }
+  double bound = model.getBestPossibleObjValue();
+  result.lowerBound = fixedCost + std::max(0.0, bound) * m.costScale;
+  if (model.isProvenOptimal() && best) {
+    result.status = IlpResult::Status::Optimal;
+    result.lowerBound = std::min(result.lowerBound, result.cost);
+  } else if (model.isProvenInfeasible() && !best) {
+    result.status = IlpResult::Status::Infeasible;
+  } else if (best) {
+    result.status = IlpResult::Status::Feasible;
+  } else {
+    result.status = IlpResult::Status::Unknown;
+  }
+  if (result.schedule.size() && result.lowerBound > result.cost)
+    result.lowerBound = result.cost;
+  result.seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - t0)
+                       .count();
+  return result;
+}
+
+#endif

@@ -1,0 +1,428 @@
+//===- Planner.cpp - every strategy as one schedule planner ---------------===//
+
+#include "ckpt/Solver/Planner.h"
+
+#include "ckpt/Solver/ChainDP.h"
+#include "ckpt/Solver/ChainStrategies.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+
+using namespace ckpt;
+using namespace ckpt::sched;
+
+const char *ckpt::sched::strategyNames() {
+  return "optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, "
+         "articulation, speed or manual";
+}
+
+bool ckpt::sched::isStrategy(const std::string &name) {
+  if (name == "ilp" || name == "articulation" || name == "speed" ||
+      name == "manual")
+    return true;
+  solver::Strategy strategy;
+  std::string error;
+  return solver::parseStrategy(name, strategy, error);
+}
+
+int64_t ckpt::sched::storeAllPeak(const Problem &problem) {
+  return evaluate(problem, identitySchedule(problem)).peak;
+}
+
+namespace {
+
+/// Fixed sequences of the keep-separators strategies ('speed', 'manual'):
+/// Fck1 .. FckL Fall(L+1) B(L+1) FallL BL .. Fall1 B1.
+std::vector<solver::Op> keepSeparatorsSequence(int length) {
+  std::vector<solver::Op> sequence;
+  for (int l = 1; l <= length; ++l)
+    sequence.push_back({solver::OpKind::FCk, l});
+  sequence.push_back({solver::OpKind::FAll, length + 1});
+  sequence.push_back({solver::OpKind::Backward, length + 1});
+  for (int l = length; l >= 1; --l) {
+    sequence.push_back({solver::OpKind::FAll, l});
+    sequence.push_back({solver::OpKind::Backward, l});
+  }
+  return sequence;
+}
+
+/// A schedule with its exact evaluation.
+struct Candidate {
+  Schedule schedule;
+  double cost = 0;
+  int64_t peak = 0;
+  std::vector<solver::Op> sequence; ///< when from the chain
+  std::string producer;
+  bool valid = false;
+};
+
+Candidate score(const Problem &problem, Schedule schedule,
+                std::string producer) {
+  Candidate c;
+  Evaluation e = evaluate(problem, schedule);
+  c.valid = e.valid;
+  c.cost = e.cost;
+  c.peak = e.peak;
+  c.schedule = std::move(schedule);
+  c.producer = std::move(producer);
+  return c;
+}
+
+/// Keeps the best candidate within the budget and the least peak seen.
+struct Best {
+  int64_t budget;
+  std::optional<Candidate> fit;
+  std::optional<int64_t> leastPeak;
+
+  void offer(const Candidate &c) {
+    if (!c.valid)
+      return;
+    if (!leastPeak || c.peak < *leastPeak)
+      leastPeak = c.peak;
+    if (c.peak > budget)
+      return;
+    if (!fit || c.cost < fit->cost ||
+        (c.cost == fit->cost && c.peak < fit->peak))
+      fit = c;
+  }
+};
+
+/// The chain of a problem with its DP table for the chain-budget search.
+class ChainProducer {
+public:
+  ChainProducer(const Problem &problem, const ProblemChain &chain,
+                int64_t slots)
+      : problem(problem), pc(chain), slots(slots) {
+    solver::Simulation all =
+        solver::simulate(pc.chain, solver::storeAllSequence(pc.chain.length()));
+    top = std::max<int64_t>(all.peak, 1);
+  }
+
+  Candidate expand(const std::vector<solver::Op> &sequence,
+                   const std::string &producer) const {
+    Candidate c = score(problem, expandSequence(problem, pc, sequence),
+                        producer);
+    c.sequence = sequence;
+    return c;
+  }
+
+  /// Searches the chain budget of the DP (`allowAll`: Theorem 1, else the
+  /// AD model): offers the fastest expanded schedule that fits, and the
+  /// leanest one (at the DP's least budget) as `lean`.
+  std::string searchDP(bool allowAll, Best &best,
+                       std::optional<Candidate> *lean = nullptr) const {
+    solver::Chain units = pc.chain;
+    int64_t limit = top;
+    if (slots > 0) {
+      units = solver::toUnits(pc.chain, solver::MemoryModel{top, slots});
+      limit = slots;
+    }
+    solver::DPOptions options;
+    options.allowAllChains = allowAll;
+    std::string error;
+    std::unique_ptr<solver::ChainDPTable> table =
+        solver::ChainDPTable::build(units, limit, options, error);
+    if (!table)
+      return error;
+    int64_t lo = table->minFeasibleLimit();
+    if (lo > limit)
+      return "";
+    std::vector<solver::Op> sequence;
+    double makespan = 0;
+    auto at = [&](int64_t l) {
+      table->solve(l, sequence, makespan);
+      return expand(sequence, "chain");
+    };
+    Candidate leanest = at(lo);
+    best.offer(leanest);
+    if (lean)
+      *lean = leanest;
+    if (leanest.peak > best.budget)
+      return "";
+    // The largest chain budget whose schedule fits (the fastest), assuming
+    // the exact peak grows with the chain budget; then its neighbours.
+    int64_t good = lo, bad = limit + 1;
+    Candidate atTop = at(limit);
+    best.offer(atTop);
+    if (atTop.peak <= best.budget)
+      return "";
+    while (bad - good > 1) {
+      int64_t mid = good + (bad - good) / 2;
+      Candidate c = at(mid);
+      best.offer(c);
+      (c.peak <= best.budget ? good : bad) = mid;
+    }
+    return "";
+  }
+
+  const Problem &problem;
+  const ProblemChain &pc;
+  int64_t slots;
+  int64_t top = 1; ///< chain store-all peak (chain bytes)
+};
+
+/// fit=model: Theorem 1 as the paper states it, on the chain.
+PlanResult planChainModel(const Problem &problem, const ProblemChain &pc,
+                          const std::string &name,
+                          const PlanOptions &options) {
+  PlanResult result;
+  std::vector<solver::Op> sequence;
+  int64_t chainPeak = 0;
+  int64_t budget = options.budget - pc.persistentBytes;
+  if (name == "speed" || name == "manual") {
+    sequence = keepSeparatorsSequence(pc.chain.length());
+    solver::Simulation sim = solver::simulate(pc.chain, sequence);
+    chainPeak = sim.peak;
+    result.leastPeak = pc.persistentBytes + sim.peak;
+    if (chainPeak > budget)
+      return result;
+  } else {
+    solver::Strategy strategy;
+    std::string error;
+    if (!solver::parseStrategy(name == "articulation" ? "optimal" : name,
+                               strategy, error)) {
+      result.error = error;
+      return result;
+    }
+    std::optional<int64_t> least;
+    if (!solver::minFeasibleMemory(pc.chain, strategy, options.slots, least,
+                                   error)) {
+      result.error = error;
+      return result;
+    }
+    if (least)
+      result.leastPeak = pc.persistentBytes + *least;
+    if (budget <= 0)
+      return result;
+    solver::StrategyResult run = solver::runStrategy(
+        pc.chain, strategy, solver::MemoryModel{budget, options.slots});
+    if (!run.error.empty()) {
+      result.error = run.error;
+      return result;
+    }
+    if (!run.feasible)
+      return result;
+    sequence = run.sequence;
+  }
+  ChainProducer producer(problem, pc, options.slots);
+  Candidate c = producer.expand(sequence, "chain");
+  result.feasible = true;
+  result.schedule = c.schedule;
+  result.time = c.cost;
+  result.peak = c.peak;
+  result.sequence = sequence;
+  result.producer = "chain";
+  return result;
+}
+
+PlanResult finish(const Best &best) {
+  PlanResult result;
+  result.leastPeak = best.leastPeak;
+  if (!best.fit)
+    return result;
+  result.feasible = true;
+  result.schedule = best.fit->schedule;
+  result.time = best.fit->cost;
+  result.peak = best.fit->peak;
+  result.sequence = best.fit->sequence;
+  result.producer = best.fit->producer;
+  return result;
+}
+
+/// Improves a candidate that fits by local search (Remat.h).
+Candidate search(const Problem &problem, const Candidate &start,
+                 int64_t budget, const SearchOptions &options) {
+  Schedule improved = improve(problem, start.schedule, budget, options);
+  Candidate c = score(problem, improved,
+                      start.producer == "search" ? "search"
+                                                 : start.producer + "+search");
+  if (!c.valid || c.peak > budget || c.cost > start.cost)
+    return start;
+  return c;
+}
+
+/// Work limits scaled to the problem: about the same time whatever its size.
+SearchOptions scaled(const Problem &problem, SearchOptions options) {
+  int64_t reads = 0;
+  for (const Op &op : problem.ops)
+    reads += static_cast<int64_t>(op.reads.size() + op.results.size());
+  int64_t perEvaluation = std::max<int64_t>(problem.numOps() + reads, 1);
+  int64_t limit = static_cast<int64_t>(4e7) / perEvaluation;
+  options.maxEvaluations =
+      std::min(options.maxEvaluations, std::max<int64_t>(limit, 200));
+  return options;
+}
+
+PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
+                       bool forIlp) {
+  Best best{options.budget, {}, {}};
+  Candidate identity = score(problem, identitySchedule(problem), "store-all");
+  best.offer(identity);
+  if (identity.peak <= options.budget)
+    return finish(best);
+  SearchOptions searchOptions = scaled(problem, options.search);
+  searchOptions.sortedInsertion = forIlp || options.search.sortedInsertion;
+
+  // The greedy from the schedule as written.
+  Candidate greedy = score(
+      problem, fitBudget(problem, identity.schedule, options.budget,
+                         searchOptions),
+      "search");
+  best.offer(greedy);
+  if (greedy.valid && greedy.peak <= options.budget)
+    best.offer(search(problem, greedy, options.budget, searchOptions));
+  if (forIlp)
+    return finish(best);
+
+  // The chain DP and the baselines.
+  ProblemChain pc = buildProblemChain(problem);
+  ChainProducer producer(problem, pc, options.slots);
+  Best chainBest{options.budget, {}, {}};
+  std::optional<Candidate> lean;
+  std::string error = producer.searchDP(/*allowAll=*/true, chainBest, &lean);
+  if (!error.empty()) {
+    PlanResult result;
+    result.error = error;
+    return result;
+  }
+  const int L = pc.chain.length();
+  std::vector<std::vector<solver::Op>> baselines = {
+      solver::memoryPoorSequence(L)};
+  for (int k = 2; k <= std::min(L, 8); ++k)
+    baselines.push_back(solver::periodicSequence(L, k));
+  {
+    int k = static_cast<int>(std::lround(std::sqrt(static_cast<double>(L))));
+    baselines.push_back(solver::periodicSequence(L, std::max(1, k)));
+  }
+  for (const std::vector<solver::Op> &sequence : baselines)
+    chainBest.offer(producer.expand(sequence, "chain"));
+  if (chainBest.fit) {
+    best.offer(*chainBest.fit);
+    best.offer(search(problem, *chainBest.fit, options.budget, searchOptions));
+  }
+  if (chainBest.leastPeak &&
+      (!best.leastPeak || *chainBest.leastPeak < *best.leastPeak))
+    best.leastPeak = chainBest.leastPeak;
+  if (!best.fit && lean && lean->valid) {
+    // Nothing fits yet: the greedy from the chain's leanest schedule.
+    Candidate fromLean = score(
+        problem, fitBudget(problem, lean->schedule, options.budget,
+                           searchOptions),
+        "chain+search");
+    best.offer(fromLean);
+    if (fromLean.valid && fromLean.peak <= options.budget)
+      best.offer(search(problem, fromLean, options.budget, searchOptions));
+  }
+  return finish(best);
+}
+
+} // namespace
+
+int64_t ckpt::sched::chainStoreAllPeak(const Problem &problem) {
+  ProblemChain pc = buildProblemChain(problem);
+  solver::Simulation all =
+      solver::simulate(pc.chain, solver::storeAllSequence(pc.chain.length()));
+  return pc.persistentBytes + all.peak;
+}
+
+PlanResult ckpt::sched::planSchedule(const Problem &problem,
+                                     const PlanOptions &options) {
+  const std::string &name = options.strategy;
+  if (!isStrategy(name)) {
+    PlanResult result;
+    result.error = "unknown strategy '" + name + "': expected " +
+                   strategyNames();
+    return result;
+  }
+  if (name == "optimal" && !options.fitModel)
+    return planOptimal(problem, options, /*forIlp=*/false);
+  if (name == "ilp") {
+    PlanResult start = planOptimal(problem, options, /*forIlp=*/true);
+    if (!start.error.empty())
+      return start;
+    IlpOptions ilpOptions;
+    ilpOptions.timeLimit = options.ilpTimeLimit;
+    ilpOptions.threads = options.ilpThreads;
+    ilpOptions.log = options.ilpLog;
+    if (start.feasible)
+      ilpOptions.warmStart = &start.schedule;
+    IlpResult ilp = solveIlp(problem, options.budget, ilpOptions);
+    PlanResult result;
+    result.leastPeak = start.leastPeak;
+    if (!ilp.error.empty() && ilp.schedule.empty()) {
+      result.error = ilp.error;
+      return result;
+    }
+    if (!ilp.schedule.empty() && ilp.error.empty()) {
+      Candidate c = score(problem, ilp.schedule, "ilp");
+      result.feasible = c.valid && c.peak <= options.budget;
+      result.schedule = c.schedule;
+      result.time = c.cost;
+      result.peak = c.peak;
+      result.producer = "ilp";
+    }
+    result.ilp = std::move(ilp);
+    return result;
+  }
+
+  ChainOptions chainOptions;
+  if (name == "articulation")
+    chainOptions.kind = SeparatorKind::Articulation;
+  if (name == "speed" || name == "manual")
+    chainOptions = options.candidates;
+  ProblemChain pc = buildProblemChain(problem, chainOptions);
+  if (options.fitModel)
+    return planChainModel(problem, pc, name, options);
+
+  ChainProducer producer(problem, pc, options.slots);
+  Best best{options.budget, {}, {}};
+  const int L = pc.chain.length();
+  if (name == "speed" || name == "manual") {
+    best.offer(producer.expand(keepSeparatorsSequence(L), "chain"));
+    return finish(best);
+  }
+  solver::Strategy strategy;
+  std::string error;
+  solver::parseStrategy(name == "articulation" ? "optimal" : name, strategy,
+                        error);
+  switch (strategy.kind) {
+  case solver::Strategy::Kind::Optimal:
+  case solver::Strategy::Kind::Revolve: {
+    std::string failure = producer.searchDP(
+        strategy.kind == solver::Strategy::Kind::Optimal, best);
+    if (!failure.empty()) {
+      PlanResult result;
+      result.error = failure;
+      return result;
+    }
+    break;
+  }
+  case solver::Strategy::Kind::StoreAll:
+    best.offer(score(problem, identitySchedule(problem), "store-all"));
+    break;
+  case solver::Strategy::Kind::Periodic:
+    if (strategy.segments > std::max(L, 1)) {
+      PlanResult result;
+      result.error = "periodic:" + std::to_string(strategy.segments) +
+                     " needs at most " + std::to_string(std::max(L, 1)) +
+                     " segments: the chain has " + std::to_string(L) +
+                     " stages before the loss";
+      return result;
+    }
+    best.offer(producer.expand(solver::periodicSequence(L, strategy.segments),
+                               "chain"));
+    break;
+  case solver::Strategy::Kind::Sqrt: {
+    int k = static_cast<int>(std::lround(std::sqrt(static_cast<double>(L))));
+    best.offer(producer.expand(solver::periodicSequence(L, std::max(1, k)),
+                               "chain"));
+    break;
+  }
+  case solver::Strategy::Kind::MemoryPoor:
+    best.offer(producer.expand(solver::memoryPoorSequence(L), "chain"));
+    break;
+  }
+  return finish(best);
+}

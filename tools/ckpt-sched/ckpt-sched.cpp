@@ -1,0 +1,213 @@
+//===- ckpt-sched.cpp - op-level schedules of a graph ---------------------===//
+//
+// Reads a training graph (Checkmate / MOCCASIN node-link JSON, as ckpt-graph
+// does), plans an op-level rematerialization schedule under a memory budget
+// with any strategy of the planner (the one ckpt-plan runs on MLIR steps),
+// and prints the outcome as JSON. Exit code 1 on bad input or usage, 2 when
+// the budget is infeasible.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Solver/GraphJson.h"
+#include "ckpt/Solver/Json.h"
+#include "ckpt/Solver/Planner.h"
+#include "ckpt/Solver/Schedule.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+using namespace ckpt;
+
+namespace {
+
+const char *kUsage =
+    "usage: ckpt-sched GRAPH.json [options]\n"
+    "\n"
+    "Plans which values to keep and which to recompute so that one step of\n"
+    "the graph (forward + backward nodes, in the file's topological order)\n"
+    "fits a memory budget at the least extra cost, in the standard memory\n"
+    "model (each node allocates its output, freed after its last reader).\n"
+    "\n"
+    "options:\n"
+    "  --budget=B         bytes (units B, KB, MB, GB, KiB, MiB, GiB, TiB) or\n"
+    "                     a percentage of the store-all peak ('80%');\n"
+    "                     default 100%\n"
+    "  --strategy=NAME    optimal (default), ilp, store-all, periodic:K, sqrt,\n"
+    "                     revolve, memory-poor or articulation\n"
+    "  --slots=S          memory slots of the chain DP (default 500, 0: exact)\n"
+    "  --time-limit=SEC   ilp: CBC's time limit in seconds (default 60)\n"
+    "  --threads=N        ilp: CBC threads (default 1)\n"
+    "  --schedule         also print the schedule (node names, in order)\n"
+    "  --compact          one-line JSON\n"
+    "  --help             this text\n"
+    "\n"
+    "Output: JSON with the store-all cost and peak, the budget, and the plan:\n"
+    "feasible, cost, peak, overhead_percent, recomputations, producer,\n"
+    "plan_ms; least_feasible_bytes when the budget is infeasible; for ilp\n"
+    "also status, lower_bound, gap_percent (cost over the bound),\n"
+    "warm_started, variables, constraints.\n";
+
+int fail(const std::string &message) {
+  std::fprintf(stderr, "ckpt-sched: error: %s\n", message.c_str());
+  return 1;
+}
+
+/// Parses "123", "1.5GiB", "80%": bytes, or a percentage of `reference`.
+bool parseBudget(const std::string &text, int64_t reference, int64_t &out) {
+  char *end = nullptr;
+  double value = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || !std::isfinite(value) || value <= 0)
+    return false;
+  std::string unit(end);
+  double scale = -1;
+  if (unit == "%") {
+    out = std::max<int64_t>(
+        1, static_cast<int64_t>(static_cast<double>(reference) * value / 100));
+    return true;
+  }
+  const std::pair<const char *, double> units[] = {
+      {"", 1},     {"B", 1},          {"KB", 1e3},
+      {"MB", 1e6}, {"GB", 1e9},       {"KiB", 1024.0},
+      {"MiB", 1024.0 * 1024},         {"GiB", 1024.0 * 1024 * 1024},
+      {"TiB", 1024.0 * 1024 * 1024 * 1024}};
+  for (const auto &u : units)
+    if (unit == u.first)
+      scale = u.second;
+  if (scale < 0 || value * scale < 1 || value * scale >= 9.2e18)
+    return false;
+  out = static_cast<int64_t>(std::floor(value * scale));
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string path, budgetText = "100%";
+  sched::PlanOptions options;
+  bool printSchedule = false, compact = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char *prefix) -> const char * {
+      size_t n = std::char_traits<char>::length(prefix);
+      return a.compare(0, n, prefix) == 0 ? a.c_str() + n : nullptr;
+    };
+    if (a == "--help" || a == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (const char *v = value("--budget=")) {
+      budgetText = v;
+    } else if (const char *v = value("--strategy=")) {
+      options.strategy = v;
+      if (!sched::isStrategy(options.strategy) ||
+          options.strategy == "speed" || options.strategy == "manual")
+        return fail("unknown strategy '" + options.strategy +
+                    "' (expected optimal, ilp, store-all, periodic:K, sqrt, "
+                    "revolve, memory-poor or articulation)");
+    } else if (const char *v = value("--slots=")) {
+      char *end = nullptr;
+      long long slots = std::strtoll(v, &end, 10);
+      if (*v == 0 || *end != 0 || slots < 0)
+        return fail("invalid --slots '" + std::string(v) +
+                    "': expected 0 or a positive integer");
+      options.slots = slots;
+    } else if (const char *v = value("--time-limit=")) {
+      char *end = nullptr;
+      options.ilpTimeLimit = std::strtod(v, &end);
+      if (*v == 0 || *end != 0 || !(options.ilpTimeLimit > 0))
+        return fail("invalid --time-limit '" + std::string(v) +
+                    "': expected a positive number of seconds");
+    } else if (const char *v = value("--threads=")) {
+      char *end = nullptr;
+      long threads = std::strtol(v, &end, 10);
+      if (*v == 0 || *end != 0 || threads < 1)
+        return fail("invalid --threads '" + std::string(v) +
+                    "': expected a positive integer");
+      options.ilpThreads = static_cast<int>(threads);
+    } else if (a == "--schedule") {
+      printSchedule = true;
+    } else if (a == "--compact") {
+      compact = true;
+    } else if (a.size() > 1 && a[0] == '-') {
+      return fail("unknown option '" + a + "' (try --help)");
+    } else if (path.empty()) {
+      path = a;
+    } else {
+      return fail("more than one input file");
+    }
+  }
+  if (path.empty())
+    return fail("no input file (try --help)");
+
+  graph::GraphReadResult read = graph::readGraphFile(path);
+  if (!read.ok)
+    return fail(read.error);
+  std::vector<int> opNode;
+  sched::Problem problem = sched::problemFromGraph(read.graph, &opNode);
+  std::string why = problem.validate();
+  if (!why.empty())
+    return fail(path + ": " + why);
+
+  sched::Evaluation base =
+      sched::evaluate(problem, sched::identitySchedule(problem));
+  if (!parseBudget(budgetText, base.peak, options.budget))
+    return fail("invalid budget '" + budgetText +
+                "': expected bytes with an optional unit (B, KB, MB, GB, "
+                "KiB, MiB, GiB, TiB) or a percentage such as '80%'");
+
+  auto t0 = std::chrono::steady_clock::now();
+  sched::PlanResult plan = sched::planSchedule(problem, options);
+  double ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - t0)
+                  .count();
+  if (!plan.error.empty())
+    return fail(plan.error);
+
+  json::Value out = json::Value::object();
+  out.set("graph", read.graph.name.empty() ? path : read.graph.name);
+  out.set("ops", problem.numOps());
+  json::Value all = json::Value::object();
+  all.set("cost", base.cost);
+  all.set("peak", base.peak);
+  out.set("store_all", std::move(all));
+  out.set("strategy", options.strategy);
+  out.set("budget", options.budget);
+  out.set("feasible", plan.feasible);
+  if (plan.feasible) {
+    out.set("cost", plan.time);
+    out.set("peak", plan.peak);
+    out.set("overhead_percent",
+            base.cost > 0 ? 100 * (plan.time - base.cost) / base.cost : 0.0);
+    out.set("recomputations",
+            static_cast<int64_t>(plan.schedule.size()) - problem.numOps());
+    out.set("producer", plan.producer);
+  }
+  if (plan.leastPeak)
+    out.set("least_feasible_bytes", *plan.leastPeak);
+  if (plan.ilp) {
+    const sched::IlpResult &ilp = *plan.ilp;
+    json::Value o = json::Value::object();
+    o.set("status", sched::statusName(ilp.status));
+    o.set("lower_bound", ilp.lowerBound);
+    if (!ilp.schedule.empty() && ilp.lowerBound > 0)
+      o.set("gap_percent", 100 * (ilp.cost - ilp.lowerBound) / ilp.lowerBound);
+    o.set("warm_started", ilp.warmStarted);
+    o.set("variables", ilp.variables);
+    o.set("constraints", ilp.constraints);
+    o.set("seconds", ilp.seconds);
+    out.set("ilp", std::move(o));
+  }
+  out.set("plan_ms", ms);
+  if (printSchedule && plan.feasible) {
+    json::Value names = json::Value::array();
+    for (int op : plan.schedule)
+      names.push(read.graph.node(opNode[op]).name);
+    out.set("schedule", std::move(names));
+  }
+  std::string text = json::write(out, compact ? -1 : 2);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fputc('\n', stdout);
+  return plan.feasible ? 0 : 2;
+}
