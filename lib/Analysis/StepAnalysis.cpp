@@ -169,6 +169,13 @@ MemoryTimeline ckpt::simulateMemory(ArrayRef<Operation *> order,
     uint64_t live = static_cast<uint64_t>(eval.live[exec]);
     timeline.liveDuring[pos] = std::max(timeline.liveDuring[pos], live);
   }
+  // Ops the simulation leaves out (frees) hold what was live before them.
+  std::vector<char> simulated(order.size(), 0);
+  for (unsigned pos : built.positionOf)
+    simulated[pos] = 1;
+  for (unsigned pos = 1; pos < order.size(); ++pos)
+    if (!simulated[pos])
+      timeline.liveDuring[pos] = timeline.liveDuring[pos - 1];
   for (unsigned pos = 0; pos < order.size(); ++pos) {
     if (timeline.liveDuring[pos] > timeline.peak) {
       timeline.peak = timeline.liveDuring[pos];

@@ -100,7 +100,8 @@ public:
         out.idOf[arg] = id;
     }
     for (Operation &inner : body.without_terminator())
-      addOp(&inner, position);
+      if (!isa<FreeOp>(inner))
+        addOp(&inner, position);
     sched::Op end;
     end.name = "ckpt.yield";
     YieldOp yield = recompute.getYieldOp();
@@ -150,6 +151,12 @@ OrderProblem ckpt::buildOrderProblem(ArrayRef<Operation *> order,
   OrderProblem out;
   ProblemBuilder builder(out, alignment);
   for (auto [position, op] : llvm::enumerate(order)) {
+    // A free ends its buffer where insertFrees put it: right after the last
+    // reader (or after the region holding it, which the rewrite ends there).
+    // It is not a reader: counting it as one would keep the op before it
+    // from writing in place into the buffer, which bufferization allows.
+    if (isa<FreeOp>(op))
+      continue;
     if (auto recompute = dyn_cast<RecomputeOp>(op); recompute && flatten)
       builder.addRegion(recompute, position);
     else

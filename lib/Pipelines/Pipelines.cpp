@@ -59,6 +59,7 @@ void ckpt::buildRematPipeline(OpPassManager &pm,
   plan.device = options.device;
   plan.profile = options.profile;
   plan.fit = options.fit;
+  plan.timeLimit = options.timeLimit;
   pm.addPass(createPlanPass(plan));
   pm.addPass(createRematerializePass());
   pm.addPass(createInsertFreesPass());

@@ -255,6 +255,46 @@ SearchOptions scaled(const Problem &problem, SearchOptions options) {
   return options;
 }
 
+/// The most bytes one op needs at once (what it reads and defines): no
+/// schedule peaks lower.
+int64_t opLowerBound(const Problem &problem) {
+  int64_t bound = 0;
+  for (const Op &op : problem.ops) {
+    int64_t bytes = 0;
+    for (int r : op.reads)
+      bytes += problem.values[r].bytes;
+    for (int r : op.results)
+      bytes += problem.values[r].bytes;
+    bound = std::max(bound, bytes);
+  }
+  return bound;
+}
+
+/// The leanest schedule found independently of any budget: the greedy from
+/// the schedule as written and from the chain DP's leanest schedule, driven
+/// down to the op lower bound.
+Candidate leastPeakCandidate(const Problem &problem,
+                             const std::optional<Candidate> &lean,
+                             const SearchOptions &options) {
+  int64_t target = opLowerBound(problem);
+  Best best{target, {}, {}};
+  std::optional<Candidate> leanest;
+  auto offer = [&](Candidate c) {
+    if (c.valid && (!leanest || c.peak < leanest->peak ||
+                    (c.peak == leanest->peak && c.cost < leanest->cost)))
+      leanest = std::move(c);
+  };
+  offer(score(problem,
+              fitBudget(problem, identitySchedule(problem), target, options),
+              "search"));
+  if (lean && lean->valid) {
+    offer(*lean);
+    offer(score(problem, fitBudget(problem, lean->schedule, target, options),
+                "chain+search"));
+  }
+  return leanest ? *leanest : Candidate();
+}
+
 PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
                        bool forIlp) {
   Best best{options.budget, {}, {}};
@@ -314,6 +354,17 @@ PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
     best.offer(fromLean);
     if (fromLean.valid && fromLean.peak <= options.budget)
       best.offer(search(problem, fromLean, options.budget, searchOptions));
+  }
+  if (!best.fit) {
+    // Still nothing: the leanest schedule the searches reach whatever the
+    // budget. Its peak is the least feasible budget the error names, so that
+    // planning again at that budget succeeds (this schedule fits it).
+    Candidate leanest = leastPeakCandidate(problem, lean, searchOptions);
+    best.offer(leanest);
+    if (leanest.valid)
+      best.leastPeak = leanest.peak;
+    if (leanest.valid && leanest.peak <= options.budget)
+      best.offer(search(problem, leanest, options.budget, searchOptions));
   }
   return finish(best);
 }

@@ -6,6 +6,7 @@
 #include "ckpt/Transforms/Rematerialize.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace ckpt {
 #define GEN_PASS_DEF_INSERTFREESPASS
@@ -26,6 +27,11 @@ void insertBlockFrees(Block &block) {
     return;
   MemoryTimeline timeline = simulateMemory(order);
   unsigned end = order.size();
+  // Buffers the block already frees (through any of their values).
+  llvm::DenseSet<Value> freed;
+  for (Operation *op : order)
+    if (auto free = dyn_cast<FreeOp>(op))
+      freed.insert(free.getValue());
 
   // Buffers that die at each position, freed right after that op.
   for (const Buffer &buffer : timeline.buffers) {
@@ -41,8 +47,9 @@ void insertBlockFrees(Block &block) {
     if (!value)
       continue;
     Operation *last = order[buffer.lastUse];
-    if (isa<FreeOp>(last))
-      continue; // the user already freed it
+    if (llvm::any_of(buffer.values,
+                     [&](Value alias) { return freed.contains(alias); }))
+      continue; // the block already frees it
     OpBuilder builder(last->getContext());
     builder.setInsertionPointAfter(last);
     FreeOp::create(builder, last->getLoc(), value);

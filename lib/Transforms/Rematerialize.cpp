@@ -54,11 +54,14 @@ struct ScheduleRewriter {
   std::map<Version, Value> emitted;
   /// The version the terminator reads, per value id.
   std::vector<int> finalVersion;
+  /// The problem value of every IR value standing for one: the step's values
+  /// and the results of the regions emitted so far.
+  DenseMap<Value, int> idOf;
 
   ScheduleRewriter(StepOp step, const OrderProblem &built,
                    const sched::Schedule &schedule)
       : step(step), block(step.getBody().front()), built(built),
-        schedule(schedule) {}
+        schedule(schedule), idOf(built.idOf) {}
 
   void analyze() {
     const sched::Problem &problem = built.problem;
@@ -119,24 +122,27 @@ struct ScheduleRewriter {
     Operation *terminator = block.getTerminator();
     // What each execution reads: a version defined in the run, or a value
     // from outside it (an input of the region).
+    // (The op may have been moved and rewired already: its operands are then
+    // versions, which idOf maps back to their problem values.)
     std::vector<DenseMap<Value, Version>> defined(to - from);
     llvm::SetVector<Value> inputs;
     for (int e = from; e < to; ++e) {
-      DenseMap<Value, int> versionOf;
+      DenseMap<int, int> versionOf;
       for (auto [r, def] : reads[e])
-        versionOf[built.valueOf[r]] = def;
+        versionOf[r] = def;
       llvm::SetVector<Value> read;
       StepAnalysis::getReadValues(built.opOf[schedule[e]], read);
       for (Value value : read) {
-        auto it = versionOf.find(value);
-        if (it != versionOf.end() && it->second >= from) {
-          defined[e - from][value] = {it->second, built.idOf.lookup(value)};
+        auto id = idOf.find(value);
+        auto it = id == idOf.end() ? versionOf.end() : versionOf.find(id->second);
+        if (it == versionOf.end()) {
+          inputs.insert(value); // a block argument or a value from outside
           continue;
         }
-        if (it != versionOf.end())
-          inputs.insert(valueOf(built.idOf.lookup(value), it->second));
+        if (it->second >= from)
+          defined[e - from][value] = {it->second, id->second};
         else
-          inputs.insert(value); // a block argument or a value from outside
+          inputs.insert(valueOf(id->second, it->second));
       }
     }
     // Results: versions defined in the run and read after it.
@@ -161,22 +167,22 @@ struct ScheduleRewriter {
     std::map<Version, Value> local;
     for (int e = from; e < to; ++e) {
       Operation *op = built.opOf[schedule[e]];
-      DenseMap<Value, int> versionOf;
+      DenseMap<int, int> versionOf;
       for (auto [r, def] : reads[e])
-        versionOf[built.valueOf[r]] = def;
+        versionOf[r] = def;
       IRMapping mapping;
       llvm::SetVector<Value> read;
       StepAnalysis::getReadValues(op, read);
       for (Value value : read) {
-        auto local_it = defined[e - from].find(value);
-        if (local_it != defined[e - from].end()) {
-          mapping.map(value, local.at(local_it->second));
+        auto localIt = defined[e - from].find(value);
+        if (localIt != defined[e - from].end()) {
+          mapping.map(value, local.at(localIt->second));
           continue;
         }
-        auto it = versionOf.find(value);
-        Value outer = it != versionOf.end()
-                          ? valueOf(built.idOf.lookup(value), it->second)
-                          : value;
+        auto id = idOf.find(value);
+        auto it = id == idOf.end() ? versionOf.end() : versionOf.find(id->second);
+        Value outer = it != versionOf.end() ? valueOf(id->second, it->second)
+                                            : value;
         mapping.map(value, argument.lookup(outer));
       }
       Operation *clone = innerBuilder.clone(*op, mapping);
@@ -190,8 +196,10 @@ struct ScheduleRewriter {
     for (const Version &v : yielded)
       results.push_back(local.at(v));
     YieldOp::create(innerBuilder, recompute.getLoc(), results);
-    for (auto [v, result] : llvm::zip(yielded, recompute.getResults()))
+    for (auto [v, result] : llvm::zip(yielded, recompute.getResults())) {
       emitted[v] = result;
+      idOf[result] = v.second;
+    }
   }
 
   LogicalResult run() {
@@ -237,7 +245,7 @@ struct ScheduleRewriter {
     }
     // The terminator returns the final versions.
     for (OpOperand &operand : terminator->getOpOperands()) {
-      auto it = built.idOf.find(operand.get());
+      auto it = idOf.find(operand.get());
       if (it == built.idOf.end())
         continue;
       int def = finalVersion[it->second];
@@ -277,7 +285,16 @@ LogicalResult ckpt::applyPlan(StepOp step) {
   if (schedule == sched::identitySchedule(built.problem))
     return success(); // nothing recomputed or moved: the block as written
   ScheduleRewriter rewriter(step, built, schedule);
-  return rewriter.run();
+  if (failed(rewriter.run()))
+    return failure();
+  // The rewritten step must run exactly the schedule: its simulated peak is
+  // the schedule's (what the plan promised).
+  uint64_t peak = simulateBlock(block, kBufferAlignment).peak;
+  if (peak != static_cast<uint64_t>(check.peak))
+    return emitError(step.getLoc(), "internal error: the rewritten step peaks "
+                                    "at ")
+           << peak << " B where its schedule peaks at " << check.peak << " B";
+  return success();
 }
 
 namespace {

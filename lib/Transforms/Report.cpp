@@ -46,10 +46,24 @@ double overhead(double time, double storeAllTime) {
   return storeAllTime > 0 ? 100.0 * (time - storeAllTime) / storeAllTime : 0.0;
 }
 
+/// "file:line:col" of the first file location in `op`'s location, else the
+/// location as MLIR prints it.
 std::string location(Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  op->getLoc().print(os);
+  FileLineColLoc file;
+  op->getLoc()->walk([&](Location loc) {
+    if (auto found = dyn_cast<FileLineColLoc>(loc)) {
+      file = found;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (file)
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    op->getLoc().print(os);
   return text;
 }
 } // namespace
@@ -167,6 +181,10 @@ void ReportPass::runOnOperation() {
     for (const graph::Separator &separator : chain.separators.separators)
       separators.push(static_cast<int64_t>(separator.bytes));
     entry.set("separator_bytes", std::move(separators));
+    json::Value stageOps = json::Value::array();
+    for (const std::vector<int> &ops : chain.stageOps)
+      stageOps.push(static_cast<int64_t>(ops.size()));
+    entry.set("stage_ops", std::move(stageOps));
     entry.set("chain", chainToJson(chain.chain, static_cast<int64_t>(budget)));
     report.push(std::move(entry));
 
@@ -179,8 +197,10 @@ void ReportPass::runOnOperation() {
       os << " (" << llvm::format("%.1f", 100.0 * eval.peak / storeAll.peak)
          << "% of the store-all peak)";
     os << ", time " << llvm::format("%.4g", eval.cost) << " s (+"
-       << llvm::format("%.1f", overhead(eval.cost, storeAllTime)) << "%), "
-       << (schedule.size() - problem.ops.size()) << " recomputed op runs";
+       << llvm::format("%.1f", overhead(eval.cost, storeAllTime)) << "%), ";
+    size_t recomputations = schedule.size() - problem.ops.size();
+    os << recomputations
+       << (recomputations == 1 ? " recomputation" : " recomputations");
     mlir::emitRemark(step.getLoc(), summary);
   }
 

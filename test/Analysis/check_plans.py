@@ -19,7 +19,7 @@ WRAP = ["--ckpt-wrap-step"]
 
 
 def plan(step, budget, report):
-    args = ["ckpt-opt", step, *WRAP, f"--ckpt-plan=budget={budget} fit=model"]
+    args = ["ckpt-opt", step, *WRAP, f"--ckpt-plan=budget={budget}"]
     if report:
         args.append(f"--ckpt-report=output={report}")
     args += ["-o", "/dev/null"]

@@ -8,10 +8,13 @@
 // RUN: not ckpt-opt %s --ckpt-plan="slots=-1 fit=model" 2>&1 | FileCheck %s --check-prefix=SLOTS
 // RUN: not ckpt-opt %s --ckpt-plan="profile=%S/Inputs/missing.json fit=model" 2>&1 | FileCheck %s --check-prefix=PROFILE
 // RUN: not ckpt-opt %s --ckpt-plan="budget=1 slots=1 fit=model" 2>&1 | FileCheck %s --check-prefix=SLOTMIN
+// RUN: not ckpt-opt %s --ckpt-plan="strategy=ilp time-limit=0" 2>&1 | FileCheck %s --check-prefix=TIME
+// RUN: not ckpt-opt %s --ckpt-plan="strategy=ilp time-limit=-3" 2>&1 | FileCheck %s --check-prefix=TIME
+// TIME: error: time-limit must be a positive number of seconds, got
 // BUDGET: error: invalid budget 'lots': expected a number of bytes with an optional unit (B, KB, MB, GB, KiB, MiB, GiB, TiB) or a percentage of the store-all peak such as '70%'
 // UNIT: error: invalid budget '12XB'
 // ZERO: error: invalid budget '0%'
-// STRATEGY: error: unknown strategy '{{.*}}': expected optimal, store-all, periodic:K, sqrt, revolve, memory-poor, articulation, speed or manual
+// STRATEGY: error: unknown strategy '{{.*}}': expected optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, articulation, speed or manual
 // DEVICE: error: unknown device 'tpu'; known devices: h100, a100, v100, cpu
 // SLOTS: error: slots must be 0 (exact sizes) or positive, got -1
 // PROFILE: error: cannot read profile '{{.*}}missing.json'

@@ -1,8 +1,8 @@
 // The remat pipeline = wrap-step, plan, rematerialize, insert-frees; its
 // options are ckpt-plan's. With the chain of Analysis/plan.mlir under 80 B
-// (fit=model) the plan recomputes stages 1-3 (see there); the recomputed c
-// (stage 3) is read by nobody (gc runs in B4 and reads c as B4's input a^3,
-// kept by Fn3), so its region is pruned: two regions, and frees.
+// (fit=model: the chain model of plan.mlir, whose least budget is 80 B) the
+// chain DP's schedule recomputes d before gd, and a and b before ga (gb
+// reads the b it kept): two runs of recomputations, two regions, and frees.
 // RUN: ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-remat-pipeline="budget=80 slots=0 fit=model strategy=optimal device=cpu profile=%S/../Analysis/Inputs/profile.json" | FileCheck %s --check-prefix=REMAT
 // REMAT-LABEL: ckpt.step @chain6(
 // REMAT-NOT:     ckpt.plan
@@ -12,12 +12,12 @@
 // REMAT:         ckpt.return
 // A func.func with ckpt.loss is wrapped first; memory-poor recomputes from
 // a^0 before each backward (Fck1 Fn2 Fall3 B3 Fck1 Fall2 B2 Fall1 B1): ga
-// (B2) reads the recomputed a and b; the last recomputation of a is unread.
+// (B2) reads the recomputed a and b, one run of two recomputations, so one
+// region with two results; the last recomputation of a is unread.
 // RUN: ckpt-opt %s --ckpt-remat-pipeline="strategy=memory-poor fit=model budget=1MiB" | FileCheck %s --check-prefix=WRAP
 // WRAP-LABEL: ckpt.step @f(
-// WRAP:         %[[A:.*]] = ckpt.recompute({{.*}}) {instance = 1 : i64, stage = 1 : i64}
-// WRAP:         %[[B:.*]] = ckpt.recompute(%[[A]]) {instance = 1 : i64, stage = 2 : i64}
-// WRAP:         arith.mulf %[[B]], %[[A]]
+// WRAP:         %[[R:.*]]:2 = ckpt.recompute({{.*}}) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+// WRAP:         arith.mulf %[[R]]#1, %[[R]]#0
 // WRAP-NOT:     ckpt.recompute
 // The CPU lowering: an LLVM-dialect module, the step with a C interface and
 // its signature, allocations through the generic (counted) functions, and

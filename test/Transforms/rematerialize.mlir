@@ -2,19 +2,16 @@
 // RUN: ckpt-opt %s -split-input-file --ckpt-rematerialize="keep-plan=true" | FileCheck %s --check-prefix=KEEP
 // RUN: ckpt-opt %s -split-input-file --ckpt-rematerialize --ckpt-insert-frees | FileCheck %s --check-prefix=FREE
 
-// The plan plan.mlir makes for its six-stage chain under 96 B:
-// Fall1 Fall2 Fck3 Fn4 Fall5 Fall6 B6 B5 Fall3 Fall4 B4 B3 B2 B1.
-// The first sweep is the forward as written. Then, in sequence order:
-// B6 = ge (reads e), B5 = gd (reads d = a^4), the recomputation of stage 3
-// from b and of stage 4 from the recomputed c, B4 = gc (reads the
-// recomputed c), B3 = gb (reads b), B2 = ga (reads a). Nobody reads the
-// recomputed d (gd ran in B5, reading a^4 as B5's input), so that region is
-// dropped. The results are the same values: the step returns the same outputs.
+// The schedule of the chain DP's sequence Fall1 Fall2 Fck3 Fn4 Fall5 Fall6
+// B6 B5 Fall3 Fall4 B4 B3 B2 B1 on a six-op chain (positions: 0 a, 1 b,
+// 2 c, 3 d, 4 e, 5 l, 6 ge, 7 gd, 8 gc, 9 gb, 10 ga): the forward as
+// written, ge, gd, then c again (the recomputed d has no reader: gd ran
+// before it), gc, gb, ga. The second c is a recompute region reading b; gc
+// reads it. The step returns the same values.
 // CHECK-LABEL: ckpt.step @chain6(
 // CHECK-SAME:      %[[X:.*]]: tensor<4xf32>)
 // CHECK-NOT:     ckpt.plan
 // CHECK:         %[[A:.*]] = math.exp %[[X]]
-// CHECK-NOT:     ckpt.stage
 // CHECK-NEXT:    %[[B:.*]] = math.sin %[[A]]
 // CHECK-NEXT:    %[[C:.*]] = math.cos %[[B]]
 // CHECK-NEXT:    %[[D:.*]] = math.exp %[[C]]
@@ -22,7 +19,7 @@
 // CHECK-NEXT:    %[[L:.*]] = tensor.extract_slice %[[E]]
 // CHECK-NEXT:    %[[GE:.*]] = arith.mulf %[[E]], %[[E]]
 // CHECK-NEXT:    %[[GD:.*]] = arith.mulf %[[GE]], %[[D]]
-// CHECK-NEXT:    %[[C2:.*]] = ckpt.recompute(%[[B]]) {instance = 1 : i64, stage = 3 : i64} : (tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT:    %[[C2:.*]] = ckpt.recompute(%[[B]]) : (tensor<4xf32>) -> tensor<4xf32> {
 // CHECK-NEXT:    ^bb0(%[[IN:.*]]: tensor<4xf32>):
 // CHECK-NEXT:      %[[R:.*]] = math.cos %[[IN]]
 // CHECK-NEXT:      ckpt.yield %[[R]]
@@ -32,8 +29,7 @@
 // CHECK-NEXT:    %[[GA:.*]] = arith.mulf %[[GB]], %[[A]]
 // CHECK-NEXT:    ckpt.return %[[L]], %[[GA]] : tensor<1xf32>, tensor<4xf32> loss(0)
 // KEEP-LABEL: ckpt.step @chain6(
-// KEEP-SAME:    ckpt.plan = #ckpt.plan
-// KEEP:         math.exp %{{.*}} {ckpt.stage = 1 : i64}
+// KEEP-SAME:    ckpt.plan = #ckpt.plan<{{.*}}schedule = [0, 1, 2, 3, 4, 5, 6, 7, 2, 8, 9, 10]>
 // Frees, by hand, with the memory model (an elementwise op writes in place
 // into its first operand when that dies there): d goes into c's buffer (c
 // dies at d, since gc reads the recomputed c); ge, gd, gc, gb, ga into e's
@@ -55,19 +51,13 @@
 // FREE-NEXT:    ckpt.return
 ckpt.step @chain6(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attributes {
     ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 96, peak = 96, time = 18.0, store_all_peak = 112, store_all_time = 16.0,
-      stages = [<index = 1, kind = "all", ops = 1, forward = 1.0, backward = 0.0, input_bytes = 0, saved_bytes = 16>,
-                <index = 2, kind = "all", ops = 1, forward = 1.0, backward = 2.0, input_bytes = 16, saved_bytes = 16>,
-                <index = 3, kind = "ck", ops = 1, forward = 1.0, backward = 2.0, input_bytes = 16, saved_bytes = 16>,
-                <index = 4, kind = "none", ops = 1, forward = 1.0, backward = 2.0, input_bytes = 16, saved_bytes = 16>,
-                <index = 5, kind = "all", ops = 1, forward = 1.0, backward = 2.0, input_bytes = 16, saved_bytes = 16>,
-                <index = 6, kind = "all", ops = 1, forward = 1.0, backward = 2.0, input_bytes = 16, saved_bytes = 4>],
-      sequence = "Fall1 Fall2 Fck3 Fn4 Fall5 Fall6 B6 B5 Fall3 Fall4 B4 B3 B2 B1">} {
-  %a = math.exp %x {ckpt.stage = 1 : i64} : tensor<4xf32>
-  %b = math.sin %a {ckpt.stage = 2 : i64} : tensor<4xf32>
-  %c = math.cos %b {ckpt.stage = 3 : i64} : tensor<4xf32>
-  %d = math.exp %c {ckpt.stage = 4 : i64} : tensor<4xf32>
-  %e = math.sin %d {ckpt.stage = 5 : i64} : tensor<4xf32>
-  %l = tensor.extract_slice %e[0] [1] [1] {ckpt.stage = 6 : i64} : tensor<4xf32> to tensor<1xf32>
+      schedule = [0, 1, 2, 3, 4, 5, 6, 7, 2, 8, 9, 10]>} {
+  %a = math.exp %x : tensor<4xf32>
+  %b = math.sin %a : tensor<4xf32>
+  %c = math.cos %b : tensor<4xf32>
+  %d = math.exp %c : tensor<4xf32>
+  %e = math.sin %d : tensor<4xf32>
+  %l = tensor.extract_slice %e[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
   %ge = arith.mulf %e, %e : tensor<4xf32>
   %gd = arith.mulf %ge, %d : tensor<4xf32>
   %gc = arith.mulf %gd, %c : tensor<4xf32>
@@ -78,16 +68,146 @@ ckpt.step @chain6(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attribute
 
 // -----
 
-// Constant-like ops (constants, empties, fills of constants) are cloned into
-// a recompute region instead of being captured; kept values (a user
-// checkpoint) and step arguments come in as inputs; values used inside a
-// payload (%two) count as reads. Stage 1 runs twice (memory-poor style):
-// the backward reads %s, which only stage 1 reads, so it runs in B1 and reads
-// the recomputed %s; the recomputed %t has no reader and is dropped.
+// A value recomputed twice (positions: 0 a, 1 b, 2 l, 3 g1, 4 g2; the
+// schedule runs a before g1 and again before g2): two regions, each read by
+// the op after it. By hand: b writes in place into a's buffer (the first a
+// dies at b), g1 and g2 into it too (returned); each recomputed a is freed
+// after its reader.
+// CHECK-LABEL: ckpt.step @twice(
+// CHECK-SAME:      %[[X:.*]]: tensor<4xf32>)
+// CHECK:         %[[A:.*]] = math.exp %[[X]]
+// CHECK-NEXT:    %[[B:.*]] = math.sin %[[A]]
+// CHECK-NEXT:    %[[L:.*]] = tensor.extract_slice %[[B]]
+// CHECK-NEXT:    %[[R1:.*]] = ckpt.recompute(%[[X]]) : (tensor<4xf32>) -> tensor<4xf32> {
+// CHECK:           math.exp
+// CHECK:         }
+// CHECK-NEXT:    %[[G1:.*]] = arith.mulf %[[B]], %[[R1]]
+// CHECK-NEXT:    %[[R2:.*]] = ckpt.recompute(%[[X]]) : (tensor<4xf32>) -> tensor<4xf32> {
+// CHECK:           math.exp
+// CHECK:         }
+// CHECK-NEXT:    %[[G2:.*]] = arith.mulf %[[G1]], %[[R2]]
+// CHECK-NEXT:    ckpt.return %[[L]], %[[G2]]
+// FREE-LABEL: ckpt.step @twice(
+// FREE-NOT:     ckpt.free
+// FREE:         %[[R1:.*]] = ckpt.recompute
+// FREE:         arith.mulf %{{.*}}, %[[R1]]
+// FREE-NEXT:    ckpt.free %[[R1]]
+// FREE-NEXT:    %[[R2:.*]] = ckpt.recompute
+// FREE:         arith.mulf %{{.*}}, %[[R2]]
+// FREE-NEXT:    ckpt.free %[[R2]]
+// FREE-NEXT:    ckpt.return
+ckpt.step @twice(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attributes {
+    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 64, peak = 64, time = 7.0, store_all_peak = 64, store_all_time = 5.0,
+      schedule = [0, 1, 2, 0, 3, 0, 4]>} {
+  %a = math.exp %x : tensor<4xf32>
+  %b = math.sin %a : tensor<4xf32>
+  %l = tensor.extract_slice %b[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
+  %g1 = arith.mulf %b, %a : tensor<4xf32>
+  %g2 = arith.mulf %g1, %a : tensor<4xf32>
+  ckpt.return %l, %g2 : tensor<1xf32>, tensor<4xf32> loss(0)
+}
+
+// -----
+
+// Recomputing inside a branch of a diamond (positions: 0 a, 1 p, 2 q, 3 s,
+// 4 l, 5 gp, 6 gq, 7 ga): p runs again before gp, from a, which stays (ga
+// reads it). By hand: s writes in place into p's buffer (the first p dies at
+// s), gp, gq and ga into it too (returned); the recomputed p is freed after
+// gp, q after gq, a after ga.
+// CHECK-LABEL: ckpt.step @branch(
+// CHECK:         %[[A:.*]] = math.exp
+// CHECK-NEXT:    %[[P:.*]] = math.sin %[[A]]
+// CHECK-NEXT:    %[[Q:.*]] = math.cos %[[A]]
+// CHECK-NEXT:    %[[S:.*]] = arith.addf %[[P]], %[[Q]]
+// CHECK-NEXT:    %[[L:.*]] = tensor.extract_slice %[[S]]
+// CHECK-NEXT:    %[[R:.*]] = ckpt.recompute(%[[A]]) : (tensor<4xf32>) -> tensor<4xf32> {
+// CHECK-NEXT:    ^bb0(%[[IN:.*]]: tensor<4xf32>):
+// CHECK-NEXT:      %[[P2:.*]] = math.sin %[[IN]]
+// CHECK-NEXT:      ckpt.yield %[[P2]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[GP:.*]] = arith.mulf %[[S]], %[[R]]
+// CHECK-NEXT:    %[[GQ:.*]] = arith.mulf %[[GP]], %[[Q]]
+// CHECK-NEXT:    %[[GA:.*]] = arith.mulf %[[GQ]], %[[A]]
+// CHECK-NEXT:    ckpt.return %[[L]], %[[GA]]
+// FREE-LABEL: ckpt.step @branch(
+// FREE-NOT:     ckpt.free
+// FREE:         %[[R:.*]] = ckpt.recompute
+// FREE:         %[[GP:.*]] = arith.mulf %{{.*}}, %[[R]]
+// FREE-NEXT:    ckpt.free %[[R]]
+// FREE-NEXT:    %[[GQ:.*]] = arith.mulf %[[GP]], %[[Q:.*]] :
+// FREE-NEXT:    ckpt.free %[[Q]]
+// FREE-NEXT:    %[[GA:.*]] = arith.mulf %[[GQ]], %[[A:.*]] :
+// FREE-NEXT:    ckpt.free %[[A]]
+// FREE-NEXT:    ckpt.return
+ckpt.step @branch(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attributes {
+    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 80, peak = 80, time = 9.0, store_all_peak = 80, store_all_time = 8.0,
+      schedule = [0, 1, 2, 3, 4, 1, 5, 6, 7]>} {
+  %a = math.exp %x : tensor<4xf32>
+  %p = math.sin %a : tensor<4xf32>
+  %q = math.cos %a : tensor<4xf32>
+  %s = arith.addf %p, %q : tensor<4xf32>
+  %l = tensor.extract_slice %s[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
+  %gp = arith.mulf %s, %p : tensor<4xf32>
+  %gq = arith.mulf %gp, %q : tensor<4xf32>
+  %ga = arith.mulf %gq, %a : tensor<4xf32>
+  ckpt.return %l, %ga : tensor<1xf32>, tensor<4xf32> loss(0)
+}
+
+// -----
+
+// A run of two recomputations (b, then a; positions: 0 a, 1 b, 2 c, 3 l,
+// 4 g1, 5 g2) is cut where a buffer from before it dies: the first a is
+// read for the last time by the recomputed b (b writes into a new buffer:
+// its first operand is the argument %x), so the run becomes two regions
+// with a's free between them, as the schedule's memory model frees it.
+// CHECK-LABEL: ckpt.step @cut(
+// CHECK-SAME:      %[[X:.*]]: tensor<4xf32>)
+// CHECK:         %[[A:.*]] = math.exp %[[X]]
+// CHECK-NEXT:    %[[B:.*]] = arith.mulf %[[X]], %[[A]]
+// CHECK-NEXT:    %[[C:.*]] = math.cos %[[B]]
+// CHECK-NEXT:    %[[L:.*]] = tensor.extract_slice %[[C]]
+// CHECK-NEXT:    %[[B2:.*]] = ckpt.recompute(%[[X]], %[[A]]) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
+// CHECK:           arith.mulf
+// CHECK:         }
+// CHECK-NEXT:    %[[A2:.*]] = ckpt.recompute(%[[X]]) : (tensor<4xf32>) -> tensor<4xf32> {
+// CHECK:           math.exp
+// CHECK:         }
+// CHECK-NEXT:    %[[G1:.*]] = arith.mulf %[[C]], %[[B2]]
+// CHECK-NEXT:    %[[G2:.*]] = arith.mulf %[[G1]], %[[A2]]
+// FREE-LABEL: ckpt.step @cut(
+// FREE:         %[[A:.*]] = math.exp
+// FREE:         ckpt.recompute(%{{.*}}, %[[A]])
+// FREE:         }
+// FREE-NEXT:    ckpt.free %[[A]]
+// FREE-NEXT:    %[[A2:.*]] = ckpt.recompute
+// FREE:         %[[G1:.*]] = arith.mulf %{{.*}}, %[[B2:.*]] :
+// FREE-NEXT:    ckpt.free %[[B2]]
+// FREE-NEXT:    arith.mulf %[[G1]], %[[A2]]
+// FREE-NEXT:    ckpt.free %[[A2]]
+// FREE-NEXT:    ckpt.return
+ckpt.step @cut(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attributes {
+    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 80, peak = 80, time = 8.0, store_all_peak = 80, store_all_time = 6.0,
+      schedule = [0, 1, 2, 3, 1, 0, 4, 5]>} {
+  %a = math.exp %x : tensor<4xf32>
+  %b = arith.mulf %x, %a : tensor<4xf32>
+  %c = math.cos %b : tensor<4xf32>
+  %l = tensor.extract_slice %c[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
+  %g1 = arith.mulf %c, %b : tensor<4xf32>
+  %g2 = arith.mulf %g1, %a : tensor<4xf32>
+  ckpt.return %l, %g2 : tensor<1xf32>, tensor<4xf32> loss(0)
+}
+
+// -----
+
+// Constant-like ops run again where the schedule says (the planners re-run
+// them next to the ops that read them), inside the region; a kept value (a
+// user checkpoint) and step arguments come in as inputs; values used inside
+// a payload (%two) count as reads. Positions: 0 %two, 1 %e, 2 %k, 3 %s,
+// 4 %t, 5 %l, 6 %e2, 7 %g; the schedule runs %two, %e and %s again before %g.
 // CHECK-LABEL: ckpt.step @clones(
 // CHECK-SAME:      %[[X:.*]]: tensor<4xf32>, %[[W:.*]]: tensor<4xf32>)
 // CHECK:         %[[K:.*]] = ckpt.checkpoint
-// CHECK:         %[[R:.*]] = ckpt.recompute(%[[X]], %[[K]]) {instance = 1 : i64, stage = 1 : i64}
+// CHECK:         %[[R:.*]] = ckpt.recompute(%[[X]], %[[K]])
 // CHECK-NEXT:    ^bb0(%[[IX:.*]]: tensor<4xf32>, %[[IK:.*]]: tensor<4xf32>):
 // CHECK-DAG:       arith.constant 2.0
 // CHECK-DAG:       tensor.empty() : tensor<4xf32>
@@ -98,22 +218,54 @@ ckpt.step @chain6(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attribute
 #id = affine_map<(i) -> (i)>
 ckpt.step @clones(%x: tensor<4xf32>, %w: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attributes {
     ckpt.plan = #ckpt.plan<strategy = "memory-poor", budget = 1, peak = 1, time = 1.0, store_all_peak = 1, store_all_time = 1.0,
-      stages = [<index = 1, kind = "ck", ops = 1, forward = 1.0, backward = 1.0, input_bytes = 0, saved_bytes = 16>,
-                <index = 2, kind = "all", ops = 1, forward = 1.0, backward = 0.0, input_bytes = 16, saved_bytes = 4>],
-      sequence = "Fck1 Fall2 B2 Fall1 B1">} {
+      schedule = [0, 1, 2, 3, 4, 5, 0, 1, 3, 6, 7]>} {
   %two = arith.constant 2.0 : f32
   %e = tensor.empty() : tensor<4xf32>
   %k = ckpt.checkpoint %w : tensor<4xf32>
   %s = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
-      ins(%x, %k : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) attrs = {ckpt.stage = 1 : i64} {
+      ins(%x, %k : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
   ^bb0(%a: f32, %b: f32, %o: f32):
     %m = arith.mulf %a, %b : f32
     %t = arith.mulf %m, %two : f32
     linalg.yield %t : f32
   } -> tensor<4xf32>
-  %t = math.exp %s {ckpt.stage = 1 : i64} : tensor<4xf32>
-  %l = tensor.extract_slice %t[0] [1] [1] {ckpt.stage = 2 : i64} : tensor<4xf32> to tensor<1xf32>
+  %t = math.exp %s : tensor<4xf32>
+  %l = tensor.extract_slice %t[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
   %e2 = tensor.empty() : tensor<4xf32>
   %g = linalg.mul ins(%s, %s : tensor<4xf32>, tensor<4xf32>) outs(%e2 : tensor<4xf32>) -> tensor<4xf32>
+  ckpt.return %l, %g : tensor<1xf32>, tensor<4xf32> loss(0)
+}
+
+// -----
+
+// A schedule that runs every op once, in the block's order, leaves the step
+// as written (the plan is still removed).
+// CHECK-LABEL: ckpt.step @identity(
+// CHECK-NOT:     ckpt.plan
+// CHECK:         %[[A:.*]] = math.exp
+// CHECK-NEXT:    %[[L:.*]] = tensor.extract_slice %[[A]]
+// CHECK-NEXT:    ckpt.return %[[L]]
+ckpt.step @identity(%x: tensor<4xf32>) -> tensor<1xf32> attributes {
+    ckpt.plan = #ckpt.plan<strategy = "store-all", budget = 32, peak = 32, time = 2.0, store_all_peak = 32, store_all_time = 2.0,
+      schedule = [0, 1]>} {
+  %a = math.exp %x : tensor<4xf32>
+  %l = tensor.extract_slice %a[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
+  ckpt.return %l : tensor<1xf32> loss(0)
+}
+
+// -----
+
+// A schedule may also move ops without recomputing any: the ops follow it.
+// CHECK-LABEL: ckpt.step @moved(
+// CHECK:         %[[A:.*]] = math.exp
+// CHECK-NEXT:    %[[G:.*]] = math.sin %[[A]]
+// CHECK-NEXT:    %[[L:.*]] = tensor.extract_slice %[[A]]
+// CHECK-NEXT:    ckpt.return %[[L]], %[[G]]
+ckpt.step @moved(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attributes {
+    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 48, peak = 48, time = 3.0, store_all_peak = 48, store_all_time = 3.0,
+      schedule = [0, 2, 1]>} {
+  %a = math.exp %x : tensor<4xf32>
+  %l = tensor.extract_slice %a[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
+  %g = math.sin %a : tensor<4xf32>
   ckpt.return %l, %g : tensor<1xf32>, tensor<4xf32> loss(0)
 }

@@ -24,8 +24,8 @@ struct RematPipelineOptions
                              llvm::cl::init("100%")};
   Option<std::string> strategy{
       *this, "strategy",
-      llvm::cl::desc("optimal, store-all, periodic:K, sqrt, revolve, "
-                     "memory-poor or articulation"),
+      llvm::cl::desc("optimal, ilp, store-all, periodic:K, sqrt, revolve, "
+                     "memory-poor, articulation, speed or manual"),
       llvm::cl::init("optimal")};
   Option<int64_t> slots{*this, "slots",
                         llvm::cl::desc("Memory slots of the dynamic program "
@@ -42,6 +42,10 @@ struct RematPipelineOptions
       llvm::cl::desc("What must fit the budget: 'simulation' (the rewritten "
                      "step's simulated peak) or 'model' (the chain model's)"),
       llvm::cl::init("simulation")};
+  Option<double> timeLimit{*this, "time-limit",
+                           llvm::cl::desc("Seconds the 'ilp' strategy gives "
+                                          "CBC"),
+                           llvm::cl::init(60)};
 };
 
 /// Options of `ckpt-lower-to-cpu`.

@@ -55,7 +55,11 @@ def check_step(text, entry, percent):
             planned, _, budget = plan(wrapped, budget_opt, tmp)
         except Infeasible as e:
             infeasible, budget_opt = True, str(e.least)
-            planned, _, budget = plan(wrapped, budget_opt, tmp)
+            try:
+                planned, _, budget = plan(wrapped, budget_opt, tmp)
+            except Infeasible as again:
+                raise Failure(f"the least feasible budget named at {percent}%, "
+                              f"{e.least} B, is infeasible: {again}") from None
         rewritten, predicted = rewrite(planned, tmp)
         m = _execute(rewritten, entry, tmp)
         try:

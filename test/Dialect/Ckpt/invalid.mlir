@@ -211,28 +211,6 @@ func.func @recompute_captures(%x: f32) -> f32 {
 
 // -----
 
-func.func @recompute_negative_stage(%x: f32) -> f32 {
-  // expected-error @+1 {{'ckpt.recompute' op attribute 'stage' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
-  %r = ckpt.recompute (%x) {stage = -1 : i64} : (f32) -> f32 {
-  ^bb0(%a: f32):
-    ckpt.yield %a : f32
-  }
-  return %r : f32
-}
-
-// -----
-
-func.func @recompute_negative_instance(%x: f32) -> f32 {
-  // expected-error @+1 {{'ckpt.recompute' op attribute 'instance' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
-  %r = ckpt.recompute (%x) {instance = -2 : i64} : (f32) -> f32 {
-  ^bb0(%a: f32):
-    ckpt.yield %a : f32
-  }
-  return %r : f32
-}
-
-// -----
-
 func.func @yield_outside_recompute(%x: f32) {
   // expected-error @+1 {{'ckpt.yield' op expects parent op 'ckpt.recompute'}}
   ckpt.yield %x : f32
@@ -375,38 +353,47 @@ ckpt.step @plan_not_a_plan(%x: f32) -> f32 attributes {ckpt.plan = "fast"} {
 
 // expected-error @+1 {{'ckpt.plan' may only be attached to a ckpt.step}}
 func.func @plan_on_func(%x: f32) -> f32 attributes {
-  ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 0, store_all_peak = 1, store_all_time = 0, stages = [], sequence = "">} {
+  ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 0, store_all_peak = 1, store_all_time = 0, schedule = []>} {
   return %x : f32
 }
 
 // -----
 
-func.func @stage_zero(%x: f32) -> f32 {
-  // expected-error @+1 {{'ckpt.stage' must be a 1-based stage index, got 0 : i64}}
-  %y = arith.negf %x {ckpt.stage = 0 : i64} : f32
+func.func @unknown_stage_attribute(%x: f32) -> f32 {
+  // expected-error @+1 {{unknown ckpt dialect attribute 'ckpt.stage'}}
+  %y = arith.negf %x {ckpt.stage = 1 : i64} : f32
   return %y : f32
 }
 
 // -----
 
-func.func @stage_bad_kind(%x: f32) -> f32 {
-  // expected-error @+1 {{stage kind must be 'all', 'ck' or 'none', got 'some'}}
-  %y = arith.negf %x {a = #ckpt.stage<index = 1, kind = "some", ops = 1, forward = 0, backward = 0, input_bytes = 0, saved_bytes = 0>} : f32
-  return %y : f32
+// expected-error @+2 {{schedule positions must be non-negative, got -1}}
+ckpt.step @plan_negative_position(%x: f32) -> f32 attributes {
+  ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 0, store_all_peak = 1, store_all_time = 0, schedule = [0, -1]>} {
+  ckpt.return %x : f32 loss(0)
 }
 
 // -----
 
-func.func @stage_zero_index(%x: f32) -> f32 {
-  // expected-error @+1 {{stage indices are 1-based}}
-  %y = arith.negf %x {a = #ckpt.stage<index = 0, kind = "all", ops = 1, forward = 0, backward = 0, input_bytes = 0, saved_bytes = 0>} : f32
-  return %y : f32
+// expected-error @+2 {{plan times must be finite and non-negative}}
+ckpt.step @plan_negative_time(%x: f32) -> f32 attributes {
+  ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = -1.0, store_all_peak = 1, store_all_time = 0, schedule = []>} {
+  ckpt.return %x : f32 loss(0)
 }
 
 // -----
 
-func.func @stage_negative_time(%x: f32) -> f32 {
-  // expected-error @+1 {{stage times must be finite and non-negative}}
-  %y = arith.negf %x {a = #ckpt.stage<index = 1, kind = "all", ops = 1, forward = -1.0, backward = 0, input_bytes = 0, saved_bytes = 0>} : f32
-  return %y : f32
+// expected-error @+2 {{plan times must be finite and non-negative}}
+ckpt.step @plan_negative_lower_bound(%x: f32) -> f32 attributes {
+  ckpt.plan = #ckpt.plan<strategy = "ilp", budget = 1, peak = 1, time = 0, store_all_peak = 1, store_all_time = 0, schedule = [], lower_bound = -2.0>} {
+  ckpt.return %x : f32 loss(0)
+}
+
+// -----
+
+// expected-error @+3 {{expected integer value}}
+// expected-error @+2 {{failed to parse Ckpt_PlanAttr parameter 'schedule'}}
+ckpt.step @plan_schedule_not_integers(%x: f32) -> f32 attributes {
+  ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 0, store_all_peak = 1, store_all_time = 0, schedule = [a]>} {
+  ckpt.return %x : f32 loss(0)
 }

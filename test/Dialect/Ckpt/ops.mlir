@@ -46,7 +46,7 @@ ckpt.step @checkpoint_and_free(%x: tensor<4xf32>, %l: f32) -> (f32, tensor<4xf32
 // -----
 
 // CHECK-LABEL: ckpt.step @recompute(
-// CHECK:         %[[R:.*]]:2 = ckpt.recompute(%{{.*}}) {instance = 1 : i64, stage = 2 : i64} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+// CHECK:         %[[R:.*]]:2 = ckpt.recompute(%{{.*}}) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // CHECK-NEXT:    ^bb0(%[[A:.*]]: tensor<4xf32>):
 // CHECK-NEXT:      %[[T:.*]] = math.tanh %[[A]] : tensor<4xf32>
 // CHECK-NEXT:      %[[U:.*]] = math.exp %[[T]] : tensor<4xf32>
@@ -54,7 +54,7 @@ ckpt.step @checkpoint_and_free(%x: tensor<4xf32>, %l: f32) -> (f32, tensor<4xf32
 // CHECK-NEXT:    }
 // CHECK:         arith.addf %[[R]]#0, %[[R]]#1
 ckpt.step @recompute(%x: tensor<4xf32>, %l: f32) -> (f32, tensor<4xf32>) {
-  %r:2 = ckpt.recompute (%x) {stage = 2 : i64, instance = 1 : i64} : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %r:2 = ckpt.recompute (%x) : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   ^bb0(%a: tensor<4xf32>):
     %t = math.tanh %a : tensor<4xf32>
     %u = math.exp %t : tensor<4xf32>
@@ -66,7 +66,7 @@ ckpt.step @recompute(%x: tensor<4xf32>, %l: f32) -> (f32, tensor<4xf32>) {
 
 // -----
 
-// A recompute region with no inputs (it rebuilds constants) and no stage.
+// A recompute region with no inputs (it rebuilds constants).
 // CHECK-LABEL: ckpt.step @recompute_no_inputs(
 // CHECK:         ckpt.recompute() : () -> tensor<2xf32> {
 // CHECK-NEXT:      arith.constant dense<1.000000e+00> : tensor<2xf32>
@@ -107,17 +107,31 @@ func.func @marked(%x: f32) -> f32 attributes {ckpt.loss = 0 : i64} {
 
 // -----
 
-// A planned step: the plan on the step, stage indices on forward ops.
+// A planned step: the plan on the step. Its schedule runs op #0 (the exp)
+// again after op #1. A plan from strategy 'ilp' carries the proven lower
+// bound; it is left out when 0.
 // CHECK-LABEL: ckpt.step @planned(
-// CHECK-SAME:    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 64, peak = 48, time = 2.500000e-06, store_all_peak = 80, store_all_time = 2.000000e-06, stages = [<index = 1, kind = "ck", ops = 1, forward = {{.*}}, backward = {{.*}}, input_bytes = 0, saved_bytes = 16>, <index = 2, kind = "all", ops = 1, forward = 0.000000e+00, backward = 0.000000e+00, input_bytes = 16, saved_bytes = 4>], sequence = "Fck1 Fall2 B2 Fall1 B1">
-// CHECK:         math.exp %{{.*}} {ckpt.stage = 1 : i64}
-ckpt.step @planned(%x: tensor<4xf32>) -> tensor<1xf32> attributes {
+// CHECK-SAME:    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 64, peak = 48, time = 2.500000e-06, store_all_peak = 80, store_all_time = 2.000000e-06, schedule = [0, 1, 0, 2]>
+// CHECK-NOT:     lower_bound
+ckpt.step @planned(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attributes {
     ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 64, peak = 48, time = 2.5e-6,
                            store_all_peak = 80, store_all_time = 2.0e-6,
-                           stages = [<index = 1, kind = "ck", ops = 1, forward = 1.0e-6, backward = 1.0e-6, input_bytes = 0, saved_bytes = 16>,
-                                     <index = 2, kind = "all", ops = 1, forward = 0, backward = 0, input_bytes = 16, saved_bytes = 4>],
-                           sequence = "Fck1 Fall2 B2 Fall1 B1">} {
-  %e = math.exp %x {ckpt.stage = 1 : i64} : tensor<4xf32>
-  %l = tensor.extract_slice %e[0] [1] [1] {ckpt.stage = 2 : i64} : tensor<4xf32> to tensor<1xf32>
+                           schedule = [0, 1, 0, 2]>} {
+  %e = math.exp %x : tensor<4xf32>
+  %l = tensor.extract_slice %e[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
+  %g = math.sin %e : tensor<4xf32>
+  ckpt.return %l, %g : tensor<1xf32>, tensor<4xf32> loss(0)
+}
+
+// -----
+
+// CHECK-LABEL: ckpt.step @planned_ilp(
+// CHECK-SAME:    ckpt.plan = #ckpt.plan<strategy = "ilp", budget = 64, peak = 48, time = 2.500000e-06, store_all_peak = 80, store_all_time = 2.000000e-06, schedule = [0, 1], lower_bound = 2.250000e-06>
+ckpt.step @planned_ilp(%x: tensor<4xf32>) -> tensor<1xf32> attributes {
+    ckpt.plan = #ckpt.plan<strategy = "ilp", budget = 64, peak = 48, time = 2.5e-6,
+                           store_all_peak = 80, store_all_time = 2.0e-6,
+                           schedule = [0, 1], lower_bound = 2.25e-6>} {
+  %e = math.exp %x : tensor<4xf32>
+  %l = tensor.extract_slice %e[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
   ckpt.return %l : tensor<1xf32> loss(0)
 }
