@@ -9,6 +9,9 @@
 //   ckpt-bench-chain                 # the fast solver
 //   ckpt-bench-chain --naive         # + the naive [m][s][t] reference of
 //                                    #   the unit tests, once, for L = 339
+//   ckpt-bench-chain --write-chain=L:S:PCT:FILE
+//                                    # writes that chain and budget as a
+//                                    # ckpt-chain input file, and exits
 //
 // The naive run is last, so the RSS counters of the fast runs do not
 // include it.
@@ -18,13 +21,16 @@
 #include "NaiveChainDP.h"
 
 #include "ckpt/Solver/ChainDP.h"
+#include "ckpt/Solver/ChainJson.h"
 #include "ckpt/Solver/ChainModel.h"
 #include "ckpt/Solver/ChainStrategies.h"
 
 #include <benchmark/benchmark.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <random>
 #include <sys/resource.h>
 
@@ -130,10 +136,26 @@ int main(int argc, char **argv) {
   bool naive = false;
   int out = 1;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--naive") == 0)
+    if (std::strcmp(argv[i], "--naive") == 0) {
       naive = true;
-    else
+    } else if (std::strncmp(argv[i], "--write-chain=", 14) == 0) {
+      int L = 0, S = 0, pct = 0, used = 0;
+      if (std::sscanf(argv[i] + 14, "%d:%d:%d:%n", &L, &S, &pct, &used) != 3 ||
+          used == 0 || L < 1 || S < 0 || pct < 1) {
+        std::fprintf(stderr, "usage: --write-chain=L:S:PCT:FILE\n");
+        return 1;
+      }
+      Setup s = makeSetup(L, S, pct);
+      std::ofstream file(argv[i] + 14 + used);
+      file << ckpt::json::write(chainToJson(s.chain, s.budget.memory,
+                                            S ? std::optional<int64_t>(S)
+                                              : std::nullopt),
+                                1)
+           << "\n";
+      return file ? 0 : 1;
+    } else {
       argv[out++] = argv[i];
+    }
   }
   argc = out;
   benchmark::Initialize(&argc, argv);

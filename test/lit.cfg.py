@@ -32,7 +32,9 @@ tools = [
               os.path.join(config.ckpt_lib_dir, "CkptPlugin" + config.llvm_shlib_ext),
               unresolved="ignore"),
 ]
-for name in ["ckpt-chain", "ckpt-graph", "ckpt-run"]:
+if config.ckpt_have_ilp:
+    config.available_features.add("ilp")
+for name in ["ckpt-chain", "ckpt-graph", "ckpt-run", "ckpt-sched"]:
     if os.path.exists(os.path.join(config.ckpt_tools_dir, name)):
         tools.append(name)
         config.available_features.add(name)

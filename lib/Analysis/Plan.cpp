@@ -181,6 +181,13 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
                               << formatBytes(plan.budget)
                               << " is infeasible for strategy '"
                               << request.strategy << "'";
+    if (plan.result.ilp) {
+      if (plan.result.ilp->status == sched::IlpResult::Status::Infeasible)
+        diag << " (CBC proved that no schedule fits)";
+      else
+        diag << " (CBC found no schedule within " << request.ilpTimeLimit
+             << " s)";
+    }
     if (plan.result.leastPeak)
       diag << ": the least feasible budget is "
            << formatBytes(static_cast<uint64_t>(*plan.result.leastPeak));

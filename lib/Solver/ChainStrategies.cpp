@@ -216,6 +216,17 @@ bool ckpt::solver::minFeasibleMemory(const Chain &chain,
   int64_t lo = std::max<int64_t>(exactMin, 1);
   if (lo > hi)
     lo = hi;
+  // The answer is usually a little above the exact one: gallop up from it
+  // (steps of lo/1024, doubling) before bisecting, rather than bisect the
+  // whole range up to maxSize * S.
+  for (int64_t step = std::max<int64_t>(lo / 1024, 1); lo < hi; step *= 2) {
+    int64_t probe = std::min(hi, lo + step);
+    if (feasibleWithSlots(chain, strategy, fixed, probe, slots)) {
+      hi = probe;
+      break;
+    }
+    lo = probe + 1;
+  }
   while (lo < hi) {
     int64_t mid = lo + (hi - lo) / 2;
     if (feasibleWithSlots(chain, strategy, fixed, mid, slots))

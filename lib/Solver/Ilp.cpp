@@ -4,12 +4,25 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
+#include <optional>
+#include <sstream>
+
+#if defined(__unix__) || defined(__APPLE__)
+#define CKPT_ILP_FORK 1
+#include <cerrno>
+#include <csignal>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
 #include <cmath>
 #include <string>
 #include <vector>
 
 #ifdef CKPT_HAVE_CBC
+#include "CbcEventHandler.hpp"
 #include "CbcModel.hpp"
 #include "CbcSolver.hpp"
 #include "CoinPackedMatrix.hpp"
@@ -200,11 +213,9 @@ void buildProgram(Model &m, Program &p) {
         m.R[t][i] = p.addCol(0, 1, m.cost[i], true,
                              "R_" + std::to_string(t) + "_" + std::to_string(i));
       bool useful = m.returned[i] || lastReader[i] >= t || recomputableReader[i];
-      if (useful) {
-        double lo = m.returned[i] ? 1 : 0;
-        m.S[t][i] = p.addCol(lo, 1, 0, true,
+      if (useful)
+        m.S[t][i] = p.addCol(0, 1, 0, true,
                              "S_" + std::to_string(t) + "_" + std::to_string(i));
-      }
     }
   }
   // Keeping needs a copy in the previous stage: S[t+1][i] <= S[t][i] + R[t][i].
@@ -221,6 +232,18 @@ void buildProgram(Model &m, Program &p) {
       if (run.col >= 0)
         p.add(row, run.col, -1);
     }
+  }
+  // A returned result is in memory in the last stage (kept or recomputed
+  // there) and stays to the end; earlier copies may be dropped.
+  for (int i = 0; i + 1 < n; ++i) {
+    if (!m.returned[i])
+      continue;
+    Term keep = m.s(n - 1, i), run = m.r(n - 1, i);
+    int row = p.addRow(1, 1e30);
+    if (keep.col >= 0)
+      p.add(row, keep.col, 1);
+    if (run.col >= 0)
+      p.add(row, run.col, 1);
   }
   // An op runs only when what it reads is in memory:
   // R[t][k] <= R[t][i] + S[t][i].
@@ -263,6 +286,8 @@ void buildProgram(Model &m, Program &p) {
       Term keep = m.s(t + 1, i);
       if (keep.col >= 0)
         terms.push_back({keep.col, 1});
+      if (t + 1 == n && m.returned[i])
+        constant += 1; // returned: never freed in the last stage
       for (int j : m.succs[i]) {
         if (j <= k || j > t)
           continue;
@@ -443,6 +468,234 @@ bool startOf(const Problem &problem, const Model &m, const Program &p,
 
 } // namespace
 
+namespace {
+
+/// What the solver reports while it runs: incumbents and bounds (in the
+/// program's objective units) and, at the end, its status.
+class Reporter {
+public:
+  virtual ~Reporter() = default;
+  virtual void incumbent(const Schedule &schedule) = 0;
+  virtual void bound(double value) = 0;
+  virtual void finished(IlpResult::Status status, double bound) = 0;
+};
+
+/// Forwards CBC's new incumbents and bounds to a Reporter.
+class Events : public CbcEventHandler {
+public:
+  Events(const Model &m, Reporter &reporter)
+      : m(m), reporter(reporter) {}
+  CbcAction event(CbcEvent which) override {
+    if (!model_ || model_->parentModel())
+      return noAction; // a sub-tree of a heuristic
+    if (which == solution || which == heuristicSolution) {
+      if (const double *best = model_->bestSolution())
+        reporter.incumbent(scheduleOf(m, best));
+    }
+    {
+      // Any event: the bound may have moved (root cuts, nodes).
+      double value = model_->getBestPossibleObjValue();
+      if (value > lastBound) {
+        lastBound = value;
+        reporter.bound(value);
+      }
+    }
+    return noAction;
+  }
+  CbcEventHandler *clone() const override { return new Events(*this); }
+
+private:
+  const Model &m;
+  Reporter &reporter;
+  double lastBound = -1e300;
+};
+
+/// Builds and solves the program in this process, reporting as it goes.
+void runCbc(const IlpOptions &options, const Model &m, const Program &p,
+            const std::vector<std::pair<std::string, double>> *start,
+            const Schedule *startSchedule, Reporter &reporter) {
+  OsiClpSolverInterface solver;
+  solver.setIntParam(OsiNameDiscipline, 2);
+  CoinPackedMatrix matrix(false, p.rows.data(), p.cols.data(),
+                          p.values.data(),
+                          static_cast<CoinBigIndex>(p.values.size()));
+  matrix.setDimensions(static_cast<int>(p.rowLo.size()),
+                       static_cast<int>(p.colLo.size()));
+  solver.loadProblem(matrix, p.colLo.data(), p.colHi.data(), p.obj.data(),
+                     p.rowLo.data(), p.rowHi.data());
+  for (size_t c = 0; c < p.colLo.size(); ++c) {
+    if (p.integer[c])
+      solver.setInteger(static_cast<int>(c));
+    solver.setColName(static_cast<int>(c), p.names[c]);
+  }
+  solver.messageHandler()->setLogLevel(0);
+
+  CbcModel model(solver);
+  CbcMain0(model);
+  model.setLogLevel(options.log ? 1 : 0);
+  model.messageHandler()->setLogLevel(options.log ? 1 : 0);
+  Events events(m, reporter);
+  model.passInEventHandler(&events);
+
+  if (start) {
+    model.setMIPStart(*start);
+    reporter.incumbent(*startSchedule);
+  }
+
+  std::vector<std::string> args = {"ckpt-ilp"};
+  if (options.timeLimit > 0) {
+    args.push_back("-sec");
+    args.push_back(std::to_string(options.timeLimit));
+  }
+  if (options.threads > 1) {
+    args.push_back("-threads");
+    args.push_back(std::to_string(options.threads));
+  }
+  // Debian's CBC is built with assertions, and one of its heuristics trips
+  // on preprocessed models of this program: no preprocessing.
+  args.push_back("-preprocess");
+  args.push_back("off");
+  args.push_back("-ratioGap");
+  args.push_back("1e-6");
+  args.push_back("-log");
+  args.push_back(options.log ? "1" : "0");
+  args.push_back("-solve");
+  args.push_back("-quit");
+  std::vector<const char *> argv;
+  for (const std::string &a : args)
+    argv.push_back(a.c_str());
+  CbcMain1(static_cast<int>(argv.size()), argv.data(), model);
+
+  const double *best = model.bestSolution();
+  if (best)
+    reporter.incumbent(scheduleOf(m, best));
+  double bound = model.getBestPossibleObjValue();
+  IlpResult::Status status = IlpResult::Status::Unknown;
+  if (model.isProvenOptimal() && best)
+    status = IlpResult::Status::Optimal;
+  else if (model.isProvenInfeasible() && !best)
+    status = IlpResult::Status::Infeasible;
+  else if (best)
+    status = IlpResult::Status::Feasible;
+  reporter.finished(status, bound);
+}
+
+/// The warm start in the program's form (recomputations of a stage in the
+/// problem's order) with its column values, when it fits the budget.
+bool programStart(const Problem &problem, int64_t budget, const Model &m,
+                  const Program &p, const Schedule &schedule,
+                  Schedule &normal,
+                  std::vector<std::pair<std::string, double>> &start) {
+  normal.clear();
+  std::vector<char> seen(problem.numOps(), 0);
+  std::vector<int> pending;
+  for (int op : schedule) {
+    if (seen[op]) {
+      pending.push_back(op);
+      continue;
+    }
+    seen[op] = 1;
+    std::sort(pending.begin(), pending.end());
+    pending.erase(std::unique(pending.begin(), pending.end()), pending.end());
+    normal.insert(normal.end(), pending.begin(), pending.end());
+    pending.clear();
+    normal.push_back(op);
+  }
+  normal = prune(problem, normal);
+  Evaluation e = evaluate(problem, normal);
+  return e.valid && e.peak <= budget && startOf(problem, m, p, normal, start);
+}
+
+/// Keeps what the solver reported (in this process).
+struct Collect : Reporter {
+  std::optional<Schedule> best;
+  double bestCost = 0;
+  double lowerBound = -1e300;
+  std::optional<IlpResult::Status> status;
+  const Problem &problem;
+  int64_t budget;
+  Collect(const Problem &problem, int64_t budget)
+      : problem(problem), budget(budget) {}
+  void incumbent(const Schedule &schedule) override {
+    Schedule pruned = prune(problem, schedule);
+    Evaluation e = evaluate(problem, pruned);
+    if (!e.valid || e.peak > budget)
+      return;
+    if (!best || e.cost < bestCost) {
+      best = std::move(pruned);
+      bestCost = e.cost;
+    }
+  }
+  void bound(double value) override {
+    lowerBound = std::max(lowerBound, value);
+  }
+  void finished(IlpResult::Status s, double value) override {
+    status = s;
+    bound(value);
+  }
+};
+
+#ifdef CKPT_ILP_FORK
+/// Writes reports as lines on a pipe (in the solver's child process).
+struct PipeWriter : Reporter {
+  int fd;
+  explicit PipeWriter(int fd) : fd(fd) {}
+  void line(const std::string &text) {
+    size_t done = 0;
+    while (done < text.size()) {
+      ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+      if (n <= 0)
+        return;
+      done += static_cast<size_t>(n);
+    }
+  }
+  void incumbent(const Schedule &schedule) override {
+    std::string text = "S " + std::to_string(schedule.size());
+    for (int op : schedule)
+      text += " " + std::to_string(op);
+    line(text + "\n");
+  }
+  void bound(double value) override {
+    char buffer[64];
+    std::snprintf(buffer, sizeof(buffer), "B %.17g\n", value);
+    line(buffer);
+  }
+  void finished(IlpResult::Status status, double value) override {
+    char buffer[64];
+    std::snprintf(buffer, sizeof(buffer), "E %d %.17g\n",
+                  static_cast<int>(status), value);
+    line(buffer);
+  }
+};
+
+/// Feeds the lines of the child's pipe to a Reporter.
+void parseLine(const std::string &text, Reporter &reporter) {
+  std::istringstream in(text);
+  char kind = 0;
+  in >> kind;
+  if (kind == 'S') {
+    size_t n = 0;
+    in >> n;
+    Schedule schedule(n);
+    for (size_t i = 0; i < n && in; ++i)
+      in >> schedule[i];
+    if (in)
+      reporter.incumbent(schedule);
+  } else if (kind == 'B') {
+    double value;
+    if (in >> value)
+      reporter.bound(value);
+  } else if (kind == 'E') {
+    int status;
+    double value;
+    if (in >> status >> value)
+      reporter.finished(static_cast<IlpResult::Status>(status), value);
+  }
+}
+#endif
+
+} // namespace
+
 IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
                                 const IlpOptions &options) {
   IlpResult result;
@@ -466,123 +719,119 @@ IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
   result.variables = static_cast<int64_t>(p.colLo.size());
   result.constraints = static_cast<int64_t>(p.rowLo.size());
 
-  OsiClpSolverInterface solver;
-  solver.setIntParam(OsiNameDiscipline, 2);
-  CoinPackedMatrix matrix(false, p.rows.data(), p.cols.data(),
-                          p.values.data(),
-                          static_cast<CoinBigIndex>(p.values.size()));
-  matrix.setDimensions(static_cast<int>(p.rowLo.size()),
-                       static_cast<int>(p.colLo.size()));
-  solver.loadProblem(matrix, p.colLo.data(), p.colHi.data(), p.obj.data(),
-                     p.rowLo.data(), p.rowHi.data());
-  for (size_t c = 0; c < p.colLo.size(); ++c) {
-    if (p.integer[c])
-      solver.setInteger(static_cast<int>(c));
-    solver.setColName(static_cast<int>(c), p.names[c]);
+  Collect collect(problem, budget);
+  Schedule startSchedule;
+  std::vector<std::pair<std::string, double>> start;
+  bool warmStarted =
+      options.warmStart && programStart(problem, budget, m, p,
+                                        *options.warmStart, startSchedule,
+                                        start);
+  if (options.warmStart) // it is an incumbent even if CBC cannot use it
+    collect.incumbent(*options.warmStart);
+  std::string failure;
+#ifdef CKPT_ILP_FORK
+  // CBC runs in a child process: its time limit does not cover the first
+  // LP, which can take far longer on large programs, and Debian's CBC
+  // aborts on failed assertions. The child reports every incumbent and
+  // bound on a pipe; past the time limit (plus a grace period) it is
+  // killed and what it reported stands.
+  int fds[2];
+  if (::pipe(fds) != 0) {
+    result.error = "cannot create a pipe for the ILP solver";
+    return result;
   }
-  solver.messageHandler()->setLogLevel(0);
-
-  CbcModel model(solver);
-  CbcMain0(model);
-  model.setLogLevel(options.log ? 1 : 0);
-  model.messageHandler()->setLogLevel(options.log ? 1 : 0);
-
+  std::fflush(nullptr);
+  pid_t child = ::fork();
+  if (child < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    result.error = "cannot start the ILP solver process";
+    return result;
+  }
+  if (child == 0) {
+    ::close(fds[0]);
+    PipeWriter writer(fds[1]);
+    runCbc(options, m, p, warmStarted ? &start : nullptr,
+           warmStarted ? &startSchedule : nullptr, writer);
+    ::close(fds[1]);
+    std::fflush(nullptr);
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  // CBC finishes the node (or round of cuts) it is in past its limit: some
+  // grace before the kill.
+  double limit = options.timeLimit > 0 ? options.timeLimit * 1.25 + 10 : -1;
+  std::string pending;
+  bool killed = false;
+  for (;;) {
+    int waitMs = -1;
+    if (limit > 0) {
+      double left = limit - std::chrono::duration<double>(
+                                std::chrono::steady_clock::now() - t0)
+                                .count();
+      if (left <= 0) {
+        ::kill(child, SIGKILL);
+        killed = true;
+        break;
+      }
+      waitMs = static_cast<int>(std::min(left * 1000, 1000.0)) + 1;
+    }
+    struct pollfd poller = {fds[0], POLLIN, 0};
+    int ready = ::poll(&poller, 1, waitMs);
+    if (ready < 0 && errno != EINTR)
+      break;
+    if (ready <= 0)
+      continue;
+    char buffer[1 << 16];
+    ssize_t n = ::read(fds[0], buffer, sizeof(buffer));
+    if (n <= 0)
+      break; // the child closed the pipe (done or died)
+    pending.append(buffer, static_cast<size_t>(n));
+    size_t newline;
+    while ((newline = pending.find('\n')) != std::string::npos) {
+      std::string text = pending.substr(0, newline);
+      pending.erase(0, newline + 1);
+      parseLine(text, collect);
+    }
+  }
+  ::close(fds[0]);
+  int wstatus = 0;
+  ::waitpid(child, &wstatus, 0);
+  if (!killed && WIFSIGNALED(wstatus))
+    failure = "CBC stopped with signal " + std::to_string(WTERMSIG(wstatus));
+  if (killed && !collect.status)
+    collect.status = IlpResult::Status::Unknown;
+#else
+  runCbc(options, m, p, warmStarted ? &start : nullptr,
+         warmStarted ? &startSchedule : nullptr, collect);
+#endif
+  result.warmStarted = warmStarted;
   double fixedCost = 0;
   for (const Op &op : problem.ops)
     fixedCost += op.cost;
-
-  if (options.warmStart) {
-    // Recomputations of a stage in the problem's order, as the program has
-    // them; only a start that still fits is used.
-    Schedule normal;
-    {
-      std::vector<char> seen(problem.numOps(), 0);
-      std::vector<int> pending;
-      for (int op : *options.warmStart) {
-        if (seen[op]) {
-          pending.push_back(op);
-          continue;
-        }
-        seen[op] = 1;
-        std::sort(pending.begin(), pending.end());
-        pending.erase(std::unique(pending.begin(), pending.end()),
-                      pending.end());
-        normal.insert(normal.end(), pending.begin(), pending.end());
-        pending.clear();
-        normal.push_back(op);
-      }
-    }
-    normal = prune(problem, normal);
-    Evaluation e = evaluate(problem, normal);
-    std::vector<std::pair<std::string, double>> start;
-    if (e.valid && e.peak <= budget && startOf(problem, m, p, normal, start)) {
-      model.setMIPStart(start);
-      result.warmStarted = true;
-    }
+  if (collect.lowerBound > -1e299)
+    result.lowerBound =
+        fixedCost + std::max(0.0, collect.lowerBound) * m.costScale;
+  else
+    result.lowerBound = fixedCost; // no recomputation at all
+  IlpResult::Status status =
+      collect.status ? *collect.status : IlpResult::Status::Unknown;
+  if (collect.best) {
+    result.schedule = *collect.best;
+    result.cost = collect.bestCost;
+    if (status != IlpResult::Status::Optimal)
+      status = IlpResult::Status::Feasible;
+  } else if (status == IlpResult::Status::Optimal ||
+             status == IlpResult::Status::Feasible) {
+    status = IlpResult::Status::Unknown;
   }
-
-  std::vector<std::string> args = {"ckpt-ilp"};
-  if (options.timeLimit > 0) {
-    args.push_back("-sec");
-    args.push_back(std::to_string(options.timeLimit));
-  }
-  if (options.threads > 1) {
-    args.push_back("-threads");
-    args.push_back(std::to_string(options.threads));
-  }
-  if (const char *extra = std::getenv("CKPT_CBC_ARGS")) {
-    std::string word;
-    for (const char *c = extra;; ++c) {
-      if (*c == ' ' || *c == 0) {
-        if (!word.empty())
-          args.push_back(word);
-        word.clear();
-        if (*c == 0)
-          break;
-      } else {
-        word += *c;
-      }
-    }
-  }
-  args.push_back("-preprocess");
-  args.push_back("off");
-  args.push_back("-ratioGap");
-  args.push_back("1e-6");
-  args.push_back("-log");
-  args.push_back(options.log ? "1" : "0");
-  args.push_back("-solve");
-  args.push_back("-quit");
-  std::vector<const char *> argv;
-  for (const std::string &a : args)
-    argv.push_back(a.c_str());
-  CbcMain1(static_cast<int>(argv.size()), argv.data(), model);
-
-  const double *best = model.bestSolution();
-  if (best) {
-    result.schedule = prune(problem, scheduleOf(m, best));
-    Evaluation e = evaluate(problem, result.schedule);
-    result.cost = e.cost;
-    if (!e.valid || e.peak > budget) {
-      // Rounding in the solver: report what the schedule is.
-      result.error = "CBC returned a schedule that does not fit the budget "
-                     "when simulated exactly (peak " +
-                     std::to_string(e.peak) + " B)";
-    }
-  }
-  double bound = model.getBestPossibleObjValue();
-  result.lowerBound = fixedCost + std::max(0.0, bound) * m.costScale;
-  if (model.isProvenOptimal() && best) {
-    result.status = IlpResult::Status::Optimal;
-    result.lowerBound = std::min(result.lowerBound, result.cost);
-  } else if (model.isProvenInfeasible() && !best) {
-    result.status = IlpResult::Status::Infeasible;
-  } else if (best) {
-    result.status = IlpResult::Status::Feasible;
-  } else {
-    result.status = IlpResult::Status::Unknown;
-  }
-  if (result.schedule.size() && result.lowerBound > result.cost)
+  result.status = status;
+  if (status == IlpResult::Status::Optimal)
     result.lowerBound = result.cost;
+  if (!result.schedule.empty() && result.lowerBound > result.cost)
+    result.lowerBound = result.cost;
+  if (!failure.empty() && result.schedule.empty())
+    result.error = failure;
   result.seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - t0)
                        .count();

@@ -6,6 +6,7 @@
 #include "ckpt/Solver/ChainStrategies.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -243,17 +244,20 @@ Candidate search(const Problem &problem, const Candidate &start,
   return c;
 }
 
-/// Work limits scaled to the problem: about the same time whatever its size.
+/// Work limits: the searches after the first greedy share a budget of
+/// simulated units, about the same time whatever the problem's size; large
+/// problems evaluate fewer candidates per greedy step.
 SearchOptions scaled(const Problem &problem, SearchOptions options) {
-  int64_t reads = 0;
+  int64_t units = problem.numOps();
   for (const Op &op : problem.ops)
-    reads += static_cast<int64_t>(op.reads.size() + op.results.size());
-  int64_t perEvaluation = std::max<int64_t>(problem.numOps() + reads, 1);
-  int64_t limit = static_cast<int64_t>(4e7) / perEvaluation;
-  options.maxEvaluations =
-      std::min(options.maxEvaluations, std::max<int64_t>(limit, 200));
+    units += static_cast<int64_t>(op.reads.size());
+  if (units > 20000)
+    options.candidates = std::min(options.candidates, 4);
   return options;
 }
+
+/// The shared work of the improving searches of one plan.
+constexpr int64_t kSearchWork = 30000000;
 
 /// The most bytes one op needs at once (what it reads and defines): no
 /// schedule peaks lower.
@@ -295,15 +299,30 @@ Candidate leastPeakCandidate(const Problem &problem,
   return leanest ? *leanest : Candidate();
 }
 
-PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
-                       bool forIlp) {
-  Best best{options.budget, {}, {}};
+/// What planning at one budget finds: the best fit (if any), the least peak
+/// seen, and the chain DP's leanest schedule.
+struct Attempt {
+  Best best;
+  std::optional<Candidate> lean;
+  std::string error;
+  SearchOptions searchOptions;
+};
+
+Attempt attempt(const Problem &problem, const PlanOptions &options,
+                bool forIlp) {
+  Attempt a{Best{options.budget, {}, {}}, {}, {}, {}};
+  Best &best = a.best;
   Candidate identity = score(problem, identitySchedule(problem), "store-all");
   best.offer(identity);
-  if (identity.peak <= options.budget)
-    return finish(best);
   SearchOptions searchOptions = scaled(problem, options.search);
   searchOptions.sortedInsertion = forIlp || options.search.sortedInsertion;
+  a.searchOptions = searchOptions;
+  if (identity.peak <= options.budget)
+    return a;
+  Work work;
+  work.left = kSearchWork;
+  SearchOptions improving = searchOptions;
+  improving.work = &work;
 
   // The greedy from the schedule as written.
   Candidate greedy = score(
@@ -312,21 +331,18 @@ PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
       "search");
   best.offer(greedy);
   if (greedy.valid && greedy.peak <= options.budget)
-    best.offer(search(problem, greedy, options.budget, searchOptions));
+    best.offer(search(problem, greedy, options.budget, improving));
   if (forIlp)
-    return finish(best);
+    return a;
 
   // The chain DP and the baselines.
   ProblemChain pc = buildProblemChain(problem);
   ChainProducer producer(problem, pc, options.slots);
   Best chainBest{options.budget, {}, {}};
-  std::optional<Candidate> lean;
-  std::string error = producer.searchDP(/*allowAll=*/true, chainBest, &lean);
-  if (!error.empty()) {
-    PlanResult result;
-    result.error = error;
-    return result;
-  }
+  std::optional<Candidate> &lean = a.lean;
+  a.error = producer.searchDP(/*allowAll=*/true, chainBest, &lean);
+  if (!a.error.empty())
+    return a;
   const int L = pc.chain.length();
   std::vector<std::vector<solver::Op>> baselines = {
       solver::memoryPoorSequence(L)};
@@ -340,7 +356,7 @@ PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
     chainBest.offer(producer.expand(sequence, "chain"));
   if (chainBest.fit) {
     best.offer(*chainBest.fit);
-    best.offer(search(problem, *chainBest.fit, options.budget, searchOptions));
+    best.offer(search(problem, *chainBest.fit, options.budget, improving));
   }
   if (chainBest.leastPeak &&
       (!best.leastPeak || *chainBest.leastPeak < *best.leastPeak))
@@ -353,18 +369,50 @@ PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
         "chain+search");
     best.offer(fromLean);
     if (fromLean.valid && fromLean.peak <= options.budget)
-      best.offer(search(problem, fromLean, options.budget, searchOptions));
+      best.offer(search(problem, fromLean, options.budget, improving));
   }
-  if (!best.fit) {
-    // Still nothing: the leanest schedule the searches reach whatever the
-    // budget. Its peak is the least feasible budget the error names, so that
-    // planning again at that budget succeeds (this schedule fits it).
-    Candidate leanest = leastPeakCandidate(problem, lean, searchOptions);
-    best.offer(leanest);
-    if (leanest.valid)
-      best.leastPeak = leanest.peak;
-    if (leanest.valid && leanest.peak <= options.budget)
-      best.offer(search(problem, leanest, options.budget, searchOptions));
+  return a;
+}
+
+/// At most this many descents of the least-budget search.
+constexpr int kDescents = 16;
+
+PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
+                       bool forIlp) {
+  Attempt a = attempt(problem, options, forIlp);
+  if (!a.error.empty()) {
+    PlanResult result;
+    result.error = a.error;
+    return result;
+  }
+  Best &best = a.best;
+  if (best.fit || forIlp)
+    return finish(best);
+  // Nothing fits. The least feasible budget the error names must be one at
+  // which planning succeeds, and one byte less must fail, whatever budget
+  // was asked. So it comes from a search that does not depend on the
+  // budget: the leanest schedule the greedy reaches, then descents (plan
+  // at one byte under the leanest peak; while that fits, take its plan).
+  // Planning at any budget at or above the result ends here with the same
+  // schedule, which fits; at one byte under it, the last descent failed.
+  Candidate leanest = leastPeakCandidate(problem, a.lean, a.searchOptions);
+  for (int i = 0; i < kDescents && leanest.valid && leanest.peak > 0; ++i) {
+    PlanOptions lower = options;
+    lower.budget = leanest.peak - 1;
+    Attempt below = attempt(problem, lower, /*forIlp=*/false);
+    if (!below.error.empty() || !below.best.fit)
+      break;
+    leanest = *below.best.fit;
+  }
+  best.offer(leanest);
+  if (leanest.valid)
+    best.leastPeak = leanest.peak;
+  if (leanest.valid && leanest.peak <= options.budget) {
+    Work work;
+    work.left = kSearchWork;
+    SearchOptions improving = a.searchOptions;
+    improving.work = &work;
+    best.offer(search(problem, leanest, options.budget, improving));
   }
   return finish(best);
 }

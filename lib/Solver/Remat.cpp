@@ -1,4 +1,11 @@
 //===- Remat.cpp - op-level rematerialization planners --------------------===//
+//
+// The searches work on flat schedules. A schedule's *stages* are its first
+// executions: stage t is the t-th first execution and the recomputations
+// that run right before it; recomputations after the last first execution
+// form a trailing stage.
+//
+//===----------------------------------------------------------------------===//
 
 #include "ckpt/Solver/Remat.h"
 
@@ -11,65 +18,51 @@ using namespace ckpt::sched;
 
 namespace {
 
-/// A schedule as its first executions (`base`, every op once, in order) and,
-/// before each of them, the recomputations that run just before it
-/// (`rec[t]`, in execution order). `rec[size]` holds recomputations after
-/// the last first execution.
-struct Staged {
-  std::vector<int> base;
-  std::vector<std::vector<int>> rec;
+/// Where the stages of a flat schedule are.
+struct Stages {
+  std::vector<int> stageOf;      ///< per execution
+  std::vector<size_t> start;     ///< per stage: its first execution
+  std::vector<size_t> base;      ///< per stage: its first execution's index
+                                 ///< (the schedule's size for the trailing one)
+  std::vector<char> first;       ///< per execution: an op's first execution
+
+  void build(const Problem &problem, const Schedule &schedule) {
+    stageOf.assign(schedule.size(), 0);
+    first.assign(schedule.size(), 0);
+    start.clear();
+    base.clear();
+    seen.assign(problem.numOps(), 0);
+    start.push_back(0);
+    int stage = 0;
+    for (size_t e = 0; e < schedule.size(); ++e) {
+      stageOf[e] = stage;
+      if (!seen[schedule[e]]) {
+        seen[schedule[e]] = 1;
+        first[e] = 1;
+        base.push_back(e);
+        start.push_back(e + 1);
+        ++stage;
+      }
+    }
+    base.push_back(schedule.size()); // the trailing stage
+  }
+
+private:
+  std::vector<char> seen;
 };
-
-Staged toStaged(const Problem &problem, const Schedule &schedule) {
-  Staged staged;
-  std::vector<char> seen(problem.numOps(), 0);
-  std::vector<int> pending;
-  for (int op : schedule) {
-    if (!seen[op]) {
-      seen[op] = 1;
-      staged.rec.push_back(std::move(pending));
-      pending.clear();
-      staged.base.push_back(op);
-    } else {
-      pending.push_back(op);
-    }
-  }
-  staged.rec.push_back(std::move(pending));
-  return staged;
-}
-
-/// The flat schedule; `stageOf[e]` (when given) is the stage of execution e,
-/// `stageStart[t]` the index of rec[t]'s first execution.
-void flatten(const Staged &staged, Schedule &out,
-             std::vector<int> *stageOf = nullptr,
-             std::vector<size_t> *stageStart = nullptr) {
-  out.clear();
-  if (stageOf)
-    stageOf->clear();
-  if (stageStart)
-    stageStart->clear();
-  for (size_t t = 0; t < staged.rec.size(); ++t) {
-    if (stageStart)
-      stageStart->push_back(out.size());
-    for (int op : staged.rec[t]) {
-      out.push_back(op);
-      if (stageOf)
-        stageOf->push_back(static_cast<int>(t));
-    }
-    if (t < staged.base.size()) {
-      out.push_back(staged.base[t]);
-      if (stageOf)
-        stageOf->push_back(static_cast<int>(t));
-    }
-  }
-}
 
 /// Reusable simulator: the memory model of evaluate(), with the details the
 /// greedy needs (versions, reads, buffers) when asked.
 class Simulator {
 public:
-  explicit Simulator(const Problem &problem) : problem(problem) {
+  explicit Simulator(const Problem &problem, Work *work = nullptr)
+      : problem(problem), work(work) {
     latest.assign(problem.numValues(), -1);
+  }
+
+  /// Whether the searches using this simulator should stop.
+  bool exhausted(int64_t maxEvaluations) const {
+    return evaluations >= maxEvaluations || (work && work->spent());
   }
 
   struct Light {
@@ -86,6 +79,12 @@ public:
     ++evaluations;
     Light out;
     const size_t end = schedule.size();
+    if (work) {
+      int64_t units = static_cast<int64_t>(end);
+      for (int op : schedule)
+        units += static_cast<int64_t>(problem.ops[op].reads.size());
+      work->left -= units;
+    }
     vValue.clear();
     vExec.clear();
     vLast.clear();
@@ -274,6 +273,7 @@ private:
   }
 
   const Problem &problem;
+  Work *work;
   std::vector<int> latest;
   std::vector<std::pair<int, size_t>> readPairs;
   std::vector<int64_t> delta;
@@ -291,54 +291,68 @@ bool better(const Simulator::Light &a, const Simulator::Light &b,
   return a.peak < b.peak || (a.peak == b.peak && a.cost < b.cost);
 }
 
-/// One greedy move: recompute `ops` (in this order) at position `index` of
-/// `rec[stage]` (its size: right before the stage's first execution).
+/// One greedy move: run `ops` (in this order) before execution `position`
+/// (in sorted mode: each among its stage's recomputations in op order).
 struct Move {
+  size_t position = 0;
   int stage = 0;
-  size_t index = 0;
   std::vector<int> ops;
   double cost = 0;
   double estimate = 0; ///< estimated bytes saved at the peak
+  size_t key = 0;      ///< generation order: 3 * buffer + variant
 };
 
-/// The greedy engine over a staged schedule.
+/// The greedy engine.
 class Greedy {
 public:
   Greedy(const Problem &problem, const SearchOptions &options)
-      : problem(problem), options(options), sim(problem) {}
+      : problem(problem), options(options), sim(problem, options.work) {
+    // The op graph flat, for the closures' walks.
+    const int numOps = problem.numOps();
+    readStart.assign(numOps + 1, 0);
+    for (int op = 0; op < numOps; ++op)
+      readStart[op + 1] =
+          readStart[op] + static_cast<int>(problem.ops[op].reads.size());
+    readValue.reserve(readStart.back());
+    for (const Op &op : problem.ops)
+      readValue.insert(readValue.end(), op.reads.begin(), op.reads.end());
+    producerOf.resize(problem.numValues());
+    for (int v = 0; v < problem.numValues(); ++v)
+      producerOf[v] = problem.values[v].producer;
+    opCost.resize(numOps);
+    opFlags.resize(numOps);
+    for (int op = 0; op < numOps; ++op) {
+      opCost[op] = problem.ops[op].cost;
+      opFlags[op] = (problem.ops[op].recomputable ? kRecomputable : 0) |
+                    (problem.ops[op].constant ? kConstant : 0);
+    }
+  }
 
-  /// Fits `staged` into `budget`; returns the best schedule reached.
-  Staged fit(Staged staged, int64_t budget) {
-    Schedule flat;
-    std::vector<int> stageOf;
-    std::vector<size_t> stageStart;
-    flatten(staged, flat, &stageOf, &stageStart);
-    Simulator::Light current = sim.run(flat, budget, /*detail=*/true);
+  /// Fits `schedule` into `budget`; returns the best schedule reached.
+  Schedule fit(Schedule schedule, int64_t budget) {
+    stages.build(problem, schedule);
+    Simulator::Light current = sim.run(schedule, budget, /*detail=*/true);
     if (!current.valid)
-      return staged;
-    Staged best = staged;
+      return schedule;
+    Schedule best = schedule;
     Simulator::Light bestScore = current;
     Schedule trial;
-    while (current.peak > budget &&
-           sim.evaluations < options.maxEvaluations) {
-      std::vector<Move> moves =
-          candidates(staged, stageOf, stageStart, current.peakIndex);
+    while (current.peak > budget && !sim.exhausted(options.maxEvaluations)) {
+      std::vector<Move> moves = candidates(schedule, current.peakIndex);
       if (moves.empty())
         break;
       // Rank by estimated cost per byte saved; evaluate the best few.
-      std::stable_sort(moves.begin(), moves.end(),
-                       [](const Move &a, const Move &b) {
-                         return a.cost * b.estimate < b.cost * a.estimate;
-                       });
+      std::sort(moves.begin(), moves.end(), [](const Move &a, const Move &b) {
+        double l = a.cost * b.estimate, r = b.cost * a.estimate;
+        return l < r || (l == r && a.key < b.key);
+      });
       if (static_cast<int>(moves.size()) > options.candidates)
         moves.resize(options.candidates);
       int chosen = -1;
       bool chosenLowersPeak = false;
       double chosenRatio = 0;
-      Simulator::Light chosenScore;
       for (size_t i = 0; i < moves.size(); ++i) {
-        Staged next = apply(staged, moves[i]);
-        flatten(next, trial);
+        apply(schedule, moves[i], trial);
         Simulator::Light score = sim.run(trial, budget, /*detail=*/false);
         if (!score.valid)
           continue;
@@ -357,16 +371,16 @@ public:
           chosen = static_cast<int>(i);
           chosenLowersPeak = lowersPeak;
           chosenRatio = ratio;
-          chosenScore = score;
         }
       }
       if (chosen < 0)
         break;
-      staged = apply(staged, moves[chosen]);
-      flatten(staged, flat, &stageOf, &stageStart);
-      current = sim.run(flat, budget, /*detail=*/true);
+      apply(schedule, moves[chosen], trial);
+      schedule.swap(trial);
+      stages.build(problem, schedule);
+      current = sim.run(schedule, budget, /*detail=*/true);
       if (better(current, bestScore, budget)) {
-        best = staged;
+        best = schedule;
         bestScore = current;
       }
     }
@@ -374,28 +388,41 @@ public:
   }
 
   int64_t evaluations() const { return sim.evaluations; }
-  Simulator &simulator() { return sim; }
 
 private:
-  Staged apply(const Staged &staged, const Move &move) const {
-    Staged next = staged;
-    std::vector<int> &list = next.rec[move.stage];
-    if (options.sortedInsertion) {
-      for (int op : move.ops)
-        list.insert(std::lower_bound(list.begin(), list.end(), op), op);
-      return next;
+  void apply(const Schedule &schedule, const Move &move, Schedule &out) const {
+    out = schedule;
+    if (!options.sortedInsertion) {
+      out.insert(out.begin() + move.position, move.ops.begin(), move.ops.end());
+      return;
     }
-    list.insert(list.begin() + move.index, move.ops.begin(), move.ops.end());
-    return next;
+    size_t from = stages.start[move.stage];
+    size_t to = stages.base[move.stage];
+    for (int op : move.ops) {
+      auto at = std::lower_bound(out.begin() + from, out.begin() + to, op);
+      out.insert(at, op);
+      ++to;
+    }
   }
 
-  /// Candidate moves at execution `tau` of the last detailed run.
-  std::vector<Move> candidates(const Staged &staged,
-                               const std::vector<int> &stageOf,
-                               const std::vector<size_t> &stageStart,
-                               size_t tau) {
+  /// Candidate moves at execution `tau` of the last detailed run: per
+  /// buffer live across tau and not read there, the recomputation of its
+  /// producers before its next read, in three variants (see closure()).
+  /// Only the best `options.candidates` by cost per byte are evaluated, so
+  /// the unbounded variant 1 is built last and abandoned as soon as its
+  /// cost shows it cannot be among them (the ranking is unchanged).
+  std::vector<Move> candidates(const Schedule &schedule, size_t tau) {
     std::vector<Move> moves;
+    struct Pending {
+      size_t buffer;
+      int stage;
+      size_t q;
+      std::vector<int> producers;
+      size_t firstMove, endMove;
+    };
+    std::vector<Pending> pending;
     const size_t numBuffers = sim.bBytes.size();
+    const size_t end = schedule.size();
     for (size_t b = 0; b < numBuffers; ++b) {
       if (!(sim.bDef[b] < tau && sim.bLast[b] > tau))
         continue;
@@ -414,14 +441,11 @@ private:
         if (next == std::numeric_limits<size_t>::max() &&
             sim.vLast[y] <= tau)
           continue; // dead before tau
-        if (next == std::numeric_limits<size_t>::max()) {
-          // Live to the end (returned) without a read: cannot drop it.
-          recomputable = false;
-          break;
-        }
+        if (next == std::numeric_limits<size_t>::max())
+          next = end; // returned: the end reads it (recompute it last)
         firstRead = std::min(firstRead, next);
-        int producer = problem.values[sim.vValue[y]].producer;
-        if (!problem.ops[producer].recomputable) {
+        int producer = producerOf[sim.vValue[y]];
+        if (!(opFlags[producer] & kRecomputable)) {
           recomputable = false;
           break;
         }
@@ -430,84 +454,137 @@ private:
       if (readNow || !recomputable || producers.empty())
         continue;
       // Recompute right before that read (or, in sorted mode, among the
-      // stage's recomputations in op order).
-      int stage = stageOf[firstRead];
+      // stage's recomputations in op order); for the end, last of all.
+      int stage = firstRead == end ? static_cast<int>(stages.base.size()) - 1
+                                   : stages.stageOf[firstRead];
       size_t q = firstRead;
-      size_t index = q - stageStart[stage];
+      std::sort(producers.begin(), producers.end());
+      producers.erase(std::unique(producers.begin(), producers.end()),
+                      producers.end());
       if (options.sortedInsertion) {
-        const std::vector<int> &list = staged.rec[stage];
-        if (!std::is_sorted(list.begin(), list.end()))
+        auto from = schedule.begin() + stages.start[stage];
+        auto to = schedule.begin() + stages.base[stage];
+        if (!std::is_sorted(from, to))
           continue;
         bool present = false;
         for (int p : producers)
-          if (std::binary_search(list.begin(), list.end(), p))
+          if (std::binary_search(from, to, p))
             present = true;
         if (present)
           continue;
-        index = std::lower_bound(list.begin(), list.end(), producers[0]) -
-                list.begin();
-        q = stageStart[stage] + index;
+        q = std::lower_bound(from, to, producers[0]) - schedule.begin();
         if (q <= tau)
           continue;
       }
-      size_t firstVariant = moves.size();
-      for (int variant = 0; variant < 3; ++variant) {
-        Move move;
-        move.stage = stage;
-        move.index = index;
-        if (!closure(producers, q, tau, variant, move))
-          continue;
-        move.estimate += static_cast<double>(sim.bBytes[b]);
-        if (move.estimate <= 0)
-          continue;
-        bool same = false;
-        for (size_t i = firstVariant; i < moves.size(); ++i)
-          if (moves[i].ops == move.ops)
-            same = true;
-        if (!same)
-          moves.push_back(std::move(move));
+      Pending p{b, stage, q, std::move(producers), moves.size(), 0};
+      for (int variant : {0, 2})
+        addMove(p.producers, p.q, tau, variant, b, p.stage, p.firstMove,
+                std::numeric_limits<double>::infinity(), moves);
+      p.endMove = moves.size();
+      pending.push_back(std::move(p));
+    }
+    // The ratio the K-th best move reaches so far bounds variant 1.
+    const size_t k = static_cast<size_t>(std::max(options.candidates, 1));
+    std::vector<double> best; // max-heap of the k best ratios
+    auto record = [&](const Move &m) {
+      double ratio = m.cost / m.estimate;
+      if (best.size() < k) {
+        best.push_back(ratio);
+        std::push_heap(best.begin(), best.end());
+      } else if (ratio < best.front()) {
+        std::pop_heap(best.begin(), best.end());
+        best.back() = ratio;
+        std::push_heap(best.begin(), best.end());
       }
+    };
+    for (const Move &m : moves)
+      record(m);
+    for (const Pending &p : pending) {
+      double bound = best.size() < k
+                         ? std::numeric_limits<double>::infinity()
+                         : best.front() * (1 + 1e-9) *
+                               static_cast<double>(sim.bBytes[p.buffer]);
+      size_t before = moves.size();
+      addMove(p.producers, p.q, tau, 1, p.buffer, p.stage, p.firstMove, bound,
+              moves, p.endMove);
+      if (moves.size() > before)
+        record(moves.back());
     }
     return moves;
+  }
+
+  /// Builds variant `variant` for buffer `b` and appends it to `moves`
+  /// unless it is impossible, saves nothing, costs more than `bound`, or
+  /// repeats a move of the same buffer (moves[firstMove, endMove) and the
+  /// moves appended after `endMove` when given).
+  void addMove(const std::vector<int> &producers, size_t q, size_t tau,
+               int variant, size_t b, int stage, size_t firstMove,
+               double bound, std::vector<Move> &moves,
+               size_t endMove = std::numeric_limits<size_t>::max()) {
+    Move move;
+    move.stage = stage;
+    move.position = q;
+    move.key = 3 * b + variant;
+    if (!closure(producers, q, tau, variant, bound, move))
+      return;
+    move.estimate += static_cast<double>(sim.bBytes[b]);
+    if (move.estimate <= 0)
+      return;
+    size_t last = std::min(endMove, moves.size());
+    for (size_t i = firstMove; i < last; ++i)
+      if (moves[i].ops == move.ops) {
+        // The same move: it keeps the earlier variant's place.
+        moves[i].key = std::min(moves[i].key, move.key);
+        return;
+      }
+    moves.push_back(std::move(move));
   }
 
   /// The ops to recompute at position `q` for `producers`: variant 0 keeps
   /// every value they read longer; 1 also recomputes the values they read
   /// that are dead at q, recursively; 2 does so one level deep. Constant-
   /// like ops are always recomputed. Sets move.ops, move.cost and the bytes
-  /// kept longer across tau (negative estimate). False when impossible.
+  /// kept longer across tau (negative estimate). False when impossible or
+  /// when the cost exceeds `bound`.
   bool closure(const std::vector<int> &producers, size_t q, size_t tau,
-               int variant, Move &move) {
+               int variant, double bound, Move &move) {
     ++stamp;
     if (opMark.size() != static_cast<size_t>(problem.numOps()))
       opMark.assign(problem.numOps(), 0);
     if (bufferMark.size() < sim.bBytes.size())
       bufferMark.resize(sim.bBytes.size(), 0);
     std::vector<int> needed(producers);
-    for (int p : producers)
+    double cost = 0;
+    for (int p : producers) {
       opMark[p] = stamp;
+      cost += opCost[p];
+    }
     stack.clear();
     for (int p : producers)
       stack.push_back({p, 0});
     while (!stack.empty()) {
       auto [op, depth] = stack.back();
       stack.pop_back();
-      for (int r : problem.ops[op].reads) {
-        int producer = problem.values[r].producer;
+      for (int i = readStart[op]; i < readStart[op + 1]; ++i) {
+        int r = readValue[i];
+        int producer = producerOf[r];
         if (producer < 0 || opMark[producer] == stamp)
           continue;
         int x = sim.versionBefore(r, q);
         if (x < 0)
           return false; // not computed before q in this order
         bool alive = sim.vLast[x] >= q;
-        const Op &def = problem.ops[producer];
+        int flags = opFlags[producer];
         bool recompute =
-            def.recomputable &&
-            (def.constant ||
+            (flags & kRecomputable) &&
+            ((flags & kConstant) ||
              (!alive && (variant == 1 || (variant == 2 && depth == 0))));
         if (recompute) {
           opMark[producer] = stamp;
           needed.push_back(producer);
+          cost += opCost[producer];
+          if (cost > bound)
+            return false; // cannot rank among the evaluated moves
           stack.push_back({producer, depth + 1});
           continue;
         }
@@ -520,66 +597,90 @@ private:
         }
       }
     }
-    std::sort(needed.begin(), needed.end()); // a topological order
+    // Op ids are a topological order: sort, by a scan of the marks when
+    // the ids are dense enough.
+    auto [lo, hi] = std::minmax_element(needed.begin(), needed.end());
+    int first = *lo, last = *hi;
+    if (static_cast<size_t>(last - first) <= 4 * needed.size()) {
+      needed.clear();
+      for (int op = first; op <= last; ++op)
+        if (opMark[op] == stamp)
+          needed.push_back(op);
+    } else {
+      std::sort(needed.begin(), needed.end());
+    }
     move.ops = std::move(needed);
     for (int op : move.ops)
-      move.cost += problem.ops[op].cost;
+      move.cost += opCost[op];
     return true;
   }
 
   const Problem &problem;
   SearchOptions options;
   Simulator sim;
+  Stages stages;
   int stamp = 0;
   std::vector<int> opMark, bufferMark;
   std::vector<std::pair<int, int>> stack;
+  // The op graph, flat.
+  enum : char { kRecomputable = 1, kConstant = 2 };
+  std::vector<int> readStart, readValue, producerOf;
+  std::vector<double> opCost;
+  std::vector<char> opFlags;
 };
 
-/// The recomputations of `staged` as (stage, op), the most expensive first.
+/// The recomputations of `schedule` as (op, occurrence) pairs, the most
+/// expensive first.
 std::vector<std::pair<int, int>> recomputations(const Problem &problem,
-                                                const Staged &staged) {
+                                                const Schedule &schedule) {
+  std::vector<int> count(problem.numOps(), 0);
   std::vector<std::pair<int, int>> recs;
-  for (size_t t = 0; t < staged.rec.size(); ++t)
-    for (int op : staged.rec[t])
-      recs.push_back({static_cast<int>(t), op});
+  for (int op : schedule)
+    if (count[op]++ > 0)
+      recs.push_back({op, count[op] - 1});
   std::stable_sort(recs.begin(), recs.end(), [&](const auto &a, const auto &b) {
-    return problem.ops[a.second].cost > problem.ops[b.second].cost;
+    return problem.ops[a.first].cost > problem.ops[b.first].cost;
   });
   return recs;
 }
 
+/// The index of the `occurrence`-th execution (0: the first) of `op`, or the
+/// schedule's size.
+size_t findOccurrence(const Schedule &schedule, int op, int occurrence) {
+  for (size_t e = 0; e < schedule.size(); ++e)
+    if (schedule[e] == op && occurrence-- == 0)
+      return e;
+  return schedule.size();
+}
+
 /// Removes recomputations (most expensive first) while `budget` holds.
-Staged drop(const Problem &problem, Staged staged, int64_t budget,
-            Simulator &sim, int64_t maxEvaluations) {
-  Schedule flat;
-  flatten(staged, flat);
-  Simulator::Light current = sim.run(flat, budget, false);
+Schedule drop(const Problem &problem, Schedule schedule, int64_t budget,
+              Simulator &sim, int64_t maxEvaluations) {
+  Simulator::Light current = sim.run(schedule, budget, false);
   if (!current.valid || current.peak > budget)
-    return staged;
+    return schedule;
+  Schedule trial;
   bool changed = true;
-  while (changed && sim.evaluations < maxEvaluations) {
+  while (changed && !sim.exhausted(maxEvaluations)) {
     changed = false;
-    for (const auto &[stage, op] : recomputations(problem, staged)) {
-      if (sim.evaluations >= maxEvaluations)
+    for (const auto &[op, occurrence] : recomputations(problem, schedule)) {
+      if (sim.exhausted(maxEvaluations))
         break;
-      std::vector<int> &list = staged.rec[stage];
-      auto it = std::find(list.begin(), list.end(), op);
-      if (it == list.end())
+      size_t at = findOccurrence(schedule, op, occurrence);
+      if (at == schedule.size())
         continue; // pruned meanwhile
-      Staged next = staged;
-      std::vector<int> &nextList = next.rec[stage];
-      nextList.erase(nextList.begin() + (it - list.begin()));
-      flatten(next, flat);
-      flat = prune(problem, flat);
-      Simulator::Light score = sim.run(flat, budget, false);
+      trial = schedule;
+      trial.erase(trial.begin() + at);
+      trial = prune(problem, trial);
+      Simulator::Light score = sim.run(trial, budget, false);
       if (score.valid && score.peak <= budget && score.cost <= current.cost) {
-        staged = toStaged(problem, flat);
+        schedule.swap(trial);
         current = score;
         changed = true;
       }
     }
   }
-  return staged;
+  return schedule;
 }
 
 } // namespace
@@ -587,72 +688,60 @@ Staged drop(const Problem &problem, Staged staged, int64_t budget,
 Schedule ckpt::sched::fitBudget(const Problem &problem, const Schedule &start,
                                 int64_t budget, const SearchOptions &options) {
   Greedy greedy(problem, options);
-  Staged staged = greedy.fit(toStaged(problem, start), budget);
-  Schedule out;
-  flatten(staged, out);
-  return prune(problem, out);
+  return prune(problem, greedy.fit(start, budget));
 }
 
 Schedule ckpt::sched::dropRecomputations(const Problem &problem,
                                          const Schedule &schedule,
                                          int64_t budget,
                                          const SearchOptions &options) {
-  Simulator sim(problem);
-  Staged staged =
-      drop(problem, toStaged(problem, schedule), budget, sim,
-           options.maxEvaluations);
-  Schedule out;
-  flatten(staged, out);
-  return out;
+  Simulator sim(problem, options.work);
+  return drop(problem, schedule, budget, sim, options.maxEvaluations);
 }
 
 Schedule ckpt::sched::improve(const Problem &problem,
                               const Schedule &schedule, int64_t budget,
                               const SearchOptions &options) {
-  Simulator sim(problem);
-  Staged staged = drop(problem, toStaged(problem, schedule), budget, sim,
-                       options.maxEvaluations);
-  Schedule flat;
-  flatten(staged, flat);
-  Simulator::Light current = sim.run(flat, budget, false);
-  if (!current.valid || current.peak > budget)
-    return flat;
+  Simulator sim(problem, options.work);
+  Schedule current = drop(problem, schedule, budget, sim,
+                          options.maxEvaluations);
+  Simulator::Light score = sim.run(current, budget, false);
+  if (!score.valid || score.peak > budget)
+    return current;
   int64_t spent = sim.evaluations;
+  Schedule ruined;
   for (int round = 0; round < options.rounds; ++round) {
     bool changed = false;
-    for (const auto &[stage, op] : recomputations(problem, staged)) {
-      if (spent >= options.maxEvaluations)
+    for (const auto &[op, occurrence] : recomputations(problem, current)) {
+      if (spent >= options.maxEvaluations ||
+          (options.work && options.work->spent()))
         break;
-      std::vector<int> &list = staged.rec[stage];
-      auto it = std::find(list.begin(), list.end(), op);
-      if (it == list.end())
+      size_t at = findOccurrence(current, op, occurrence);
+      if (at == current.size())
         continue;
-      Staged ruined = staged;
-      ruined.rec[stage].erase(ruined.rec[stage].begin() + (it - list.begin()));
-      flatten(ruined, flat);
-      flat = prune(problem, flat);
+      ruined = current;
+      ruined.erase(ruined.begin() + at);
+      ruined = prune(problem, ruined);
       SearchOptions inner = options;
       inner.maxEvaluations = options.maxEvaluations - spent;
       Greedy greedy(problem, inner);
-      Staged refit = greedy.fit(toStaged(problem, flat), budget);
+      Schedule refit = greedy.fit(ruined, budget);
       spent += greedy.evaluations();
-      Simulator check(problem);
-      refit = drop(problem, refit, budget, check,
-                   options.maxEvaluations - spent);
+      Simulator check(problem, options.work);
+      refit = drop(problem, prune(problem, refit), budget, check,
+                   std::max<int64_t>(options.maxEvaluations - spent, 1));
       spent += check.evaluations;
-      flatten(refit, flat);
-      Simulator::Light score = check.run(flat, budget, false);
-      if (score.valid && score.peak <= budget && score.cost < current.cost) {
-        staged = refit;
-        current = score;
+      Simulator::Light trial = check.run(refit, budget, false);
+      if (trial.valid && trial.peak <= budget && trial.cost < score.cost) {
+        current.swap(refit);
+        score = trial;
         changed = true;
       }
     }
     if (!changed)
       break;
   }
-  flatten(staged, flat);
-  return flat;
+  return current;
 }
 
 Schedule ckpt::sched::leastPeak(const Problem &problem, const Schedule &start,

@@ -290,46 +290,42 @@ Evaluation ckpt::sched::evaluate(const Problem &problem,
 }
 
 Schedule ckpt::sched::prune(const Problem &problem, const Schedule &schedule) {
-  Schedule current = schedule;
-  for (;;) {
-    // Which executions are firsts, and which versions are read.
-    std::vector<char> seen(problem.numOps(), 0);
-    std::vector<int> latest(problem.numValues(), -1);
-    std::vector<char> read; // per execution: some result version is read
-    read.assign(current.size(), 0);
-    std::vector<size_t> definedBy; // per version: its execution
-    for (size_t e = 0; e < current.size(); ++e) {
-      const Op &op = problem.ops[current[e]];
-      for (int r : op.reads) {
-        int x = r >= 0 && r < problem.numValues() ? latest[r] : -1;
-        if (x >= 0)
-          read[definedBy[x]] = 1;
-      }
-      for (int r : op.results) {
-        latest[r] = static_cast<int>(definedBy.size());
-        definedBy.push_back(e);
-      }
+  // Dead-code elimination on a straight line, last execution first: an
+  // execution is needed when it is an op's first, cannot be recomputed, or
+  // defines a version that a needed later execution (or the end) reads.
+  const int numOps = problem.numOps();
+  std::vector<int> count(numOps, 0);
+  for (int op : schedule)
+    if (op >= 0 && op < numOps)
+      ++count[op];
+  std::vector<char> needed(problem.numValues(), 0); // the current version's
+  for (int v = 0; v < problem.numValues(); ++v)
+    needed[v] = problem.values[v].returned;
+  std::vector<char> keep(schedule.size(), 0);
+  for (size_t e = schedule.size(); e-- > 0;) {
+    int op = schedule[e];
+    if (op < 0 || op >= numOps) {
+      keep[e] = 1; // invalid: evaluate() reports it
+      continue;
     }
-    for (int v = 0; v < problem.numValues(); ++v)
-      if (problem.values[v].returned && latest[v] >= 0)
-        read[definedBy[latest[v]]] = 1;
-    Schedule next;
-    next.reserve(current.size());
-    bool dropped = false;
-    for (size_t e = 0; e < current.size(); ++e) {
-      int op = current[e];
-      bool first = !seen[op];
-      seen[op] = 1;
-      if (!first && !read[e] && problem.ops[op].recomputable) {
-        dropped = true;
-        continue;
-      }
-      next.push_back(op);
-    }
-    if (!dropped)
-      return next;
-    current = std::move(next);
+    const Op &o = problem.ops[op];
+    bool first = --count[op] == 0;
+    bool used = first || !o.recomputable;
+    for (int r : o.results)
+      used = used || needed[r];
+    keep[e] = used;
+    for (int r : o.results)
+      needed[r] = 0;
+    if (used)
+      for (int r : o.reads)
+        needed[r] = 1;
   }
+  Schedule out;
+  out.reserve(schedule.size());
+  for (size_t e = 0; e < schedule.size(); ++e)
+    if (keep[e])
+      out.push_back(schedule[e]);
+  return out;
 }
 
 Problem ckpt::sched::problemFromGraph(const graph::Graph &graph,

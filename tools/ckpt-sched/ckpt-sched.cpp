@@ -40,6 +40,7 @@ const char *kUsage =
     "  --slots=S          memory slots of the chain DP (default 500, 0: exact)\n"
     "  --time-limit=SEC   ilp: CBC's time limit in seconds (default 60)\n"
     "  --threads=N        ilp: CBC threads (default 1)\n"
+    "  --ilp-log          ilp: CBC's log on standard output\n"
     "  --schedule         also print the schedule (node names, in order)\n"
     "  --compact          one-line JSON\n"
     "  --help             this text\n"
@@ -126,6 +127,8 @@ int main(int argc, char **argv) {
         return fail("invalid --threads '" + std::string(v) +
                     "': expected a positive integer");
       options.ilpThreads = static_cast<int>(threads);
+    } else if (a == "--ilp-log") {
+      options.ilpLog = true;
     } else if (a == "--schedule") {
       printSchedule = true;
     } else if (a == "--compact") {
@@ -184,13 +187,14 @@ int main(int argc, char **argv) {
             static_cast<int64_t>(plan.schedule.size()) - problem.numOps());
     out.set("producer", plan.producer);
   }
-  if (plan.leastPeak)
+  if (!plan.feasible && plan.leastPeak)
     out.set("least_feasible_bytes", *plan.leastPeak);
   if (plan.ilp) {
     const sched::IlpResult &ilp = *plan.ilp;
     json::Value o = json::Value::object();
     o.set("status", sched::statusName(ilp.status));
-    o.set("lower_bound", ilp.lowerBound);
+    if (!ilp.schedule.empty())
+      o.set("lower_bound", ilp.lowerBound);
     if (!ilp.schedule.empty() && ilp.lowerBound > 0)
       o.set("gap_percent", 100 * (ilp.cost - ilp.lowerBound) / ilp.lowerBound);
     o.set("warm_started", ilp.warmStarted);

@@ -30,9 +30,17 @@
 #include "ckpt/Solver/Schedule.h"
 
 #include <cstdint>
+#include <limits>
 
 namespace ckpt {
 namespace sched {
+
+/// Work that searches share, in simulated units (executions plus reads per
+/// evaluation): they stop once it is spent. Deterministic, unlike time.
+struct Work {
+  int64_t left = std::numeric_limits<int64_t>::max();
+  bool spent() const { return left <= 0; }
+};
 
 /// Limits of the searches.
 struct SearchOptions {
@@ -45,6 +53,8 @@ struct SearchOptions {
   /// Insert a recomputation among those of its stage in op order (the form
   /// of Checkmate's program, Ilp.h) instead of right before its reader.
   bool sortedInsertion = false;
+  /// Work shared with other searches (optional).
+  Work *work = nullptr;
 };
 
 /// Greedily recomputes values of `start` until its peak is within `budget`.

@@ -1,0 +1,337 @@
+//===- ScheduleTest.cpp - schedules, their memory, and the planners -------===//
+//
+// The simulator on hand-worked schedules, the greedy and local search, the
+// chain expansion, and the ILP against an exhaustive search.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Solver/Graph.h"
+#include "ckpt/Solver/Ilp.h"
+#include "ckpt/Solver/Planner.h"
+#include "ckpt/Solver/ProblemChain.h"
+#include "ckpt/Solver/Remat.h"
+#include "ckpt/Solver/Schedule.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+
+using namespace ckpt;
+using namespace ckpt::sched;
+
+namespace {
+
+/// A training chain in the standard model: forward ops f1..fn (each
+/// reading the previous one; f1 reads the input), a loss reading fn, and
+/// backward ops bn..b1 (bi reads the previous gradient, fi and f(i-1)), like
+/// the Checkmate graphs. `bytes[i]` is fi's size, gradients as large as the
+/// value they are the gradient of; the last gradient is returned.
+Problem trainingChain(const std::vector<int64_t> &bytes,
+                      const std::vector<double> &costs) {
+  Problem p;
+  int x = p.addInput();
+  const int n = static_cast<int>(bytes.size());
+  std::vector<int> f(n);
+  int prev = x;
+  for (int i = 0; i < n; ++i) {
+    Op op;
+    op.name = "f" + std::to_string(i + 1);
+    op.cost = costs[i];
+    op.reads = {prev};
+    int id = p.addOp(op);
+    f[i] = p.addResult(id, bytes[i]);
+    prev = f[i];
+  }
+  Op loss;
+  loss.name = "loss";
+  loss.cost = 1;
+  loss.reads = {prev};
+  int lossOp = p.addOp(loss);
+  int grad = p.addResult(lossOp, 16);
+  for (int i = n - 1; i >= 0; --i) {
+    Op op;
+    op.name = "b" + std::to_string(i + 1);
+    op.cost = 2 * costs[i];
+    op.backward = true;
+    op.reads = {grad, f[i]};
+    if (i > 0)
+      op.reads.push_back(f[i - 1]);
+    int id = p.addOp(op);
+    grad = p.addResult(id, i > 0 ? bytes[i - 1] : 16);
+  }
+  p.values[grad].returned = true;
+  p.values[p.ops[lossOp].results[0]].returned = true;
+  return p;
+}
+
+TEST(Schedule, IdentityOfAChainByHand) {
+  // f1 f2 f3 (10, 20, 30 B), loss (16), b3 (reads g, f3, f2; 20 B),
+  // b2 (reads g3, f2, f1; 10 B), b1 (reads g2, f1; 16 B, returned).
+  Problem p = trainingChain({10, 20, 30}, {1, 1, 1});
+  ASSERT_EQ(p.validate(), "");
+  EvalOptions options;
+  options.live = true;
+  Evaluation e = evaluate(p, identitySchedule(p), options);
+  ASSERT_TRUE(e.valid) << e.error;
+  // Live while each op runs: f1 10, f2 30, f3 60, loss 76, b3 96 (f3 dies),
+  // b2 10 + 20 + 16 + 20 + 10 = 76, b1 10 + 16 + 10 + 16 = 52.
+  EXPECT_EQ(e.live, (std::vector<int64_t>{10, 30, 60, 76, 96, 76, 52}));
+  EXPECT_EQ(e.peak, 96);
+  EXPECT_EQ(e.peakIndex, 4u);
+  EXPECT_DOUBLE_EQ(e.cost, 3 + 1 + 6);
+}
+
+TEST(Schedule, RecomputationMakesAVersion) {
+  Problem p = trainingChain({10, 20, 30}, {1, 1, 1});
+  // Run f1 again before b2: the first f1 dies at f2 (its last reader), the
+  // second lives from its run to b1.
+  Schedule s = {0, 1, 2, 3, 4, 0, 5, 6};
+  EvalOptions options;
+  options.live = true;
+  Evaluation e = evaluate(p, s, options);
+  ASSERT_TRUE(e.valid) << e.error;
+  // f1 10, f2 30 -> f1 dies, f3 50, loss 66, b3 86, f1' 20+16+20+10 = 66,
+  // b2 66 + 10 = 76, b1 10 + 16 + 10 + 16 = 52.
+  EXPECT_EQ(e.live, (std::vector<int64_t>{10, 30, 50, 66, 86, 66, 76, 52}));
+  EXPECT_EQ(e.peak, 86);
+  EXPECT_DOUBLE_EQ(e.cost, 11);
+}
+
+TEST(Schedule, InvalidSchedulesNameTheirFault) {
+  Problem p = trainingChain({10, 20}, {1, 1});
+  Evaluation e = evaluate(p, {0, 1, 2, 3});
+  EXPECT_FALSE(e.valid);
+  EXPECT_NE(e.error.find("op 4 ('b1') never runs"), std::string::npos) << e.error;
+  e = evaluate(p, {1, 0, 2, 3, 4});
+  EXPECT_FALSE(e.valid);
+  EXPECT_NE(e.error.find("before it is computed"), std::string::npos) << e.error;
+  e = evaluate(p, {0, 1, 2, 3, 4, 9});
+  EXPECT_FALSE(e.valid);
+  EXPECT_NE(e.error.find("which does not exist"), std::string::npos) << e.error;
+  p.ops[0].recomputable = false;
+  e = evaluate(p, {0, 1, 2, 3, 0, 4});
+  EXPECT_FALSE(e.valid);
+  EXPECT_NE(e.error.find("cannot be recomputed"), std::string::npos) << e.error;
+}
+
+TEST(Schedule, ViewsAndInPlaceShareBuffers) {
+  Problem p;
+  int x = p.addInput();
+  auto op = [&](const char *name, std::vector<int> reads) {
+    Op o;
+    o.name = name;
+    o.reads = std::move(reads);
+    return p.addOp(o);
+  };
+  int a = p.addResult(op("a", {x}), 64);
+  int v = p.addResult(op("view", {a}), 64, BufferRule::View, a);
+  int e = p.addResult(op("empty", {}), 32);
+  int w = p.addResult(op("write", {v, e}), 32, BufferRule::InPlace, e);
+  int u = p.addResult(op("use", {v, w}), 16);
+  p.values[u].returned = true;
+  ASSERT_EQ(p.validate(), "");
+  EvalOptions options;
+  options.live = true;
+  options.buffers = true;
+  Evaluation r = evaluate(p, identitySchedule(p), options);
+  ASSERT_TRUE(r.valid) << r.error;
+  // a 64; the view shares it; empty 32; write takes empty's buffer (it dies
+  // there); use reads the view (so a's buffer) and write: 64 + 32 + 16.
+  EXPECT_EQ(r.live, (std::vector<int64_t>{64, 64, 96, 96, 112}));
+  ASSERT_EQ(r.buffers.size(), 3u);
+  EXPECT_EQ(r.buffers[0].versions.size(), 2u); // a and its view
+  EXPECT_EQ(r.buffers[0].lastUse, 4u);
+  EXPECT_EQ(r.buffers[1].versions.size(), 2u); // empty, then write
+  // When the init is read later, the write gets a buffer of its own.
+  Op late;
+  late.name = "late";
+  late.reads = {e};
+  p.values[p.addResult(p.addOp(late), 8)].returned = true;
+  r = evaluate(p, identitySchedule(p), options);
+  ASSERT_TRUE(r.valid) << r.error;
+  EXPECT_EQ(r.buffers.size(), 5u);
+}
+
+TEST(Schedule, PruneDropsWhatNobodyReads) {
+  Problem p = trainingChain({10, 20, 30}, {1, 1, 1});
+  // f1 f2 run again before b3, which reads f2: f1' is read by f2', kept; a
+  // third f1 before b1 is read by b1 (kept); f3 again at the end: dropped.
+  Schedule s = {0, 1, 2, 3, 0, 1, 4, 5, 0, 6, 2};
+  Schedule pruned = prune(p, s);
+  EXPECT_EQ(pruned, (Schedule{0, 1, 2, 3, 0, 1, 4, 5, 0, 6}));
+  // Chains of useless recomputations go too, innermost last.
+  EXPECT_EQ(prune(p, {0, 1, 2, 3, 4, 5, 6, 0, 1}), identitySchedule(p));
+}
+
+TEST(Schedule, ProblemFromGraphKeepsTheFileOrder) {
+  graph::Graph g;
+  int in = g.addNode("in", false, 0, 100, /*input=*/true);
+  int a = g.addNode("a", false, 1, 10);
+  int b = g.addNode("b", false, 2, 20);
+  int c = g.addNode("c", true, 3, 30);
+  g.addEdge(in, a);
+  g.addEdge(a, b);
+  g.addEdge(a, c);
+  g.addEdge(b, c);
+  g.finalize();
+  std::vector<int> opNode;
+  Problem p = problemFromGraph(g, &opNode);
+  ASSERT_EQ(p.validate(), "");
+  EXPECT_EQ(p.numOps(), 3);
+  EXPECT_EQ(opNode, (std::vector<int>{a, b, c}));
+  EXPECT_TRUE(p.ops[2].backward);
+  EXPECT_TRUE(p.values[p.ops[2].results[0]].returned);
+  EXPECT_FALSE(p.values[p.ops[0].results[0]].returned);
+  // The input is outside the budget: a 10, b 30, c 60.
+  EXPECT_EQ(evaluate(p, identitySchedule(p)).peak, 60);
+}
+
+/// Every schedule of the ILP's form on a small problem in which only the
+/// forward ops may run again, recomputing only in the backward: stage t runs
+/// op t after any subset of the forward ops (in op order). The least cost
+/// within the budget, or infinity.
+double exhaustiveOptimum(const Problem &p, int64_t budget) {
+  const int n = p.numOps();
+  std::vector<int> forward;
+  int firstBackward = n;
+  for (int i = 0; i < n; ++i) {
+    if (!p.ops[i].backward)
+      forward.push_back(i);
+    else
+      firstBackward = std::min(firstBackward, i);
+  }
+  double best = std::numeric_limits<double>::infinity();
+  Schedule s = identitySchedule(p);
+  s.resize(firstBackward);
+  std::function<void(int)> stage = [&](int t) {
+    if (t == n) {
+      Evaluation e = evaluate(p, s);
+      if (e.valid && e.peak <= budget)
+        best = std::min(best, e.cost);
+      return;
+    }
+    for (uint32_t mask = 0; mask < (1u << forward.size()); ++mask) {
+      size_t mark = s.size();
+      for (size_t i = 0; i < forward.size(); ++i)
+        if (mask & (1u << i))
+          s.push_back(forward[i]);
+      s.push_back(t);
+      stage(t + 1);
+      s.resize(mark);
+    }
+  };
+  stage(firstBackward);
+  return best;
+}
+
+TEST(Planner, IlpMatchesExhaustiveSearch) {
+  if (!ilpAvailable())
+    GTEST_SKIP() << "built without CBC";
+  // f1..f4 (8, 64, 8, 64 B; costs 1, 4, 1, 2), the loss, b4..b1; backward
+  // ops run once (so the exhaustive search covers the ILP's space but for
+  // forward-stage recomputations, which cannot help here).
+  Problem p = trainingChain({8, 64, 8, 64}, {1, 4, 1, 2});
+  for (Op &op : p.ops)
+    if (op.backward)
+      op.recomputable = false;
+  int64_t storeAll = evaluate(p, identitySchedule(p)).peak;
+  int feasibleBudgets = 0;
+  for (int64_t budget = storeAll; budget > 0; budget -= 8) {
+    double exhaustive = exhaustiveOptimum(p, budget);
+    IlpOptions options;
+    options.timeLimit = 120;
+    IlpResult ilp = solveIlp(p, budget, options);
+    ASSERT_EQ(ilp.error, "") << budget;
+    if (exhaustive == std::numeric_limits<double>::infinity()) {
+      EXPECT_EQ(ilp.status, IlpResult::Status::Infeasible) << budget;
+      break;
+    }
+    ++feasibleBudgets;
+    ASSERT_EQ(ilp.status, IlpResult::Status::Optimal) << budget;
+    EXPECT_DOUBLE_EQ(ilp.cost, exhaustive) << budget;
+    EXPECT_DOUBLE_EQ(ilp.lowerBound, exhaustive) << budget;
+    Evaluation e = evaluate(p, ilp.schedule);
+    EXPECT_TRUE(e.valid) << e.error;
+    EXPECT_LE(e.peak, budget);
+    EXPECT_DOUBLE_EQ(e.cost, ilp.cost);
+    // optimal: within the budget, within 1% of the optimum here.
+    PlanOptions plan;
+    plan.budget = budget;
+    plan.slots = 0;
+    PlanResult ours = planSchedule(p, plan);
+    ASSERT_EQ(ours.error, "");
+    ASSERT_TRUE(ours.feasible) << budget;
+    EXPECT_LE(ours.peak, budget);
+    EXPECT_LE(ours.time, exhaustive * 1.01) << budget;
+  }
+  EXPECT_GE(feasibleBudgets, 3); // the test covers recomputation
+}
+
+TEST(Planner, GreedyFitsAndDropKeepsTheBudget) {
+  Problem p = trainingChain({64, 48, 32, 64, 16}, {4, 2, 1, 3, 1});
+  int64_t storeAll = evaluate(p, identitySchedule(p)).peak;
+  for (int64_t budget = storeAll; budget > storeAll / 3; budget -= 8) {
+    Schedule s = fitBudget(p, identitySchedule(p), budget);
+    Evaluation e = evaluate(p, s);
+    ASSERT_TRUE(e.valid) << e.error;
+    if (e.peak > budget)
+      continue; // the greedy's limit; leastPeak covers lower budgets
+    Schedule d = dropRecomputations(p, s, budget);
+    Evaluation ed = evaluate(p, d);
+    ASSERT_TRUE(ed.valid) << ed.error;
+    EXPECT_LE(ed.peak, budget);
+    EXPECT_LE(ed.cost, e.cost);
+    Schedule i = improve(p, d, budget);
+    Evaluation ei = evaluate(p, i);
+    ASSERT_TRUE(ei.valid) << ei.error;
+    EXPECT_LE(ei.peak, budget);
+    EXPECT_LE(ei.cost, ed.cost);
+  }
+}
+
+TEST(Planner, LeastFeasibleBudgetIsConsistent) {
+  // Planning at the least feasible budget an infeasible plan names succeeds.
+  Problem p = trainingChain({64, 48, 32, 64, 16}, {4, 2, 1, 3, 1});
+  PlanOptions options;
+  options.budget = 1;
+  PlanResult r = planSchedule(p, options);
+  ASSERT_EQ(r.error, "");
+  ASSERT_FALSE(r.feasible);
+  ASSERT_TRUE(r.leastPeak);
+  options.budget = *r.leastPeak;
+  PlanResult at = planSchedule(p, options);
+  ASSERT_TRUE(at.feasible);
+  EXPECT_LE(at.peak, *r.leastPeak);
+}
+
+TEST(ProblemChain, ExpandsAChainSequence) {
+  // Three forward ops, one per stage; the loss closes stage 4.
+  Problem p = trainingChain({10, 20, 30}, {1, 1, 1});
+  ProblemChain chain = buildProblemChain(p);
+  ASSERT_EQ(chain.chain.numStages(), 4);
+  // b3 reads f3 and f2 (= a^2, the input of stage 3): B3; b2 reads f2 and
+  // f1: B2; b1 reads only f1 (= a^1, B2's input) and b2's gradient: B2 too.
+  EXPECT_EQ(chain.stageOf, (std::vector<int>{1, 2, 3, 4, 3, 2, 2}));
+  // Fck1 Fn2 Fall3 Fall4 B4 B3 Fall1 Fall2 B2 B1: the forward as written,
+  // b3 (B3), f1 and f2 again, then b2 and b1 (B2), which read them.
+  using solver::Op;
+  using solver::OpKind;
+  std::vector<Op> seq = {{OpKind::FCk, 1},   {OpKind::FNone, 2},
+                         {OpKind::FAll, 3},  {OpKind::FAll, 4},
+                         {OpKind::Backward, 4}, {OpKind::Backward, 3},
+                         {OpKind::FAll, 1},  {OpKind::FAll, 2},
+                         {OpKind::Backward, 2}, {OpKind::Backward, 1}};
+  Schedule s = expandSequence(p, chain, seq);
+  // Positions: 0 f1, 1 f2, 2 f3, 3 loss, 4 b3, 5 b2, 6 b1.
+  EXPECT_EQ(s, (Schedule{0, 1, 2, 3, 4, 0, 1, 5, 6}));
+  // No recomputation at all: the identity, as written.
+  std::vector<Op> all = {{OpKind::FAll, 1}, {OpKind::FAll, 2},
+                         {OpKind::FAll, 3}, {OpKind::FAll, 4},
+                         {OpKind::Backward, 4}, {OpKind::Backward, 3},
+                         {OpKind::Backward, 2}, {OpKind::Backward, 1}};
+  EXPECT_EQ(expandSequence(p, chain, all), identitySchedule(p));
+}
+
+} // namespace
