@@ -143,7 +143,13 @@ def main(argv=None):
                 ours = plan(opt, step, f"budget={budget}", 600)
                 key = f"{name}@{budget}@{limit:g}"
                 if key not in cache and args.cached_only:
-                    cache[key] = {"feasible": False, "status": "not run", "wall_s": 0}
+                    # A result under another time limit, the longest.
+                    others = sorted((float(k.rsplit("@", 1)[1]), k) for k in cache
+                                    if k.startswith(f"{name}@{budget}@"))
+                    if others:
+                        limit, key = others[-1]
+                    else:
+                        cache[key] = {"feasible": False, "status": "not run", "wall_s": 0}
                 elif key not in cache:
                     cache[key] = plan(opt, step, f"budget={budget} strategy=ilp "
                                       f"time-limit={limit:g}",
