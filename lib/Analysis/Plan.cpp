@@ -5,68 +5,12 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cmath>
-#include <limits>
 
 using namespace mlir;
 using namespace ckpt;
-
-std::optional<BudgetSpec> ckpt::parseBudget(llvm::StringRef text,
-                                            std::string &error) {
-  llvm::StringRef trimmed = text.trim();
-  auto fail = [&]() -> std::optional<BudgetSpec> {
-    error = "invalid budget '" + text.str() +
-            "': expected a number of bytes with an optional unit (B, KB, MB, "
-            "GB, KiB, MiB, GiB, TiB) or a percentage of the store-all peak "
-            "such as '70%'";
-    return std::nullopt;
-  };
-  // Split the number from the unit.
-  size_t numberEnd = 0;
-  while (numberEnd < trimmed.size() &&
-         (llvm::isDigit(trimmed[numberEnd]) || trimmed[numberEnd] == '.'))
-    ++numberEnd;
-  llvm::StringRef number = trimmed.take_front(numberEnd);
-  llvm::StringRef unit = trimmed.drop_front(numberEnd).trim();
-  double value;
-  if (number.empty() || number.getAsDouble(value) || !std::isfinite(value))
-    return fail();
-  BudgetSpec spec;
-  if (unit == "%") {
-    if (value <= 0)
-      return fail();
-    spec.percent = true;
-    spec.value = value;
-    return spec;
-  }
-  double scale = llvm::StringSwitch<double>(unit)
-                     .Case("", 1.0)
-                     .Case("B", 1.0)
-                     .Case("KB", 1e3)
-                     .Case("MB", 1e6)
-                     .Case("GB", 1e9)
-                     .Case("KiB", 1024.0)
-                     .Case("MiB", 1024.0 * 1024)
-                     .Case("GiB", 1024.0 * 1024 * 1024)
-                     .Case("TiB", 1024.0 * 1024 * 1024 * 1024)
-                     .Default(-1);
-  if (scale < 0 || value * scale < 1)
-    return fail();
-  // Budgets are kept in signed 64-bit byte counts (the report, the solver):
-  // a larger one would wrap around, and converting a double past 2^64 to an
-  // integer is undefined.
-  if (value * scale >= kMaxBudgetBytes) {
-    error = "budget '" + text.str() + "' is too large: it must be below 2^63 bytes";
-    return std::nullopt;
-  }
-  spec.value = std::floor(value * scale);
-  return spec;
-}
 
 mlir::LogicalResult ckpt::checkSlots(mlir::Location loc, int64_t slots) {
   if (slots >= 0)
@@ -155,14 +99,7 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
   uint64_t reference = plan.storeAllPeak;
   if (request.fitModel)
     reference = static_cast<uint64_t>(sched::chainStoreAllPeak(problem));
-  // A percentage of a step that holds no buffer is still a budget: 1 B; a
-  // huge percentage saturates below 2^63 (see kMaxBudgetBytes).
-  double value = request.budget.percent
-                     ? static_cast<double>(reference) * request.budget.value / 100.0
-                     : request.budget.value;
-  plan.budget = value >= kMaxBudgetBytes
-                    ? static_cast<uint64_t>(std::numeric_limits<int64_t>::max())
-                    : std::max<uint64_t>(1, static_cast<uint64_t>(value));
+  plan.budget = static_cast<uint64_t>(budgetBytes(request.budget, reference));
 
   sched::PlanOptions options;
   options.strategy = request.strategy;

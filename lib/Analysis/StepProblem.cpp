@@ -29,18 +29,23 @@ public:
     return it == out.idOf.end() ? -1 : it->second;
   }
 
+  /// Records that `node` reads `value` (once; values the problem does not
+  /// know are skipped).
+  void addRead(sched::Op &node, Value value) {
+    int id = lookup(value);
+    if (id >= 0 &&
+        std::find(node.reads.begin(), node.reads.end(), id) == node.reads.end())
+      node.reads.push_back(id);
+  }
+
   /// Adds `op` (at `position` in the order) as one problem op.
   int addOp(Operation *op, unsigned position) {
     sched::Op node;
     node.name = op->getName().getStringRef().str();
     llvm::SetVector<Value> read;
     StepAnalysis::getReadValues(op, read);
-    for (Value value : read) {
-      int id = lookup(value);
-      if (id >= 0 &&
-          std::find(node.reads.begin(), node.reads.end(), id) == node.reads.end())
-        node.reads.push_back(id);
-    }
+    for (Value value : read)
+      addRead(node, value);
     int id = out.problem.addOp(std::move(node));
     out.opOf.push_back(op);
     out.positionOf.push_back(position);
@@ -105,12 +110,8 @@ public:
     sched::Op end;
     end.name = "ckpt.yield";
     YieldOp yield = recompute.getYieldOp();
-    for (Value value : yield.getOperands()) {
-      int id = lookup(value);
-      if (id >= 0 &&
-          std::find(end.reads.begin(), end.reads.end(), id) == end.reads.end())
-        end.reads.push_back(id);
-    }
+    for (Value value : yield.getOperands())
+      addRead(end, value);
     int id = out.problem.addOp(std::move(end));
     out.opOf.push_back(nullptr);
     out.positionOf.push_back(position);

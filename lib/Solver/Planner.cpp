@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <memory>
 
 using namespace ckpt;
@@ -111,32 +112,42 @@ public:
 
   /// Searches the chain budget of the DP (`allowAll`: Theorem 1, else the
   /// AD model): offers the fastest expanded schedule that fits, and the
-  /// leanest one (at the DP's least budget) as `lean`.
+  /// leanest one (at the DP's least budget) as `lean`. The table and the
+  /// expanded schedules do not depend on the budget: they are kept for the
+  /// next search.
   std::string searchDP(bool allowAll, Best &best,
                        std::optional<Candidate> *lean = nullptr) const {
-    solver::Chain units = pc.chain;
-    int64_t limit = top;
-    if (slots > 0) {
-      units = solver::toUnits(pc.chain, solver::MemoryModel{top, slots});
-      limit = slots;
+    if (!dp || dp->allowAll != allowAll) {
+      dp.emplace();
+      dp->allowAll = allowAll;
+      solver::Chain units = pc.chain;
+      dp->limit = top;
+      if (slots > 0) {
+        units = solver::toUnits(pc.chain, solver::MemoryModel{top, slots});
+        dp->limit = slots;
+      }
+      solver::DPOptions options;
+      options.allowAllChains = allowAll;
+      dp->table = solver::ChainDPTable::build(units, dp->limit, options,
+                                              dp->error);
     }
-    solver::DPOptions options;
-    options.allowAllChains = allowAll;
-    std::string error;
-    std::unique_ptr<solver::ChainDPTable> table =
-        solver::ChainDPTable::build(units, limit, options, error);
-    if (!table)
-      return error;
-    int64_t lo = table->minFeasibleLimit();
+    if (!dp->table)
+      return dp->error;
+    const int64_t limit = dp->limit;
+    int64_t lo = dp->table->minFeasibleLimit();
     if (lo > limit)
       return "";
-    std::vector<solver::Op> sequence;
-    double makespan = 0;
-    auto at = [&](int64_t l) {
-      table->solve(l, sequence, makespan);
-      return expand(sequence, "chain");
+    auto at = [&](int64_t l) -> const Candidate & {
+      auto it = dp->at.find(l);
+      if (it == dp->at.end()) {
+        std::vector<solver::Op> sequence;
+        double makespan = 0;
+        dp->table->solve(l, sequence, makespan);
+        it = dp->at.emplace(l, expand(sequence, "chain")).first;
+      }
+      return it->second;
     };
-    Candidate leanest = at(lo);
+    const Candidate &leanest = at(lo);
     best.offer(leanest);
     if (lean)
       *lean = leanest;
@@ -145,23 +156,73 @@ public:
     // The largest chain budget whose schedule fits (the fastest), assuming
     // the exact peak grows with the chain budget; then its neighbours.
     int64_t good = lo, bad = limit + 1;
-    Candidate atTop = at(limit);
+    const Candidate &atTop = at(limit);
     best.offer(atTop);
     if (atTop.peak <= best.budget)
       return "";
     while (bad - good > 1) {
       int64_t mid = good + (bad - good) / 2;
-      Candidate c = at(mid);
+      const Candidate &c = at(mid);
       best.offer(c);
       (c.peak <= best.budget ? good : bad) = mid;
     }
     return "";
   }
 
+  /// The baseline chain schedules, expanded: memory-poor, periodic:2..8 and
+  /// sqrt (computed once).
+  const std::vector<Candidate> &baselines() const {
+    if (!baselineCandidates) {
+      const int L = pc.chain.length();
+      std::vector<std::vector<solver::Op>> sequences = {
+          solver::memoryPoorSequence(L)};
+      for (int k = 2; k <= std::min(L, 8); ++k)
+        sequences.push_back(solver::periodicSequence(L, k));
+      int k = static_cast<int>(std::lround(std::sqrt(static_cast<double>(L))));
+      sequences.push_back(solver::periodicSequence(L, std::max(1, k)));
+      baselineCandidates.emplace();
+      for (const std::vector<solver::Op> &sequence : sequences)
+        baselineCandidates->push_back(expand(sequence, "chain"));
+    }
+    return *baselineCandidates;
+  }
+
   const Problem &problem;
   const ProblemChain &pc;
   int64_t slots;
   int64_t top = 1; ///< chain store-all peak (chain bytes)
+
+private:
+  /// The DP table of the last search and the schedules expanded from it.
+  struct DPState {
+    bool allowAll = true;
+    int64_t limit = 0;
+    std::unique_ptr<solver::ChainDPTable> table;
+    std::string error;
+    std::map<int64_t, Candidate> at;
+  };
+  mutable std::optional<DPState> dp;
+  mutable std::optional<std::vector<Candidate>> baselineCandidates;
+};
+
+/// The chain of a problem and its producer, built when first needed.
+class LazyChain {
+public:
+  LazyChain(const Problem &problem, int64_t slots)
+      : problem(problem), slots(slots) {}
+  const ChainProducer &get() {
+    if (!producer) {
+      pc.emplace(buildProblemChain(problem));
+      producer.emplace(problem, *pc, slots);
+    }
+    return *producer;
+  }
+
+private:
+  const Problem &problem;
+  int64_t slots;
+  std::optional<ProblemChain> pc;
+  std::optional<ChainProducer> producer;
 };
 
 /// fit=model: Theorem 1 as the paper states it, on the chain.
@@ -259,6 +320,20 @@ SearchOptions scaled(const Problem &problem, SearchOptions options) {
 /// The shared work of the improving searches of one plan.
 constexpr int64_t kSearchWork = 30000000;
 
+/// Search options for the improving searches of one plan: `base` with a
+/// fresh work budget of kSearchWork that they share.
+struct Improving {
+  explicit Improving(const SearchOptions &base) : options(base) {
+    work.left = kSearchWork;
+    options.work = &work;
+  }
+  Improving(const Improving &) = delete;
+  Improving &operator=(const Improving &) = delete;
+
+  Work work;
+  SearchOptions options;
+};
+
 /// The most bytes one op needs at once (what it reads and defines): no
 /// schedule peaks lower.
 int64_t opLowerBound(const Problem &problem) {
@@ -309,7 +384,7 @@ struct Attempt {
 };
 
 Attempt attempt(const Problem &problem, const PlanOptions &options,
-                bool forIlp) {
+                bool forIlp, LazyChain &chain) {
   Attempt a{Best{options.budget, {}, {}}, {}, {}, {}};
   Best &best = a.best;
   Candidate identity = score(problem, identitySchedule(problem), "store-all");
@@ -319,10 +394,8 @@ Attempt attempt(const Problem &problem, const PlanOptions &options,
   a.searchOptions = searchOptions;
   if (identity.peak <= options.budget)
     return a;
-  Work work;
-  work.left = kSearchWork;
-  SearchOptions improving = searchOptions;
-  improving.work = &work;
+  Improving improvingSearch(searchOptions);
+  const SearchOptions &improving = improvingSearch.options;
 
   // The greedy from the schedule as written.
   Candidate greedy = score(
@@ -336,24 +409,14 @@ Attempt attempt(const Problem &problem, const PlanOptions &options,
     return a;
 
   // The chain DP and the baselines.
-  ProblemChain pc = buildProblemChain(problem);
-  ChainProducer producer(problem, pc, options.slots);
+  const ChainProducer &producer = chain.get();
   Best chainBest{options.budget, {}, {}};
   std::optional<Candidate> &lean = a.lean;
   a.error = producer.searchDP(/*allowAll=*/true, chainBest, &lean);
   if (!a.error.empty())
     return a;
-  const int L = pc.chain.length();
-  std::vector<std::vector<solver::Op>> baselines = {
-      solver::memoryPoorSequence(L)};
-  for (int k = 2; k <= std::min(L, 8); ++k)
-    baselines.push_back(solver::periodicSequence(L, k));
-  {
-    int k = static_cast<int>(std::lround(std::sqrt(static_cast<double>(L))));
-    baselines.push_back(solver::periodicSequence(L, std::max(1, k)));
-  }
-  for (const std::vector<solver::Op> &sequence : baselines)
-    chainBest.offer(producer.expand(sequence, "chain"));
+  for (const Candidate &baseline : producer.baselines())
+    chainBest.offer(baseline);
   if (chainBest.fit) {
     best.offer(*chainBest.fit);
     best.offer(search(problem, *chainBest.fit, options.budget, improving));
@@ -379,7 +442,8 @@ constexpr int kDescents = 16;
 
 PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
                        bool forIlp) {
-  Attempt a = attempt(problem, options, forIlp);
+  LazyChain chain(problem, options.slots);
+  Attempt a = attempt(problem, options, forIlp, chain);
   if (!a.error.empty()) {
     PlanResult result;
     result.error = a.error;
@@ -399,7 +463,7 @@ PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
   for (int i = 0; i < kDescents && leanest.valid && leanest.peak > 0; ++i) {
     PlanOptions lower = options;
     lower.budget = leanest.peak - 1;
-    Attempt below = attempt(problem, lower, /*forIlp=*/false);
+    Attempt below = attempt(problem, lower, /*forIlp=*/false, chain);
     if (!below.error.empty() || !below.best.fit)
       break;
     leanest = *below.best.fit;
@@ -408,11 +472,8 @@ PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
   if (leanest.valid)
     best.leastPeak = leanest.peak;
   if (leanest.valid && leanest.peak <= options.budget) {
-    Work work;
-    work.left = kSearchWork;
-    SearchOptions improving = a.searchOptions;
-    improving.work = &work;
-    best.offer(search(problem, leanest, options.budget, improving));
+    Improving improving(a.searchOptions);
+    best.offer(search(problem, leanest, options.budget, improving.options));
   }
   return finish(best);
 }

@@ -389,6 +389,13 @@ public:
 
   int64_t evaluations() const { return sim.evaluations; }
 
+  /// Starts a new count of evaluations, limited to `maxEvaluations` (the
+  /// flat op graph and the buffers are kept for the next fit).
+  void restart(int64_t maxEvaluations) {
+    options.maxEvaluations = maxEvaluations;
+    sim.evaluations = 0;
+  }
+
 private:
   void apply(const Schedule &schedule, const Move &move, Schedule &out) const {
     out = schedule;
@@ -710,6 +717,9 @@ Schedule ckpt::sched::improve(const Problem &problem,
     return current;
   int64_t spent = sim.evaluations;
   Schedule ruined;
+  // One greedy and one checking simulator for every ruin-and-recreate step.
+  Greedy greedy(problem, options);
+  Simulator check(problem, options.work);
   for (int round = 0; round < options.rounds; ++round) {
     bool changed = false;
     for (const auto &[op, occurrence] : recomputations(problem, current)) {
@@ -722,12 +732,10 @@ Schedule ckpt::sched::improve(const Problem &problem,
       ruined = current;
       ruined.erase(ruined.begin() + at);
       ruined = prune(problem, ruined);
-      SearchOptions inner = options;
-      inner.maxEvaluations = options.maxEvaluations - spent;
-      Greedy greedy(problem, inner);
+      greedy.restart(options.maxEvaluations - spent);
       Schedule refit = greedy.fit(ruined, budget);
       spent += greedy.evaluations();
-      Simulator check(problem, options.work);
+      check.evaluations = 0;
       refit = drop(problem, prune(problem, refit), budget, check,
                    std::max<int64_t>(options.maxEvaluations - spent, 1));
       spent += check.evaluations;

@@ -8,13 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ckpt/Solver/Budget.h"
 #include "ckpt/Solver/GraphJson.h"
 #include "ckpt/Solver/Json.h"
 #include "ckpt/Solver/Planner.h"
 #include "ckpt/Solver/Schedule.h"
 
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -54,33 +54,6 @@ const char *kUsage =
 int fail(const std::string &message) {
   std::fprintf(stderr, "ckpt-sched: error: %s\n", message.c_str());
   return 1;
-}
-
-/// Parses "123", "1.5GiB", "80%": bytes, or a percentage of `reference`.
-bool parseBudget(const std::string &text, int64_t reference, int64_t &out) {
-  char *end = nullptr;
-  double value = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || !std::isfinite(value) || value <= 0)
-    return false;
-  std::string unit(end);
-  double scale = -1;
-  if (unit == "%") {
-    out = std::max<int64_t>(
-        1, static_cast<int64_t>(static_cast<double>(reference) * value / 100));
-    return true;
-  }
-  const std::pair<const char *, double> units[] = {
-      {"", 1},     {"B", 1},          {"KB", 1e3},
-      {"MB", 1e6}, {"GB", 1e9},       {"KiB", 1024.0},
-      {"MiB", 1024.0 * 1024},         {"GiB", 1024.0 * 1024 * 1024},
-      {"TiB", 1024.0 * 1024 * 1024 * 1024}};
-  for (const auto &u : units)
-    if (unit == u.first)
-      scale = u.second;
-  if (scale < 0 || value * scale < 1 || value * scale >= 9.2e18)
-    return false;
-  out = static_cast<int64_t>(std::floor(value * scale));
-  return true;
 }
 
 } // namespace
@@ -155,10 +128,11 @@ int main(int argc, char **argv) {
 
   sched::Evaluation base =
       sched::evaluate(problem, sched::identitySchedule(problem));
-  if (!parseBudget(budgetText, base.peak, options.budget))
-    return fail("invalid budget '" + budgetText +
-                "': expected bytes with an optional unit (B, KB, MB, GB, "
-                "KiB, MiB, GiB, TiB) or a percentage such as '80%'");
+  std::string error;
+  std::optional<BudgetSpec> budget = parseBudget(budgetText, error);
+  if (!budget)
+    return fail(error);
+  options.budget = budgetBytes(*budget, static_cast<uint64_t>(base.peak));
 
   auto t0 = std::chrono::steady_clock::now();
   sched::PlanResult plan = sched::planSchedule(problem, options);

@@ -5,6 +5,7 @@
 
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Analysis/StepProblem.h"
+#include "ckpt/Solver/Budget.h"
 #include "ckpt/Solver/Planner.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -17,21 +18,6 @@
 #include <vector>
 
 namespace ckpt {
-
-/// A budget as the user wrote it: bytes, or a percentage of the store-all peak.
-struct BudgetSpec {
-  bool percent = false;
-  double value = 0; ///< bytes, or percent (0 < value)
-};
-
-/// Budgets in bytes are below 2^63 (kept in signed 64-bit counts).
-constexpr double kMaxBudgetBytes = 9223372036854775808.0; // 2^63
-
-/// Parses "1048576", "512KiB", "1.5GiB", "2MB", "70%" (units B, KB, MB, GB,
-/// KiB, MiB, GiB, TiB; decimal units are powers of 1000). Returns
-/// std::nullopt and sets `error` on malformed input or a byte budget of
-/// kMaxBudgetBytes or more.
-std::optional<BudgetSpec> parseBudget(llvm::StringRef text, std::string &error);
 
 /// Checks a `slots` option (0: exact sizes, else positive); emits an error
 /// at `loc` otherwise.
