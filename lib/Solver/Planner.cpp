@@ -349,9 +349,13 @@ int64_t opLowerBound(const Problem &problem) {
   return bound;
 }
 
+/// Randomized restarts of the greedy in the least-peak search.
+constexpr uint64_t kRestarts = 4;
+
 /// The leanest schedule found independently of any budget: the greedy from
-/// the schedule as written and from the chain DP's leanest schedule, driven
-/// down to the op lower bound.
+/// the schedule as written (plain and with kRestarts randomized choices)
+/// and from the chain DP's leanest schedule, driven down to the op lower
+/// bound.
 Candidate leastPeakCandidate(const Problem &problem,
                              const std::optional<Candidate> &lean,
                              const SearchOptions &options) {
@@ -370,6 +374,16 @@ Candidate leastPeakCandidate(const Problem &problem,
     offer(*lean);
     offer(score(problem, fitBudget(problem, lean->schedule, target, options),
                 "chain+search"));
+  }
+  // Restarts from the schedule as written with randomized choices (fixed
+  // seeds, so deterministic), sharing one work budget.
+  Improving restarts(options);
+  for (uint64_t seed = 1; seed <= kRestarts && !restarts.work.spent(); ++seed) {
+    restarts.options.seed = seed;
+    offer(score(problem,
+                fitBudget(problem, identitySchedule(problem), target,
+                          restarts.options),
+                "search"));
   }
   return leanest ? *leanest : Candidate();
 }
@@ -439,6 +453,8 @@ Attempt attempt(const Problem &problem, const PlanOptions &options,
 
 /// At most this many descents of the least-budget search.
 constexpr int kDescents = 16;
+/// At most this many successive lowerings by ruin-and-recreate.
+constexpr int kLowerings = 32;
 
 PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
                        bool forIlp) {
@@ -460,6 +476,15 @@ PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
   // Planning at any budget at or above the result ends here with the same
   // schedule, which fits; at one byte under it, the last descent failed.
   Candidate leanest = leastPeakCandidate(problem, a.lean, a.searchOptions);
+  {
+    Improving lowering(a.searchOptions);
+    lowering.options.rounds = kLowerings;
+    Candidate lower = score(
+        problem, lowerPeak(problem, leanest.schedule, lowering.options),
+        leanest.producer);
+    if (lower.valid && lower.peak < leanest.peak)
+      leanest = std::move(lower);
+  }
   for (int i = 0; i < kDescents && leanest.valid && leanest.peak > 0; ++i) {
     PlanOptions lower = options;
     lower.budget = leanest.peak - 1;

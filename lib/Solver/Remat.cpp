@@ -306,7 +306,8 @@ struct Move {
 class Greedy {
 public:
   Greedy(const Problem &problem, const SearchOptions &options)
-      : problem(problem), options(options), sim(problem, options.work) {
+      : problem(problem), options(options), sim(problem, options.work),
+        rng(options.seed) {
     // The op graph flat, for the closures' walks.
     const int numOps = problem.numOps();
     readStart.assign(numOps + 1, 0);
@@ -351,6 +352,8 @@ public:
       int chosen = -1;
       bool chosenLowersPeak = false;
       double chosenRatio = 0;
+      // With a seed, the ratios are scaled by random factors in [1, 2): a
+      // different greedy path per seed (the floor search's restarts).
       for (size_t i = 0; i < moves.size(); ++i) {
         apply(schedule, moves[i], trial);
         Simulator::Light score = sim.run(trial, budget, /*detail=*/false);
@@ -366,6 +369,8 @@ public:
         } else {
           continue;
         }
+        if (options.seed)
+          ratio *= 1.0 + random();
         if (chosen < 0 || (lowersPeak && !chosenLowersPeak) ||
             (lowersPeak == chosenLowersPeak && ratio < chosenRatio)) {
           chosen = static_cast<int>(i);
@@ -388,6 +393,15 @@ public:
   }
 
   int64_t evaluations() const { return sim.evaluations; }
+
+  /// A uniform number in [0, 1) from the seed's stream (splitmix64).
+  double random() {
+    uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return static_cast<double>(z >> 11) * 0x1.0p-53;
+  }
 
   /// Starts a new count of evaluations, limited to `maxEvaluations` (the
   /// flat op graph and the buffers are kept for the next fit).
@@ -626,6 +640,7 @@ private:
   SearchOptions options;
   Simulator sim;
   Stages stages;
+  uint64_t rng;
   int stamp = 0;
   std::vector<int> opMark, bufferMark;
   std::vector<std::pair<int, int>> stack;
@@ -755,4 +770,51 @@ Schedule ckpt::sched::improve(const Problem &problem,
 Schedule ckpt::sched::leastPeak(const Problem &problem, const Schedule &start,
                                 const SearchOptions &options) {
   return fitBudget(problem, start, 0, options);
+}
+
+Schedule ckpt::sched::lowerPeak(const Problem &problem, const Schedule &start,
+                                const SearchOptions &options) {
+  Simulator check(problem, options.work);
+  Simulator::Light score = check.run(start, 0, false);
+  if (!score.valid)
+    return start;
+  Schedule current = start;
+  int64_t spent = check.evaluations;
+  Greedy greedy(problem, options);
+  Schedule ruined;
+  for (int round = 0; round < options.rounds; ++round) {
+    bool changed = false;
+    // Remove one recomputation (with what only it needed) and let the
+    // greedy fit the rest one byte under the current peak: a recomputation
+    // placed early by the greedy can block a lower peak found otherwise.
+    for (const auto &[op, occurrence] : recomputations(problem, current)) {
+      if (spent >= options.maxEvaluations ||
+          (options.work && options.work->spent()))
+        break;
+      size_t at = findOccurrence(current, op, occurrence);
+      if (at == current.size())
+        continue;
+      ruined = current;
+      ruined.erase(ruined.begin() + at);
+      ruined = prune(problem, ruined);
+      greedy.restart(options.maxEvaluations - spent);
+      Schedule refit = prune(problem, greedy.fit(ruined, score.peak - 1));
+      spent += greedy.evaluations();
+      check.evaluations = 0;
+      Simulator::Light trial = check.run(refit, score.peak - 1, false);
+      spent += check.evaluations;
+      if (trial.valid && (trial.peak < score.peak ||
+                          (trial.peak == score.peak && trial.cost < score.cost))) {
+        bool lower = trial.peak < score.peak;
+        current.swap(refit);
+        score = trial;
+        changed = changed || lower;
+        if (lower)
+          break; // the recomputations changed: start over
+      }
+    }
+    if (!changed)
+      break;
+  }
+  return current;
 }

@@ -19,6 +19,10 @@
 //    result when it is cheaper and fits.
 //  - leastPeak: fitBudget towards a budget of 0 bytes: the lowest peak the
 //    greedy reaches from a start.
+//  - lowerPeak: ruin-and-recreate towards a lower peak: remove one
+//    recomputation, refit one byte under the current peak.
+//  With a nonzero `seed`, the greedy picks by randomly scaled ratios: the
+//  least-budget search restarts it with a few fixed seeds.
 //
 // Deterministic: work limits count evaluations, never wall time.
 //
@@ -53,6 +57,9 @@ struct SearchOptions {
   /// Insert a recomputation among those of its stage in op order (the form
   /// of Checkmate's program, Ilp.h) instead of right before its reader.
   bool sortedInsertion = false;
+  /// 0: the greedy applies the best move; else it picks by ratios scaled
+  /// by random factors in [1, 2) drawn from this seed (deterministic).
+  uint64_t seed = 0;
   /// Work shared with other searches (optional).
   Work *work = nullptr;
 };
@@ -76,6 +83,13 @@ Schedule improve(const Problem &problem, const Schedule &schedule,
 
 /// The lowest-peak schedule the greedy reaches from `start`.
 Schedule leastPeak(const Problem &problem, const Schedule &start,
+                   const SearchOptions &options = {});
+
+/// Ruin-and-recreate towards a lower peak: removes one recomputation of
+/// `start` at a time and fits the rest greedily one byte under the current
+/// peak; keeps the result when its peak is lower (or equal and cheaper).
+/// `options.rounds` bounds the successive lowerings.
+Schedule lowerPeak(const Problem &problem, const Schedule &start,
                    const SearchOptions &options = {});
 
 } // namespace sched
