@@ -54,10 +54,31 @@ fi
 
 [ -x /usr/lib/llvm-22/bin/mlir-opt ] || die "/usr/lib/llvm-22/bin/mlir-opt is missing after install"
 
-if [ ! -f "$build_dir/build.ninja" ]; then
+# The CUDA toolkit (not in Debian main; these machines' image has one in
+# /usr/local/cuda): CUDA_HOME, else /usr/local/cuda, else the toolkit of the
+# ptxas on PATH. When one is found, the GPU tests require its ptxas and
+# libdevice (CKPT_CUDA_TOOLKIT) instead of being skipped.
+cuda=""
+for candidate in "${CUDA_HOME:-}" /usr/local/cuda \
+    "$(dirname "$(dirname "$(command -v ptxas 2>/dev/null || echo /nonexistent/bin/ptxas)")")"; do
+  if [ -n "$candidate" ] && [ -x "$candidate/bin/ptxas" ]; then
+    cuda=$(cd "$candidate" && pwd -P)
+    break
+  fi
+done
+if [ -n "$cuda" ]; then
+  say "CUDA toolkit: $cuda (ptxas $("$cuda/bin/ptxas" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')); the GPU tests require it"
+  [ -f "$cuda/nvvm/libdevice/libdevice.10.bc" ] \
+    || say "warning: $cuda has no nvvm/libdevice/libdevice.10.bc: the GPU tests will fail"
+else
+  say "no CUDA toolkit (CUDA_HOME, /usr/local/cuda, ptxas on PATH): GPU tests that need ptxas are skipped"
+fi
+
+if [ ! -f "$build_dir/build.ninja" ] || \
+    ! grep -qx "CKPT_CUDA_TOOLKIT:PATH=$cuda" "$build_dir/CMakeCache.txt" 2>/dev/null; then
   say "configuring in $build_dir"
   cmake -G Ninja -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
-    || die "cmake configure failed"
+    -DCKPT_CUDA_TOOLKIT="$cuda" || die "cmake configure failed"
 fi
 
 say "building with ninja -j$jobs"

@@ -55,11 +55,25 @@ except OSError:
     pass
 
 # GPU tests that run ptxas (format=bin/fatbin, or on extracted PTX) need the
-# CUDA toolkit's ptxas.
-ptxas = "/usr/local/cuda/bin/ptxas"
-if os.path.exists(ptxas):
+# CUDA toolkit's ptxas. scripts/setup.sh finds the toolkit (CUDA_HOME,
+# /usr/local/cuda, the ptxas on PATH) and configures CKPT_CUDA_TOOLKIT: then
+# its ptxas and libdevice are required (a missing one fails the suite instead
+# of skipping the GPU tests), and ckpt-opt gets the same toolkit (CUDA_HOME).
+# Configured without one, the tests use /usr/local/cuda when it has ptxas.
+toolkit = config.ckpt_cuda_toolkit
+if toolkit:
+    for part in ["bin/ptxas", "nvvm/libdevice/libdevice.10.bc"]:
+        if not os.path.exists(os.path.join(toolkit, part)):
+            lit_config.fatal("the set-up found the CUDA toolkit %s (CKPT_CUDA_TOOLKIT), "
+                             "but %s is missing there" % (toolkit, part))
+elif os.path.exists("/usr/local/cuda/bin/ptxas"):
+    toolkit = "/usr/local/cuda"
+if toolkit:
     config.available_features.add("ptxas")
-    config.substitutions.append(("%ptxas", ptxas))
+    config.substitutions.append(("%ptxas", os.path.join(toolkit, "bin", "ptxas")))
+    config.environment["CUDA_HOME"] = toolkit
+for name in ["CUDA_ROOT", "CUDA_PATH"]:
+    config.environment.pop(name, None)
 
 # The Python bindings (python/), when built: build/python/ckpt/_ckpt*.so.
 import glob

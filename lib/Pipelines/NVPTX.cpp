@@ -13,12 +13,19 @@
 
 #include "ckpt/Pipelines/Pipelines.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Approximation.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
@@ -28,7 +35,10 @@
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -152,21 +162,226 @@ private:
   bool hostRegister;
 };
 
-/// The CUDA toolkit for ptxas, fatbinary and libdevice: `toolkit` when
-/// given; else MLIR's own search (CUDA_ROOT, CUDA_HOME, CUDA_PATH) when one
-/// of those is set; else /usr/local/cuda when it exists. Without libdevice,
-/// math functions (tanh, exp, ...) stay unresolved `__nv_*` calls in the PTX,
-/// which ptxas rejects.
-std::string toolkitPath(StringRef toolkit) {
-  if (!toolkit.empty())
-    return toolkit.str();
-  for (const char *name : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
-    if (std::getenv(name))
-      return "";
-  if (llvm::sys::fs::is_directory("/usr/local/cuda"))
-    return "/usr/local/cuda";
-  return "";
+/// Where the CUDA toolkit is, for ptxas, fatbinary and libdevice.
+struct Toolkit {
+  std::string path;      ///< Empty: none found.
+  std::string namedBy;   ///< "toolkit=", "CUDA_HOME", ...: who named it.
+  bool libdevice = false; ///< path/nvvm/libdevice/libdevice.10.bc exists.
+};
+
+bool hasLibdevice(StringRef dir) {
+  SmallString<256> file(dir);
+  llvm::sys::path::append(file, "nvvm", "libdevice", "libdevice.10.bc");
+  return llvm::sys::fs::is_regular_file(file);
 }
+
+/// The toolkit: `toolkit` when given; else the first of CUDA_ROOT,
+/// CUDA_HOME and CUDA_PATH that is set (MLIR's own order: a named toolkit is
+/// used or is an error, never skipped); else /usr/local/cuda when it
+/// exists; else the toolkit of the `ptxas` on PATH.
+Toolkit findToolkit(StringRef toolkit) {
+  Toolkit t;
+  auto named = [&](StringRef path, StringRef by) {
+    t.path = path.str();
+    t.namedBy = by.str();
+    t.libdevice = hasLibdevice(path);
+    return t;
+  };
+  if (!toolkit.empty())
+    return named(toolkit, "toolkit=");
+  for (const char *name : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *value = std::getenv(name))
+      return named(value, name);
+  if (llvm::sys::fs::is_directory("/usr/local/cuda"))
+    return named("/usr/local/cuda", "");
+  if (llvm::ErrorOr<std::string> ptxas =
+          llvm::sys::findProgramByName("ptxas")) {
+    StringRef bin = llvm::sys::path::parent_path(*ptxas);
+    return named(llvm::sys::path::parent_path(bin), "");
+  }
+  return t;
+}
+
+/// A math op on f32/f64 as a call of the NVPTX intrinsic for its
+/// instruction (`llvm.nvvm.floor.f`, ...; convert-gpu-to-nvvm would call
+/// libdevice for the math op, and rejects the generic LLVM intrinsic).
+template <typename From>
+struct ToNVVMIntrinsic : public OpRewritePattern<From> {
+  ToNVVMIntrinsic(MLIRContext *context, StringRef stem)
+      : OpRewritePattern<From>(context, /*benefit=*/2), stem(stem.str()) {}
+  LogicalResult matchAndRewrite(From op,
+                                PatternRewriter &rewriter) const override {
+    Type type = op.getType();
+    if (!type.isF32() && !type.isF64())
+      return failure();
+    auto name = rewriter.getStringAttr("llvm.nvvm." + stem +
+                                       (type.isF32() ? ".f" : ".d"));
+    rewriter.replaceOpWithNewOp<LLVM::CallIntrinsicOp>(op, type, name,
+                                                       op->getOperands());
+    return success();
+  }
+  std::string stem;
+};
+
+/// absf and copysign on f32/f64 by their sign bit.
+template <typename From>
+struct SignBit : public OpRewritePattern<From> {
+  using OpRewritePattern<From>::OpRewritePattern;
+  LogicalResult matchAndRewrite(From op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<FloatType>(op.getType());
+    if (!type || (!type.isF32() && !type.isF64()))
+      return failure();
+    unsigned width = type.getWidth();
+    Type bits = rewriter.getIntegerType(width);
+    Location loc = op.getLoc();
+    auto constant = [&](const APInt &value) {
+      return arith::ConstantOp::create(rewriter, loc,
+                                       rewriter.getIntegerAttr(bits, value));
+    };
+    APInt sign = APInt::getSignMask(width);
+    Value x = arith::BitcastOp::create(rewriter, loc, bits, op->getOperand(0));
+    Value magnitude = arith::AndIOp::create(rewriter, loc, x, constant(~sign));
+    Value result = magnitude;
+    if (op->getNumOperands() == 2) {
+      Value y =
+          arith::BitcastOp::create(rewriter, loc, bits, op->getOperand(1));
+      Value ySign = arith::AndIOp::create(rewriter, loc, y, constant(sign));
+      result = arith::OrIOp::create(rewriter, loc, magnitude, ySign);
+    }
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, type, result);
+    return success();
+  }
+};
+
+/// Math ops in kernels without libdevice: polynomial approximations (tanh,
+/// exp, log, erf, ...) and expansions (rsqrt, powf, ...) in arith and the
+/// math ops NVVM has instructions for, so that the PTX calls no `__nv_*`
+/// function. Part of ckpt-lower-to-nvptx with math=approx.
+class ApproximateMathPass
+    : public PassWrapper<ApproximateMathPass,
+                         OperationPass<gpu::GPUModuleOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApproximateMathPass)
+
+  StringRef getArgument() const override { return "ckpt-gpu-approximate-math"; }
+  StringRef getDescription() const override {
+    return "Math functions in kernels as polynomial approximations (part of "
+           "ckpt-lower-to-nvptx, math=approx)";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, math::MathDialect,
+                    vector::VectorDialect>();
+  }
+
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    // What NVPTX has instructions for: its intrinsics, or bit operations.
+    MLIRContext *context = &getContext();
+    patterns.add<ToNVVMIntrinsic<math::FloorOp>>(context, "floor");
+    patterns.add<ToNVVMIntrinsic<math::CeilOp>>(context, "ceil");
+    patterns.add<ToNVVMIntrinsic<math::SqrtOp>>(context, "sqrt.rn");
+    patterns.add<ToNVVMIntrinsic<math::FmaOp>>(context, "fma.rn");
+    patterns.add<SignBit<math::AbsFOp>, SignBit<math::CopySignOp>>(context, 2);
+    math::populateExpansionPatterns(patterns);
+    populateMathF32ExpansionPatterns(patterns, [](StringRef) { return true; });
+    populateMathPolynomialApproximationPatterns(patterns,
+                                                [](StringRef) { return true; });
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+/// gpu-module-to-binary, failing when it reports an error (it reports a
+/// toolkit it cannot use, then goes on), and refusing kernels that call
+/// `__nv_*` functions when no libdevice is linked (ptxas would reject the
+/// unresolved calls).
+class ModuleToBinaryPass
+    : public PassWrapper<ModuleToBinaryPass, OperationPass<ModuleOp>> {
+public:
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ModuleToBinaryPass)
+
+  ModuleToBinaryPass(std::string format, Toolkit toolkit, bool linkLibdevice)
+      : format(std::move(format)), toolkit(std::move(toolkit)),
+        linkLibdevice(linkLibdevice) {}
+
+  StringRef getArgument() const override { return "ckpt-gpu-module-to-binary"; }
+  StringRef getDescription() const override {
+    return "gpu-module-to-binary whose errors fail (part of "
+           "ckpt-lower-to-nvptx)";
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    if (!toolkit.namedBy.empty() &&
+        !llvm::sys::fs::is_directory(toolkit.path)) {
+      // At the step (the first function the host keeps a location for).
+      Location loc = module.getLoc();
+      for (Operation &op : module.getBody()->getOperations())
+        if (isa<FileLineColLoc>(op.getLoc()) && !isa<gpu::GPUModuleOp>(op)) {
+          loc = op.getLoc();
+          break;
+        }
+      emitError(loc) << kPipelineName << ": the CUDA toolkit named by "
+                     << toolkit.namedBy << " (" << toolkit.path
+                     << ") does not exist";
+      return signalPassFailure();
+    }
+    if (!linkLibdevice) {
+      // Kernels calling __nv_* functions, reported at their launches (the
+      // kernels' own locations are stripped).
+      WalkResult calls = module.walk([&](gpu::LaunchFuncOp launch) {
+        auto kernels = SymbolTable::lookupNearestSymbolFrom<gpu::GPUModuleOp>(
+            launch, launch.getKernelModuleName());
+        if (!kernels)
+          return WalkResult::advance();
+        for (auto func : kernels.getOps<LLVM::LLVMFuncOp>()) {
+          if (!func.isExternal() || !func.getName().starts_with("__nv_"))
+            continue;
+          launch.emitError()
+              << kPipelineName << ": kernel @"
+              << launch.getKernelModuleName().getValue() << " calls '"
+              << func.getName()
+              << "', which only libdevice defines, and libdevice is not "
+                 "linked (math=approx, or no CUDA toolkit with "
+                 "nvvm/libdevice/libdevice.10.bc was found: set CUDA_HOME "
+                 "or toolkit=)";
+          return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+      if (calls.wasInterrupted())
+        return signalPassFailure();
+    }
+
+    GpuModuleToBinaryPassOptions binary;
+    binary.compilationTarget = format;
+    // The toolkit found (empty when none: then no variable names one, and
+    // MLIR finds none either).
+    binary.toolkitPath = toolkit.path;
+    OpPassManager pm(ModuleOp::getOperationName());
+    pm.addPass(createGpuModuleToBinaryPass(binary));
+    bool error = false;
+    ScopedDiagnosticHandler handler(&getContext(), [&](Diagnostic &d) {
+      if (d.getSeverity() != DiagnosticSeverity::Error)
+        return failure(); // reported as usual
+      // Without libdevice by choice, the serializer's complaint that the
+      // toolkit has none is moot (the kernels call no __nv_* function).
+      std::string message = d.str();
+      if (!linkLibdevice && StringRef(message).starts_with("LibDevice path:"))
+        return success(); // dropped
+      error = true;
+      return failure(); // and reported as usual
+    });
+    if (failed(runPipeline(pm, module)) || error)
+      signalPassFailure();
+  }
+
+private:
+  std::string format;
+  Toolkit toolkit;
+  bool linkLibdevice;
+};
 
 } // namespace
 
@@ -184,6 +399,24 @@ LogicalResult ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
                  << "': expected sm_XX (e.g. sm_80, sm_90)\n";
     return failure();
   }
+
+  StringRef math = options.math;
+  if (math != "auto" && math != "libdevice" && math != "approx") {
+    llvm::errs() << kPipelineName << ": unknown math '" << math
+                 << "': expected auto, libdevice or approx\n";
+    return failure();
+  }
+  Toolkit toolkit = findToolkit(options.toolkit);
+  if (math == "libdevice" && !toolkit.libdevice) {
+    llvm::errs() << kPipelineName << ": math=libdevice, but "
+                 << (toolkit.path.empty()
+                         ? std::string("no CUDA toolkit was found")
+                         : "'" + toolkit.path + "' has no " +
+                               "nvvm/libdevice/libdevice.10.bc")
+                 << " (set CUDA_HOME or toolkit=)\n";
+    return failure();
+  }
+  bool linkLibdevice = math != "approx" && toolkit.libdevice;
 
   // Front half: identical to ckpt-lower-to-cpu up to and including buffer
   // deallocation.
@@ -215,7 +448,12 @@ LogicalResult ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
   // Kernels to NVVM, host to LLVM with mgpu* calls, then serialize. The host
   // keeps the CPU pipeline's allocation hooks for any memref.alloc left.
   if (failed(parsePassPipeline(
-          "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+          "expand-strided-metadata,lower-affine,convert-scf-to-cf",
+          pm, llvm::errs())))
+    return failure();
+  if (!linkLibdevice)
+    pm.addNestedPass<gpu::GPUModuleOp>(std::make_unique<ApproximateMathPass>());
+  if (failed(parsePassPipeline(
           "gpu.module(strip-debuginfo,convert-gpu-to-nvvm,"
           "reconcile-unrealized-casts),"
           "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,"
@@ -227,10 +465,8 @@ LogicalResult ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
           pm, llvm::errs())))
     return failure();
 
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = options.format;
-  binary.toolkitPath = toolkitPath(options.toolkit);
-  pm.addPass(createGpuModuleToBinaryPass(binary));
+  pm.addPass(std::make_unique<ModuleToBinaryPass>(options.format, toolkit,
+                                                  linkLibdevice));
   return success();
 }
 

@@ -89,8 +89,18 @@ struct LowerToNVPTXOptions
       *this, "toolkit",
       llvm::cl::desc("CUDA toolkit for ptxas, fatbinary and libdevice "
                      "(empty: CUDA_ROOT/CUDA_HOME/CUDA_PATH when set, else "
-                     "/usr/local/cuda)"),
+                     "/usr/local/cuda, else the toolkit of the ptxas on "
+                     "PATH)"),
       llvm::cl::init("")};
+  Option<std::string> math{
+      *this, "math",
+      llvm::cl::desc("Math functions in kernels (tanh, exp, erf, ...): "
+                     "'libdevice' (the toolkit's nvvm/libdevice/"
+                     "libdevice.10.bc, linked into the PTX), 'approx' "
+                     "(polynomial approximations and expansions, no "
+                     "libdevice) or 'auto' (libdevice when the toolkit has "
+                     "it, else approx)"),
+      llvm::cl::init("auto")};
 };
 
 /// wrap-step (functions carrying ckpt.loss), plan, rematerialize, insert
