@@ -84,8 +84,8 @@ def rewrite(planned, tmp):
 
 def check(base, measured, budget, predicted):
     """The properties of a planned run against the unplanned one: identical
-    outputs, no leak, measured peak within the budget, predicted peak within
-    5% of the measured one. Raises Failure naming the first that fails."""
+    outputs, no leak, measured peak within the budget, predicted peak equal
+    to the measured one. Raises Failure naming the first that fails."""
     peak = measured["peak_bytes"]
     if measured["outputs_sha256"] != base["outputs_sha256"]:
         raise Failure("outputs differ from the unplanned step")
@@ -93,5 +93,5 @@ def check(base, measured, budget, predicted):
         raise Failure(f"leaks {measured['leaked_bytes']} B")
     if peak > budget:
         raise Failure(f"measured peak {peak} over the budget {budget}")
-    if abs(predicted - peak) > 0.05 * peak:
+    if predicted != peak:
         raise Failure(f"predicted peak {predicted} vs measured {peak}")

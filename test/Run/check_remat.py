@@ -1,18 +1,28 @@
 #!/usr/bin/env python3
 """End-to-end check of rematerialization on one training step.
 
-For each budget (a percentage of the planner's store-all peak): plan the step,
-rewrite it (recompute regions, frees), lower it to the CPU and run it with
-ckpt-run, and check that
-  - its outputs are bit-identical to the unplanned step's (same SHA-256),
-  - its measured peak of live buffers is at most the budget,
-  - the predicted peak (the memory simulation of the rewritten step, as
-    ckpt-print-analysis reports it) is within 5% of the measured one.
-An infeasible budget must be reported with the least feasible budget.
-Also prints the measured peak of the unplanned step with ckpt's frees and
-with upstream's ownership-based deallocation, for comparison.
-The steps themselves are python/ckpt/remat.py's (loaded by path: no built
-Python package needed). Usage: check_remat.py STEP.mlir ENTRY PERCENT...
+Runs the unplanned step with ckpt-run first: its measured peak P (ckpt's
+frees, nothing recomputed) is the reference. For each budget PCT% (ckpt-plan's
+percentage of its store-all peak), the expected budget is computed here,
+PCT * P / 100 rounded down, independently of ckpt-plan's conversion; then:
+
+  - feasible: plan the step, rewrite it (recompute regions, frees), lower it
+    to the CPU and run it with ckpt-run; the plan's budget must equal the
+    expected one, the outputs must be bit-identical to the unplanned step's
+    (same SHA-256), nothing leaks, the measured peak is at most the expected
+    budget, and the predicted peak (the memory simulation of the rewritten
+    step, as ckpt-print-analysis reports it) equals the measured one.
+    Prints `OK PCT% budget=... predicted=... measured=... base=... identical`.
+  - infeasible: the error must name the least feasible budget L. Prints
+    `INFEASIBLE PCT% least=L`, then checks L itself: planned at L the step
+    runs with every property above (`LEAST L ...`), and at L-1 the plan is
+    refused naming L again (`BELOW L-1 refused`). L must be above the
+    expected budget.
+
+Also prints the measured peak of the unplanned step with upstream's
+ownership-based deallocation instead of ckpt's frees, for comparison. The
+steps themselves are python/ckpt/remat.py's (loaded by path: no built Python
+package needed). Usage: check_remat.py STEP.mlir ENTRY PERCENT...
 """
 import importlib.util
 import os
@@ -23,6 +33,20 @@ _spec = importlib.util.spec_from_file_location("ckpt_remat", os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "..", "python", "ckpt", "remat.py"))
 remat = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(remat)
+
+
+def run_at(wrapped, entry, base, spec, limit, tmp):
+    """Plans at `spec`, rewrites, runs; checks against `limit` bytes.
+    Returns the description line. Raises Infeasible or Failure."""
+    planned, _, budget = remat.plan(wrapped, spec, tmp)
+    rewritten, predicted = remat.rewrite(planned, tmp)
+    measured = remat.execute(rewritten, entry, tmp)
+    line = (f"budget={budget} predicted={predicted} "
+            f"measured={measured['peak_bytes']} base={base['peak_bytes']}")
+    if budget != limit:
+        raise remat.Failure(f"{line}: the plan's budget is not {limit} B")
+    remat.check(base, measured, limit, predicted)
+    return line
 
 
 def main():
@@ -41,21 +65,34 @@ def main():
         print(f"BASE peak={base['peak_bytes']} upstream_dealloc_peak={upstream['peak_bytes']} "
               f"leaked={base['leaked_bytes']}")
         for percent in percents:
-            line = f"{percent}%"
+            expected = int(percent) * base["peak_bytes"] // 100
             try:
-                planned, _, budget = remat.plan(wrapped, f"{percent}%", tmp)
-                rewritten, predicted = remat.rewrite(planned, tmp)
-                measured = remat.execute(rewritten, entry, tmp)
-                line = (f"{percent}% budget={budget} predicted={predicted} "
-                        f"measured={measured['peak_bytes']} base={base['peak_bytes']}")
-                remat.check(base, measured, budget, predicted)
-            except remat.Infeasible as e:
-                print(f"OK {percent}% infeasible least={e.least}")
+                line = run_at(wrapped, entry, base, f"{percent}%", expected, tmp)
+                print(f"OK {percent}% {line} identical")
                 continue
+            except remat.Infeasible as e:
+                least = e.least
+                print(f"INFEASIBLE {percent}% least={least}")
             except remat.Failure as e:
-                print(f"FAIL {line}: {e}")
+                print(f"FAIL {percent}%: {e}")
                 sys.exit(1)
-            print(f"OK {line} identical")
+            try:
+                if least <= expected:
+                    raise remat.Failure(f"least feasible budget {least} <= the budget "
+                                        f"{expected} it refused")
+                print(f"LEAST {least} {run_at(wrapped, entry, base, str(least), least, tmp)} "
+                      "identical")
+                try:
+                    remat.plan(wrapped, str(least - 1), tmp)
+                    raise remat.Failure(f"planning at {least - 1} B succeeds")
+                except remat.Infeasible as below:
+                    if below.least != least:
+                        raise remat.Failure(f"at {least - 1} B the least feasible budget "
+                                            f"is {below.least}, not {least}")
+                print(f"BELOW {least - 1} refused")
+            except (remat.Failure, remat.Infeasible) as e:
+                print(f"FAIL least {least}: {e}")
+                sys.exit(1)
     print("PASS")
 
 

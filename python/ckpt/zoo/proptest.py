@@ -13,8 +13,8 @@ ckpt-insert-frees), lowered and run. It checks the truths of DESIGN.md:
 * the outputs are bit-identical to the unplanned step's (same SHA-256),
 * the measured peak is at most the budget,
 * nothing leaks (total allocated = total freed, results aside),
-* the predicted peak (simulation of the rewritten step) is within 5% of
-  the measured one.
+* the predicted peak (simulation of the rewritten step) equals the
+  measured one.
 
 A failing seed is shrunk: the smallest op count with which the same seed
 still fails is found, and (with --keep DIR) that step is written to
