@@ -485,13 +485,23 @@ PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
     if (lower.valid && lower.peak < leanest.peak)
       leanest = std::move(lower);
   }
-  for (int i = 0; i < kDescents && leanest.valid && leanest.peak > 0; ++i) {
+  // Galloping: after a descent that fits, the next one asks for twice as
+  // many bytes less; a failure goes back to one byte under the peak, and the
+  // search ends when that fails (so one byte under the result is refused).
+  int64_t step = 1;
+  for (int i = 0; i < kDescents && leanest.valid && leanest.peak > step;
+       ++i) {
     PlanOptions lower = options;
-    lower.budget = leanest.peak - 1;
+    lower.budget = leanest.peak - step;
     Attempt below = attempt(problem, lower, /*forIlp=*/false, chain);
-    if (!below.error.empty() || !below.best.fit)
+    if (below.error.empty() && below.best.fit) {
+      leanest = *below.best.fit;
+      step *= 2;
+      continue;
+    }
+    if (step == 1)
       break;
-    leanest = *below.best.fit;
+    step = 1;
   }
   best.offer(leanest);
   if (leanest.valid)

@@ -240,7 +240,7 @@ def test_class_index_target_is_one_hot():
 def test_remat_on_imported_step(tmp_path):
     """Plan, rematerialize and run the imported tinyresnet (batch 8, 32x32,
     so that activations dominate): test/Run/check_remat.py checks identical
-    outputs, the budget and the predicted peak."""
+    outputs, the budget, the predicted peak and the least feasible budget."""
     model, x, target = ti.build_model("tinyresnet", batch=8, image=32)
     text = ti.import_module(model, x, target, name="tinyresnet")
     path = tmp_path / "tinyresnet.mlir"
@@ -249,7 +249,11 @@ def test_remat_on_imported_step(tmp_path):
              "tinyresnet_step", "80", "40"])
     assert r.returncode == 0, r.stdout + r.stderr
     assert re.search(r"^OK 80% budget=\d+ .* identical$", r.stdout, re.M), r.stdout
-    assert re.search(r"^OK 40% infeasible least=\d+$", r.stdout, re.M), r.stdout
+    # 40% is below what the step can reach: the named least budget runs
+    # within itself. (One byte less still fits here: the least-budget
+    # search's 16 descents run out first; docs/PLANNING.md.)
+    assert re.search(r"^INFEASIBLE 40% least=(\d+)\nLEAST \1 budget=\1 predicted=(\d+) "
+                     r"measured=\2 .* identical\nBELOW \d+ ", r.stdout, re.M), r.stdout
 
 
 # ---------------------------------------------------------------------------

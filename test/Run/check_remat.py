@@ -16,8 +16,10 @@ PCT * P / 100 rounded down, independently of ckpt-plan's conversion; then:
   - infeasible: the error must name the least feasible budget L. Prints
     `INFEASIBLE PCT% least=L`, then checks L itself: planned at L the step
     runs with every property above (`LEAST L ...`), and at L-1 the plan is
-    refused naming L again (`BELOW L-1 refused`). L must be above the
-    expected budget.
+    refused naming L again (`BELOW L-1 refused`; `BELOW L-1 fits peak=P`
+    when the least-budget search's descents ran out before that held, which
+    the tests that pin BELOW lines reject). L must be above the expected
+    budget.
 
 Also prints the measured peak of the unplanned step with upstream's
 ownership-based deallocation instead of ckpt's frees, for comparison. The
@@ -26,6 +28,7 @@ package needed). Usage: check_remat.py STEP.mlir ENTRY PERCENT...
 """
 import importlib.util
 import os
+import re
 import sys
 import tempfile
 
@@ -83,13 +86,17 @@ def main():
                 print(f"LEAST {least} {run_at(wrapped, entry, base, str(least), least, tmp)} "
                       "identical")
                 try:
-                    remat.plan(wrapped, str(least - 1), tmp)
-                    raise remat.Failure(f"planning at {least - 1} B succeeds")
+                    _, text, _ = remat.plan(wrapped, str(least - 1), tmp)
+                    below_peak = re.search(r"#ckpt.plan<[^>]*?peak = (\d+)", text).group(1)
+                    # Not tight: the descents of the least-budget search
+                    # (docs/PLANNING.md) ran out first. The tests that pin
+                    # BELOW lines reject this line.
+                    print(f"BELOW {least - 1} fits peak={below_peak}")
                 except remat.Infeasible as below:
                     if below.least != least:
                         raise remat.Failure(f"at {least - 1} B the least feasible budget "
                                             f"is {below.least}, not {least}")
-                print(f"BELOW {least - 1} refused")
+                    print(f"BELOW {least - 1} refused")
             except (remat.Failure, remat.Infeasible) as e:
                 print(f"FAIL least {least}: {e}")
                 sys.exit(1)
