@@ -35,6 +35,7 @@
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -180,12 +181,8 @@ bool hasLibdevice(StringRef dir) {
 /// used or is an error, never skipped); else /usr/local/cuda when it
 /// exists; else the toolkit of the `ptxas` on PATH.
 Toolkit findToolkit(StringRef toolkit) {
-  Toolkit t;
-  auto named = [&](StringRef path, StringRef by) {
-    t.path = path.str();
-    t.namedBy = by.str();
-    t.libdevice = hasLibdevice(path);
-    return t;
+  auto named = [](StringRef path, StringRef by) {
+    return Toolkit{path.str(), by.str(), hasLibdevice(path)};
   };
   if (!toolkit.empty())
     return named(toolkit, "toolkit=");
@@ -199,7 +196,7 @@ Toolkit findToolkit(StringRef toolkit) {
     StringRef bin = llvm::sys::path::parent_path(*ptxas);
     return named(llvm::sys::path::parent_path(bin), "");
   }
-  return t;
+  return Toolkit();
 }
 
 /// A math op on f32/f64 as a call of the NVPTX intrinsic for its
@@ -328,27 +325,28 @@ public:
       return signalPassFailure();
     }
     if (!linkLibdevice) {
-      // Kernels calling __nv_* functions, reported at their launches (the
-      // kernels' own locations are stripped).
+      // Kernels calling __nv_* functions (one per module, scanned once),
+      // reported at their first launch (their own locations are stripped).
+      llvm::DenseMap<StringAttr, StringRef> libdeviceCalls;
+      for (auto kernels : module.getOps<gpu::GPUModuleOp>())
+        for (auto func : kernels.getOps<LLVM::LLVMFuncOp>())
+          if (func.isExternal() && func.getName().starts_with("__nv_")) {
+            libdeviceCalls[kernels.getSymNameAttr()] = func.getName();
+            break;
+          }
       WalkResult calls = module.walk([&](gpu::LaunchFuncOp launch) {
-        auto kernels = SymbolTable::lookupNearestSymbolFrom<gpu::GPUModuleOp>(
-            launch, launch.getKernelModuleName());
-        if (!kernels)
+        auto it = libdeviceCalls.find(launch.getKernelModuleName());
+        if (it == libdeviceCalls.end())
           return WalkResult::advance();
-        for (auto func : kernels.getOps<LLVM::LLVMFuncOp>()) {
-          if (!func.isExternal() || !func.getName().starts_with("__nv_"))
-            continue;
-          launch.emitError()
-              << kPipelineName << ": kernel @"
-              << launch.getKernelModuleName().getValue() << " calls '"
-              << func.getName()
-              << "', which only libdevice defines, and libdevice is not "
-                 "linked (math=approx, or no CUDA toolkit with "
-                 "nvvm/libdevice/libdevice.10.bc was found: set CUDA_HOME "
-                 "or toolkit=)";
-          return WalkResult::interrupt();
-        }
-        return WalkResult::advance();
+        launch.emitError()
+            << kPipelineName << ": kernel @"
+            << launch.getKernelModuleName().getValue() << " calls '"
+            << it->second
+            << "', which only libdevice defines, and libdevice is not "
+               "linked (math=approx, or no CUDA toolkit with "
+               "nvvm/libdevice/libdevice.10.bc was found: set CUDA_HOME "
+               "or toolkit=)";
+        return WalkResult::interrupt();
       });
       if (calls.wasInterrupted())
         return signalPassFailure();

@@ -351,11 +351,13 @@ int64_t opLowerBound(const Problem &problem) {
 
 /// Randomized restarts of the greedy in the least-peak search.
 constexpr uint64_t kRestarts = 4;
+/// At most this many successive lowerings by ruin-and-recreate.
+constexpr int kLowerings = 32;
 
 /// The leanest schedule found independently of any budget: the greedy from
 /// the schedule as written (plain and with kRestarts randomized choices)
 /// and from the chain DP's leanest schedule, driven down to the op lower
-/// bound.
+/// bound, then lowered by ruin-and-recreate (lowerPeak).
 Candidate leastPeakCandidate(const Problem &problem,
                              const std::optional<Candidate> &lean,
                              const SearchOptions &options) {
@@ -367,8 +369,8 @@ Candidate leastPeakCandidate(const Problem &problem,
                     (c.peak == leanest->peak && c.cost < leanest->cost)))
       leanest = std::move(c);
   };
-  offer(score(problem,
-              fitBudget(problem, identitySchedule(problem), target, options),
+  const Schedule identity = identitySchedule(problem);
+  offer(score(problem, fitBudget(problem, identity, target, options),
               "search"));
   if (lean && lean->valid) {
     offer(*lean);
@@ -381,11 +383,20 @@ Candidate leastPeakCandidate(const Problem &problem,
   for (uint64_t seed = 1; seed <= kRestarts && !restarts.work.spent(); ++seed) {
     restarts.options.seed = seed;
     offer(score(problem,
-                fitBudget(problem, identitySchedule(problem), target,
-                          restarts.options),
+                fitBudget(problem, identity, target, restarts.options),
                 "search"));
   }
-  return leanest ? *leanest : Candidate();
+  if (!leanest)
+    return Candidate();
+  // Then ruin-and-recreate towards a lower peak.
+  Improving lowering(options);
+  lowering.options.rounds = kLowerings;
+  Candidate lower = score(
+      problem, lowerPeak(problem, leanest->schedule, lowering.options),
+      leanest->producer);
+  if (lower.valid && lower.peak < leanest->peak)
+    return lower;
+  return *leanest;
 }
 
 /// What planning at one budget finds: the best fit (if any), the least peak
@@ -453,8 +464,6 @@ Attempt attempt(const Problem &problem, const PlanOptions &options,
 
 /// At most this many descents of the least-budget search.
 constexpr int kDescents = 16;
-/// At most this many successive lowerings by ruin-and-recreate.
-constexpr int kLowerings = 32;
 
 PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
                        bool forIlp) {
@@ -476,15 +485,6 @@ PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
   // Planning at any budget at or above the result ends here with the same
   // schedule, which fits; at one byte under it, the last descent failed.
   Candidate leanest = leastPeakCandidate(problem, a.lean, a.searchOptions);
-  {
-    Improving lowering(a.searchOptions);
-    lowering.options.rounds = kLowerings;
-    Candidate lower = score(
-        problem, lowerPeak(problem, leanest.schedule, lowering.options),
-        leanest.producer);
-    if (lower.valid && lower.peak < leanest.peak)
-      leanest = std::move(lower);
-  }
   // Galloping: after a descent that fits, the next one asks for twice as
   // many bytes less; a failure goes back to one byte under the peak, and the
   // search ends when that fails (so one byte under the result is refused).

@@ -675,6 +675,25 @@ size_t findOccurrence(const Schedule &schedule, int op, int occurrence) {
   return schedule.size();
 }
 
+/// `schedule` without the `occurrence`-th execution of `op` and what only
+/// it needed (pruned), in `out`; false when that execution is gone.
+bool ruin(const Problem &problem, const Schedule &schedule, int op,
+          int occurrence, Schedule &out) {
+  size_t at = findOccurrence(schedule, op, occurrence);
+  if (at == schedule.size())
+    return false;
+  out = schedule;
+  out.erase(out.begin() + at);
+  out = prune(problem, out);
+  return true;
+}
+
+/// Whether a ruin-and-recreate search that made `spent` evaluations stops.
+bool stopSearch(const SearchOptions &options, int64_t spent) {
+  return spent >= options.maxEvaluations ||
+         (options.work && options.work->spent());
+}
+
 /// Removes recomputations (most expensive first) while `budget` holds.
 Schedule drop(const Problem &problem, Schedule schedule, int64_t budget,
               Simulator &sim, int64_t maxEvaluations) {
@@ -688,12 +707,8 @@ Schedule drop(const Problem &problem, Schedule schedule, int64_t budget,
     for (const auto &[op, occurrence] : recomputations(problem, schedule)) {
       if (sim.exhausted(maxEvaluations))
         break;
-      size_t at = findOccurrence(schedule, op, occurrence);
-      if (at == schedule.size())
+      if (!ruin(problem, schedule, op, occurrence, trial))
         continue; // pruned meanwhile
-      trial = schedule;
-      trial.erase(trial.begin() + at);
-      trial = prune(problem, trial);
       Simulator::Light score = sim.run(trial, budget, false);
       if (score.valid && score.peak <= budget && score.cost <= current.cost) {
         schedule.swap(trial);
@@ -738,15 +753,10 @@ Schedule ckpt::sched::improve(const Problem &problem,
   for (int round = 0; round < options.rounds; ++round) {
     bool changed = false;
     for (const auto &[op, occurrence] : recomputations(problem, current)) {
-      if (spent >= options.maxEvaluations ||
-          (options.work && options.work->spent()))
+      if (stopSearch(options, spent))
         break;
-      size_t at = findOccurrence(current, op, occurrence);
-      if (at == current.size())
+      if (!ruin(problem, current, op, occurrence, ruined))
         continue;
-      ruined = current;
-      ruined.erase(ruined.begin() + at);
-      ruined = prune(problem, ruined);
       greedy.restart(options.maxEvaluations - spent);
       Schedule refit = greedy.fit(ruined, budget);
       spent += greedy.evaluations();
@@ -788,15 +798,10 @@ Schedule ckpt::sched::lowerPeak(const Problem &problem, const Schedule &start,
     // greedy fit the rest one byte under the current peak: a recomputation
     // placed early by the greedy can block a lower peak found otherwise.
     for (const auto &[op, occurrence] : recomputations(problem, current)) {
-      if (spent >= options.maxEvaluations ||
-          (options.work && options.work->spent()))
+      if (stopSearch(options, spent))
         break;
-      size_t at = findOccurrence(current, op, occurrence);
-      if (at == current.size())
+      if (!ruin(problem, current, op, occurrence, ruined))
         continue;
-      ruined = current;
-      ruined.erase(ruined.begin() + at);
-      ruined = prune(problem, ruined);
       greedy.restart(options.maxEvaluations - spent);
       Schedule refit = prune(problem, greedy.fit(ruined, score.peak - 1));
       spent += greedy.evaluations();
