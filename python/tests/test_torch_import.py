@@ -9,7 +9,8 @@ same inputs, two ways:
   * test/Inputs/steps/check_step.py's harness: a @main holding the model's
     own weights as hex dense constants, run with mlir-runner.
 torchvision models are imported and planned with ckpt-opt (no execution).
-The biggest ones only run with CKPT_SLOW=1.
+torchvision's ResNet-18 (64x64, batch 2) is run against eager autograd in the
+default suite; only the biggest planning cases need CKPT_SLOW=1.
 
 Run: /usr/bin/python3 -m pytest python/tests/test_torch_import.py
 """
@@ -343,12 +344,12 @@ def test_cli(tmp_path):
     assert r.returncode == 1 and "--batch must be at least 1" in r.stderr
 
 
-@pytest.mark.skipif(not SLOW, reason="about a minute: set CKPT_SLOW=1")
 def test_torchvision_resnet18_matches_torch(tmp_path):
     """torchvision's ResNet-18 (7x7/2 stem, 3x3/2 max pooling, downsampling
     blocks, global average pooling) at 64x64, batch 2, through ckpt-run.
     (At 32x32 the last batch norm normalizes 2 values per channel, so the
-    gradients are too ill-conditioned to compare.)"""
+    gradients are too ill-conditioned to compare.) About 30 s: part of the
+    default suite."""
     model, x, target = ti.build_model("resnet18", batch=2, image=64, classes=10)
     check_against_torch(model, x, target, "cross_entropy", "resnet18", tmp_path, runner=False)
 

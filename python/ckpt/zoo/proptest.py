@@ -2,6 +2,7 @@
 
     python -m ckpt.zoo.proptest [--seeds A:B] [--ops N] [--jobs J] [--keep DIR]
     python -m ckpt.zoo.proptest --write SEED [--ops N]     # print one step
+    python -m ckpt.zoo.proptest --replay DIR               # kept steps
 
 For every seed in [A, B): the random step of `ckpt.zoo.random_step` is
 wrapped, lowered and run unplanned with ckpt-run, then planned at a random
@@ -18,10 +19,12 @@ ckpt-insert-frees), lowered and run. It checks the truths of DESIGN.md:
 
 A failing seed is shrunk: the smallest op count with which the same seed
 still fails is found, and (with --keep DIR) that step is written to
-DIR/rand<seed>_<ops>.mlir, ready to become a regression test
-(test/Run/proptest-regressions.test runs every file in
-test/Run/Inputs/proptest). Needs ckpt-opt and ckpt-run on PATH. Exits 1
-when a seed fails.
+DIR/rand<seed>_<ops>.mlir, ready to become a regression test: --replay DIR
+runs every rand<seed>_<ops>.mlir of DIR as written (not regenerated, so a
+kept step survives changes to the generator) at the seed's budget, with the
+same checks; test/Run/proptest-regressions.test replays
+test/Run/Inputs/proptest. Needs ckpt-opt and ckpt-run on PATH. Exits 1 when
+a seed or a kept step fails.
 """
 
 import argparse
@@ -83,6 +86,39 @@ def run_seed(seed, ops):
         return seed, None, str(e)
 
 
+KEPT = re.compile(r"rand(\d+)_(\d+)\.mlir")
+ENTRY = re.compile(r"^func\.func @(\w+)\(", re.M)
+
+
+def replay(directory):
+    """Runs every kept step of `directory`; returns the exit status."""
+    names = sorted((f for f in os.listdir(directory) if KEPT.fullmatch(f)),
+                   key=lambda f: tuple(int(g) for g in KEPT.fullmatch(f).groups()))
+    if not names:
+        print(f"error: no rand<seed>_<ops>.mlir in {directory}", file=sys.stderr)
+        return 1
+    failed = 0
+    for name in names:
+        seed = int(KEPT.fullmatch(name).group(1))
+        with open(os.path.join(directory, name)) as f:
+            text = f.read()
+        entry = ENTRY.search(text)
+        try:
+            if not entry:
+                raise Failure("no func.func in the file")
+            summary = check_step(text, entry.group(1), percent_for(seed))
+        except Failure as e:
+            print(f"FAIL {name}: {e}", flush=True)
+            failed += 1
+            continue
+        least = " (infeasible: planned at the least feasible budget)" \
+            if summary["infeasible_at_percent"] else ""
+        print(f"PASS {name}: {summary['percent']}%{least}, budget {summary['budget']} B, "
+              f"measured {summary['measured']} B of {summary['base_peak']} B unplanned", flush=True)
+    print(f"{'PASS' if not failed else 'FAIL'}: {len(names) - failed} of {len(names)} kept steps")
+    return 1 if failed else 0
+
+
 def shrink(seed, ops, error):
     """The smallest op count with which `seed` still fails, and its error
     (`ops` and `error`, the failure already seen, when no smaller one does)."""
@@ -100,7 +136,10 @@ def main(argv=None):
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     p.add_argument("--keep", help="write shrunk failing steps to this directory")
     p.add_argument("--write", type=int, metavar="SEED", help="print the step of SEED and exit")
+    p.add_argument("--replay", metavar="DIR", help="run the kept steps of DIR (rand<seed>_<ops>.mlir)")
     a = p.parse_args(argv)
+    if a.replay is not None:
+        return replay(a.replay)
     if a.ops < 1:
         p.error("--ops must be positive")
     if a.write is not None:
