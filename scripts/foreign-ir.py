@@ -324,8 +324,9 @@ def main():
                          "chunk, not only the first")
     ap.add_argument("--keep", help="copy chunks of bad cases here")
     ap.add_argument("-j", "--jobs", type=int, default=1)
-    ap.add_argument("--max-bytes", type=int, default=100_000,
-                    help="skip files larger than this")
+    ap.add_argument("--max-bytes", type=int, default=0,
+                    help="skip files larger than this (default 0: none; "
+                         "every chunk has --timeout anyway)")
     ap.add_argument("-v", "--verbose", action="store_true",
                     help="print every chunk's classes")
     args = ap.parse_args()
@@ -334,7 +335,7 @@ def main():
     jobs, skipped = [], []
     files = collect(args.paths)
     for f in files:
-        if os.path.getsize(f) > args.max_bytes:
+        if args.max_bytes and os.path.getsize(f) > args.max_bytes:
             skipped.append(f)
             continue
         with open(f, errors="replace") as fh:
@@ -366,8 +367,10 @@ def main():
                                                   cls, msg))
 
     print("ckpt-opt: %s" % args.ckpt_opt)
-    print("files: %d (%d skipped over %d bytes), chunks: %d" %
-          (len(files) - len(skipped), len(skipped), args.max_bytes, len(jobs)))
+    print("files: %d (%d skipped over %s bytes), chunks: %d, largest: %d bytes" %
+          (len(files) - len(skipped), len(skipped), args.max_bytes or "no limit of",
+           len(jobs), max((os.path.getsize(f) for f in files if f not in skipped),
+                          default=0)))
     print()
     print("%-22s %6s %7s" % ("source", "files", "chunks"))
     for g in sorted(chunks_per_group):
