@@ -33,6 +33,7 @@ import torch  # noqa: E402
 torch.set_num_threads(1)
 
 from ckpt import torch_import as ti  # noqa: E402
+from ckpt.mlir_runner import splitmix_inputs  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -56,25 +57,6 @@ def run(args, **kw):
 
 # ---------------------------------------------------------------------------
 # Helpers
-
-def splitmix_inputs(shapes, seed):
-    """ckpt-run's inputs: one splitmix64 stream over the arguments in order,
-    each float32 (bits >> 40) * 2^-24 - 0.5."""
-    total = sum(int(np.prod(s)) for s in shapes)
-    k = np.arange(1, total + 1, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        z = np.uint64(seed) + k * np.uint64(0x9E3779B97F4A7C15)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        z = z ^ (z >> np.uint64(31))
-    v = (z >> np.uint64(40)).astype(np.float32) * np.float32(2.0 ** -24) - np.float32(0.5)
-    out, o = [], 0
-    for s in shapes:
-        n = int(np.prod(s))
-        out.append(v[o:o + n].reshape(s))
-        o += n
-    return out
-
 
 def eager_step(model, loss, x, t, params):
     """Loss and gradients by PyTorch eager autograd, with the importer's

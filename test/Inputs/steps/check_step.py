@@ -16,11 +16,19 @@ For a step file holding one `func.func @<name>_step(...)` this script
      implementation of the model's forward, loss and analytic backward, and
      checks that numpy backward against central finite differences (float64)
      on a few random coordinates per weight.
+With --remat BUDGET it checks ckpt's own path instead of steps 3-4: the
+step is planned and rewritten by `ckpt-opt --ckpt-wrap-step
+--ckpt-remat-pipeline=budget=BUDGET` (which must recompute something),
+lowered by `--ckpt-lower-to-cpu` and run by `ckpt-run --seed=N
+--print-outputs`; the numpy reference is evaluated on ckpt-run's own inputs
+(its splitmix64 stream, reproduced by ckpt.mlir_runner.splitmix_inputs)
+and compared with ckpt-run's printed outputs, with the same tolerances.
 Prints `PASS <file> ...` and exits 0 when everything agrees, otherwise prints
 `FAIL <file>: <reason>` and exits 1.
 
 Usage: check_step.py STEP.mlir [--seed N] [--keep DIR] [--mlir-bin DIR]
                                [--mlir-lib DIR] [--verbose]
+                               [--remat BUDGET [--ckpt-opt BIN] [--ckpt-run BIN]]
 Reported errors: "max abs err" is max |mlir - numpy| over all results;
 "max rel err" is max |mlir - numpy| / |numpy| over the entries whose magnitude
 is at least 1% of their tensor's largest entry (tiny entries are judged by the
@@ -28,8 +36,10 @@ absolute tolerance only, see RTOL/ATOL below).
 """
 
 import argparse
+import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 
@@ -53,8 +63,9 @@ _spec.loader.exec_module(_runner)
 CheckError = _runner.CheckError
 strip_ckpt_attr, mlir_tensor_type, hex_constant = (
     _runner.strip_ckpt_attr, _runner.mlir_tensor_type, _runner.hex_constant)
-build_wrapper, parse_printed, run_mlir = (
-    _runner.build_wrapper, _runner.parse_printed, _runner.run_mlir)
+build_wrapper, parse_printed, run_mlir, splitmix_inputs = (
+    _runner.build_wrapper, _runner.parse_printed, _runner.run_mlir,
+    _runner.splitmix_inputs)
 PIPELINE = _runner.PIPELINE
 
 RTOL = 1e-4
@@ -354,6 +365,27 @@ def compare(label, got, ref):
     return bool(ok), float(np.max(diff)), rel
 
 
+def run_remat(step, name, budget, seed, workdir, ckpt_opt, ckpt_run):
+    """Plans, rewrites, lowers and runs the step with ckpt's tools; returns
+    (number of recompute regions, ckpt-run's JSON)."""
+    planned = os.path.join(workdir, "planned.mlir")
+    lowered = os.path.join(workdir, "lowered.mlir")
+    for cmd in ([ckpt_opt, step, "--ckpt-wrap-step",
+                 f"--ckpt-remat-pipeline=budget={budget}", "-o", planned],
+                [ckpt_opt, planned, "--ckpt-lower-to-cpu", "-o", lowered],
+                [ckpt_run, lowered, f"--entry={name}", f"--seed={seed}",
+                 "--print-outputs"]):
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0:
+            raise CheckError(f"{' '.join(cmd)} failed:\n{p.stderr[:4000]}")
+        if cmd[-2:] == ["-o", planned]:
+            with open(planned) as f:
+                regions = f.read().count("ckpt.recompute(")
+            if regions == 0:
+                raise CheckError(f"the plan at budget={budget} recomputes nothing")
+    return regions, json.loads(p.stdout)
+
+
 def finite_difference_check(params, wnames, grads, loss_fn, rng):
     """Central differences on FD_COORDS random coordinates per weight."""
     worst_abs, worst_rel, failures = 0.0, 0.0, []
@@ -392,6 +424,11 @@ def main():
                     help="directory of libmlir_(c_)runner_utils.so "
                          "(default: $CKPT_MLIR_LIB or /usr/lib/llvm-22/lib)")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--remat", metavar="BUDGET",
+                    help="check ckpt's path instead: plan at BUDGET (must recompute), "
+                         "--ckpt-lower-to-cpu, ckpt-run --print-outputs")
+    ap.add_argument("--ckpt-opt", default="ckpt-opt")
+    ap.add_argument("--ckpt-run", default="ckpt-run")
     opts = ap.parse_args()
     fname = os.path.basename(opts.step)
 
@@ -414,9 +451,12 @@ def main():
         if results != want_res:
             raise CheckError(f"result shapes {results} != reference {want_res}")
 
-        rng = np.random.default_rng(opts.seed)
-        inputs = [(INIT_OFFSET.get(n, 0.0) + scale.get(n, 1.0) * rng.uniform(-0.5, 0.5, size=s)).astype(np.float32)
-                  for n, s in spec]
+        if opts.remat:
+            inputs = splitmix_inputs([s for _, s in spec], opts.seed)
+        else:
+            rng = np.random.default_rng(opts.seed)
+            inputs = [(INIT_OFFSET.get(n, 0.0) + scale.get(n, 1.0) * rng.uniform(-0.5, 0.5, size=s)).astype(np.float32)
+                      for n, s in spec]
         params = {n: a.astype(np.float64) for (n, _), a in zip(spec, inputs)}
 
         # numpy reference and its finite-difference validation.
@@ -428,16 +468,26 @@ def main():
             raise CheckError("numpy backward disagrees with finite differences:\n  "
                              + "\n  ".join(fd_fail[:10]) + more)
 
-        # MLIR run.
-        wrapper = build_wrapper(text, name, [s for _, s in spec], inputs,
-                                res_types, results)
-        if opts.keep:
-            os.makedirs(opts.keep, exist_ok=True)
-            out = run_mlir(wrapper, opts.keep, opts.mlir_bin, opts.mlir_lib)
-        else:
-            with tempfile.TemporaryDirectory(prefix="check_step_") as d:
-                out = run_mlir(wrapper, d, opts.mlir_bin, opts.mlir_lib)
-        got = parse_printed(out, results)
+        # MLIR run: stock mlir-opt + mlir-runner, or ckpt's tools.
+        with tempfile.TemporaryDirectory(prefix="check_step_") as d:
+            if opts.keep:
+                os.makedirs(opts.keep, exist_ok=True)
+                d = opts.keep
+            if opts.remat:
+                regions, result = run_remat(opts.step, name, opts.remat, opts.seed, d,
+                                            opts.ckpt_opt, opts.ckpt_run)
+                if result["leaked_bytes"]:
+                    raise CheckError(f"ckpt-run: {result['leaked_bytes']} B leaked")
+                got = [np.asarray(o["values"], dtype=np.float64).reshape(r)
+                       for o, r in zip(result["outputs"], results)]
+                if len(got) != len(results):
+                    raise CheckError(f"ckpt-run printed {len(result['outputs'])} results, "
+                                     f"expected {len(results)}")
+            else:
+                wrapper = build_wrapper(text, name, [s for _, s in spec], inputs,
+                                        res_types, results)
+                got = parse_printed(run_mlir(wrapper, d, opts.mlir_bin, opts.mlir_lib),
+                                    results)
 
         refs = [np.array(loss)] + [grads[w] for w in wnames]
         labels = ["loss"] + ["d" + w for w in wnames]
@@ -456,8 +506,10 @@ def main():
         print(f"FAIL {fname}: {e}")
         return 1
 
+    how = (f"rematerialized at {opts.remat} ({regions} recompute regions, peak "
+           f"{result['peak_bytes']} B), ckpt-run" if opts.remat else "mlir")
     print(f"PASS {fname}: loss={float(got[0]):.6g} (numpy {float(loss):.6g}); "
-          f"mlir-vs-numpy max abs err {max_abs:.3g}, max rel err {max_rel:.3g}; "
+          f"{how}-vs-numpy max abs err {max_abs:.3g}, max rel err {max_rel:.3g}; "
           f"numpy-vs-finite-diff max abs err {fd_abs:.3g}, max rel err {fd_rel:.3g} "
           f"({FD_COORDS} coords x {len(wnames)} weights)")
     return 0
