@@ -385,12 +385,6 @@ private:
 
 LogicalResult ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
                                               const LowerToNVPTXOptions &options) {
-  StringRef format = options.format;
-  if (format != "isa" && format != "bin" && format != "fatbin") {
-    llvm::errs() << kPipelineName << ": unknown format '" << format
-                 << "': expected isa, bin or fatbin\n";
-    return failure();
-  }
   StringRef chip = options.chip;
   if (!chip.starts_with("sm_") || chip.size() == 3) {
     llvm::errs() << kPipelineName << ": unknown chip '" << chip
@@ -398,14 +392,9 @@ LogicalResult ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
     return failure();
   }
 
-  StringRef math = options.math;
-  if (math != "auto" && math != "libdevice" && math != "approx") {
-    llvm::errs() << kPipelineName << ": unknown math '" << math
-                 << "': expected auto, libdevice or approx\n";
-    return failure();
-  }
+  MathMode math = options.math;
   Toolkit toolkit = findToolkit(options.toolkit);
-  if (math == "libdevice" && !toolkit.libdevice) {
+  if (math == MathMode::Libdevice && !toolkit.libdevice) {
     llvm::errs() << kPipelineName << ": math=libdevice, but "
                  << (toolkit.path.empty()
                          ? std::string("no CUDA toolkit was found")
@@ -414,11 +403,11 @@ LogicalResult ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
                  << " (set CUDA_HOME or toolkit=)\n";
     return failure();
   }
-  bool linkLibdevice = math != "approx" && toolkit.libdevice;
+  bool linkLibdevice = math != MathMode::Approx && toolkit.libdevice;
 
   // Front half: identical to ckpt-lower-to-cpu up to and including buffer
   // deallocation.
-  if (failed(buildBufferizeStepPipeline(pm, options.dealloc, kPipelineName)))
+  if (failed(buildBufferizeStepPipeline(pm, options.dealloc)))
     return failure();
 
   // Buffers where the kernels can reach them.
@@ -463,7 +452,7 @@ LogicalResult ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
           pm, llvm::errs())))
     return failure();
 
-  pm.addPass(std::make_unique<ModuleToBinaryPass>(options.format, toolkit,
+  pm.addPass(std::make_unique<ModuleToBinaryPass>(stringify(options.format).str(), toolkit,
                                                   linkLibdevice));
   return success();
 }

@@ -66,20 +66,19 @@ void ckpt::buildRematPipeline(OpPassManager &pm,
 }
 
 LogicalResult ckpt::buildBufferizeStepPipeline(OpPassManager &pm,
-                                               StringRef dealloc,
-                                               StringRef pipelineName) {
+                                               DeallocMode dealloc) {
   std::string deallocPasses;
-  if (dealloc == "ckpt")
+  switch (dealloc) {
+  case DeallocMode::Ckpt:
     deallocPasses = "func.func(ckpt-lower-frees),";
-  else if (dealloc == "upstream")
+    break;
+  case DeallocMode::Upstream:
     deallocPasses = "func.func(ckpt-lower-frees{erase-only=true}),"
                     "buffer-deallocation-pipeline,";
-  else if (dealloc == "none")
+    break;
+  case DeallocMode::None:
     deallocPasses = "func.func(ckpt-lower-frees{erase-only=true}),";
-  else {
-    llvm::errs() << pipelineName << ": unknown dealloc '" << dealloc
-                 << "': expected ckpt, upstream or none\n";
-    return failure();
+    break;
   }
   // Opaque ops have no lowering: stop before anything is rewritten.
   pm.addPass(std::make_unique<RejectOpaquePass>());
@@ -97,8 +96,7 @@ LogicalResult ckpt::buildBufferizeStepPipeline(OpPassManager &pm,
 
 LogicalResult ckpt::buildLowerToCPUPipeline(OpPassManager &pm,
                                             const LowerToCPUOptions &options) {
-  if (failed(buildBufferizeStepPipeline(pm, options.dealloc,
-                                        "ckpt-lower-to-cpu")))
+  if (failed(buildBufferizeStepPipeline(pm, options.dealloc)))
     return failure();
   std::string pipeline =
       "func.func(convert-linalg-to-loops),expand-strided-metadata,"
@@ -110,14 +108,24 @@ LogicalResult ckpt::buildLowerToCPUPipeline(OpPassManager &pm,
 }
 
 void ckpt::registerPipelines() {
-  PassPipelineRegistration<RematPipelineOptions>(
-      "ckpt-remat-pipeline",
-      "Plan a step under a memory budget and rewrite it: recompute regions "
-      "and buffer frees",
-      buildRematPipeline);
   // Registered through registerPassPipeline (not PassPipelineRegistration)
   // so that a bad option value fails the run instead of leaving an empty
   // pipeline.
+  registerPassPipeline(
+      "ckpt-remat-pipeline",
+      "Plan a step under a memory budget and rewrite it: recompute regions "
+      "and buffer frees",
+      [](OpPassManager &pm, StringRef optionsStr,
+         function_ref<LogicalResult(const Twine &)>) {
+        RematPipelineOptions options;
+        if (failed(options.parseFromString(optionsStr)))
+          return failure();
+        buildRematPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(RematPipelineOptions());
+      });
   registerPassPipeline(
       "ckpt-lower-to-cpu",
       "Lower a (rematerialized) step to the LLVM dialect for the CPU, with "

@@ -43,13 +43,13 @@ void PlanPass::runOnOperation() {
         << timeLimit.getValue();
     return signalPassFailure();
   }
-  FailureOr<CostSetup> costs = setUpCosts(module.getLoc(), device, profile);
+  FailureOr<CostSetup> costs = setUpCosts(module.getLoc(), stringify(device), profile);
   if (failed(costs))
     return signalPassFailure();
   StepPlanRequest request;
   request.strategy = strategy;
   request.slots = slots;
-  request.fitModel = fit == "model";
+  request.fitModel = fit == FitMode::Model;
   request.ilpTimeLimit = timeLimit;
   std::string error;
   std::optional<BudgetSpec> spec = parseBudget(budget, error);

@@ -72,7 +72,7 @@ void ReportPass::runOnOperation() {
   ModuleOp module = getOperation();
   if (failed(checkSlots(module.getLoc(), slots)))
     return signalPassFailure();
-  FailureOr<CostSetup> costs = setUpCosts(module.getLoc(), device, profile);
+  FailureOr<CostSetup> costs = setUpCosts(module.getLoc(), stringify(device), profile);
   if (failed(costs))
     return signalPassFailure();
 

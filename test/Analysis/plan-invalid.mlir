@@ -15,7 +15,10 @@
 // UNIT: error: invalid budget '12XB'
 // ZERO: error: invalid budget '0%'
 // STRATEGY: error: unknown strategy '{{.*}}': expected optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, articulation, speed or manual
-// DEVICE: error: unknown device 'tpu'; known devices: h100, a100, v100, cpu
+// DEVICE: for the --device option: 'tpu' is not a valid value: expected h100, a100, v100 or cpu
+// A misspelt fit is rejected, not read as the default.
+// RUN: not ckpt-opt %s --ckpt-plan="fit=simulaton" 2>&1 | FileCheck %s --check-prefix=FIT
+// FIT: for the --fit option: 'simulaton' is not a valid value: expected simulation or model
 // SLOTS: error: slots must be 0 (exact sizes) or positive, got -1
 // PROFILE: error: cannot read profile '{{.*}}missing.json'
 // With one slot the budget is one unit and every size rounds up to it.

@@ -37,7 +37,12 @@
 // UPSTREAM-LABEL: llvm.func @chain6(
 // UPSTREAM: llvm.call @_mlir_memref_to_llvm_free
 // RUN: not ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-lower-to-cpu="dealloc=foo" 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: ckpt-lower-to-cpu: unknown dealloc 'foo': expected ckpt, upstream or none
+// BAD: for the --dealloc option: 'foo' is not a valid value: expected ckpt, upstream or none
+// The remat pipeline's closed-set options are checked when parsed, as ckpt-plan's.
+// RUN: not ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-remat-pipeline="fit=simulaton" 2>&1 | FileCheck %s --check-prefix=BADFIT
+// BADFIT: for the --fit option: 'simulaton' is not a valid value: expected simulation or model
+// RUN: not ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-remat-pipeline="device=tpu" 2>&1 | FileCheck %s --check-prefix=BADDEVICE
+// BADDEVICE: for the --device option: 'tpu' is not a valid value: expected h100, a100, v100 or cpu
 // RUN: not ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-remat-pipeline="budget=1 slots=0" 2>&1 | FileCheck %s --check-prefix=INFEASIBLE
 // INFEASIBLE: error: budget of 1 B is infeasible for strategy 'optimal': the least feasible budget is
 

@@ -3,6 +3,7 @@
 #ifndef CKPT_PIPELINES_PIPELINES_H
 #define CKPT_PIPELINES_PIPELINES_H
 
+#include "ckpt/Transforms/PassOptions.h"
 #include "mlir/Pass/PassOptions.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -25,23 +26,22 @@ struct RematPipelineOptions
   Option<std::string> strategy{
       *this, "strategy",
       llvm::cl::desc("optimal, ilp, store-all, periodic:K, sqrt, revolve, "
-                     "memory-poor, articulation, speed or manual"),
+                     "memory-poor, articulation, speed or manual (as "
+                     "ckpt-plan)"),
       llvm::cl::init("optimal")};
   Option<int64_t> slots{*this, "slots",
                         llvm::cl::desc("Memory slots of the dynamic program "
                                        "(0: exact byte sizes)"),
                         llvm::cl::init(500)};
-  Option<std::string> device{*this, "device",
-                             llvm::cl::desc("h100, a100, v100 or cpu"),
-                             llvm::cl::init("h100")};
+  Option<Device> device{*this, "device",
+                        llvm::cl::desc("Device profile for op times"),
+                        llvm::cl::init(Device::H100), CKPT_DEVICE_VALUES};
   Option<std::string> profile{*this, "profile",
                               llvm::cl::desc("Measured op times (JSON)"),
                               llvm::cl::init("")};
-  Option<std::string> fit{
-      *this, "fit",
-      llvm::cl::desc("What must fit the budget: 'simulation' (the rewritten "
-                     "step's simulated peak) or 'model' (the chain model's)"),
-      llvm::cl::init("simulation")};
+  Option<FitMode> fit{*this, "fit",
+                      llvm::cl::desc("What must fit the budget (as ckpt-plan)"),
+                      llvm::cl::init(FitMode::Simulation), CKPT_FIT_VALUES};
   Option<double> timeLimit{*this, "time-limit",
                            llvm::cl::desc("Seconds the 'ilp' strategy gives "
                                           "CBC"),
@@ -50,13 +50,13 @@ struct RematPipelineOptions
 
 /// Options of `ckpt-lower-to-cpu`.
 struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
-  Option<std::string> dealloc{
+  Option<DeallocMode> dealloc{
       *this, "dealloc",
       llvm::cl::desc("Who frees buffers: 'ckpt' (the step's ckpt.free, "
                      "lowered by ckpt-lower-frees), 'upstream' (MLIR's "
                      "ownership-based deallocation; ckpt.free ops are "
                      "dropped) or 'none' (nothing is freed)"),
-      llvm::cl::init("ckpt")};
+      llvm::cl::init(DeallocMode::Ckpt), CKPT_DEALLOC_VALUES};
 };
 
 /// Options of `ckpt-lower-to-nvptx`.
@@ -69,16 +69,16 @@ struct LowerToNVPTXOptions
                                llvm::cl::desc("Target features (PTX ISA "
                                               "version, e.g. +ptx80)"),
                                llvm::cl::init("+ptx80")};
-  Option<std::string> format{
+  Option<GPUFormat> format{
       *this, "format",
       llvm::cl::desc("GPU binary: 'isa' (PTX text), 'bin' (cubin) or "
                      "'fatbin' (fat binary); bin and fatbin call ptxas"),
-      llvm::cl::init("fatbin")};
-  Option<std::string> dealloc{
+      llvm::cl::init(GPUFormat::Fatbin), CKPT_GPU_FORMAT_VALUES};
+  Option<DeallocMode> dealloc{
       *this, "dealloc",
       llvm::cl::desc("Who frees buffers: 'ckpt', 'upstream' or 'none' (as "
                      "in ckpt-lower-to-cpu)"),
-      llvm::cl::init("ckpt")};
+      llvm::cl::init(DeallocMode::Ckpt), CKPT_DEALLOC_VALUES};
   Option<bool> hostRegister{
       *this, "host-register",
       llvm::cl::desc("Register the step's memref arguments (host memory) "
@@ -92,7 +92,7 @@ struct LowerToNVPTXOptions
                      "/usr/local/cuda, else the toolkit of the ptxas on "
                      "PATH)"),
       llvm::cl::init("")};
-  Option<std::string> math{
+  Option<MathMode> math{
       *this, "math",
       llvm::cl::desc("Math functions in kernels (tanh, exp, erf, ...): "
                      "'libdevice' (the toolkit's nvvm/libdevice/"
@@ -100,7 +100,7 @@ struct LowerToNVPTXOptions
                      "(polynomial approximations and expansions, no "
                      "libdevice) or 'auto' (libdevice when the toolkit has "
                      "it, else approx)"),
-      llvm::cl::init("auto")};
+      llvm::cl::init(MathMode::Auto), CKPT_MATH_VALUES};
 };
 
 /// wrap-step (functions carrying ckpt.loss), plan, rematerialize, insert
@@ -120,10 +120,9 @@ mlir::LogicalResult buildLowerToCPUPipeline(mlir::OpPassManager &pm,
 /// The front half shared by the lowerings: inline recompute regions, unwrap
 /// to func.func, mark entry points, bufferize (arguments read-only), free
 /// buffers as `dealloc` says (ckpt, upstream or none), bufferization ops to
-/// memref. Fails with a message naming `pipelineName` on a bad `dealloc`.
+/// memref.
 mlir::LogicalResult buildBufferizeStepPipeline(mlir::OpPassManager &pm,
-                                               llvm::StringRef dealloc,
-                                               llvm::StringRef pipelineName);
+                                               DeallocMode dealloc);
 
 /// A (rematerialized) step to host LLVM IR plus an embedded NVPTX binary
 /// (`gpu.binary`): the front half of ckpt-lower-to-cpu, buffers in managed

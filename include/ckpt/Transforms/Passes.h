@@ -4,6 +4,7 @@
 #define CKPT_TRANSFORMS_PASSES_H
 
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+#include "ckpt/Transforms/PassOptions.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

@@ -61,8 +61,9 @@ def AnnotateCostsPass : Pass<"ckpt-annotate-costs", "mlir::ModuleOp"> {
     kept unless `overwrite` is set. Dynamically shaped ops are errors.
   }];
   let options = [
-    Option<"device", "device", "std::string", /*default=*/"\"h100\"",
-           "Device profile for the roofline: h100, a100, v100 or cpu">,
+    Option<"device", "device", "::ckpt::Device", /*default=*/"::ckpt::Device::H100",
+           "Device profile for the roofline: h100, a100, v100 or cpu",
+           [{CKPT_DEVICE_VALUES}]>,
     Option<"profile", "profile", "std::string", /*default=*/"\"\"",
            "JSON file of measured op times (seconds) by op name or location">,
     Option<"overwrite", "overwrite", "bool", /*default=*/"false",
@@ -109,15 +110,17 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
            "articulation, speed or manual">,
     Option<"slots", "slots", "int64_t", /*default=*/"500",
            "Memory slots of the chain DP (0: exact byte sizes)">,
-    Option<"device", "device", "std::string", /*default=*/"\"h100\"",
-           "Device profile for op times: h100, a100, v100 or cpu">,
+    Option<"device", "device", "::ckpt::Device", /*default=*/"::ckpt::Device::H100",
+           "Device profile for op times: h100, a100, v100 or cpu",
+           [{CKPT_DEVICE_VALUES}]>,
     Option<"profile", "profile", "std::string", /*default=*/"\"\"",
            "JSON file of measured op times (seconds) by op name or location">,
-    Option<"fit", "fit", "std::string", /*default=*/"\"simulation\"",
+    Option<"fit", "fit", "::ckpt::FitMode", /*default=*/"::ckpt::FitMode::Simulation",
            "What must fit the budget: 'simulation' (the simulated peak of "
            "the schedule; percentages of the step's own simulated peak) or "
            "'model' (the chain model's peak, as Theorem 1 states it; "
-           "percentages of its store-all peak; chain strategies only)">,
+           "percentages of its store-all peak; chain strategies only)",
+           [{CKPT_FIT_VALUES}]>,
     Option<"timeLimit", "time-limit", "double", /*default=*/"60",
            "Seconds the 'ilp' strategy gives CBC">,
   ];
@@ -144,8 +147,8 @@ def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
            "Where to write the JSON report ('-': standard output)">,
     Option<"slots", "slots", "int64_t", /*default=*/"500",
            "Memory slots of the chain DP (as given to ckpt-plan)">,
-    Option<"device", "device", "std::string", /*default=*/"\"h100\"",
-           "Device profile (as given to ckpt-plan)">,
+    Option<"device", "device", "::ckpt::Device", /*default=*/"::ckpt::Device::H100",
+           "Device profile (as given to ckpt-plan)", [{CKPT_DEVICE_VALUES}]>,
     Option<"profile", "profile", "std::string", /*default=*/"\"\"",
            "Measured op times (as given to ckpt-plan)">,
   ];

@@ -1,0 +1,174 @@
+//===- PassOptions.h - closed-set options of ckpt passes --------*- C++ -*-===//
+//
+// The enum types behind the ckpt passes' and pipelines' options that take one
+// of a closed set of values (`fit=`, `device=`, `dealloc=`, `format=`,
+// `math=`), and the command-line parser they use: a value outside the set is
+// rejected when the options are parsed, with a message that lists the valid
+// values (llvm::cl's own parser only says "Cannot find option named").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_TRANSFORMS_PASSOPTIONS_H
+#define CKPT_TRANSFORMS_PASSOPTIONS_H
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <string>
+
+namespace ckpt {
+
+/// `fit=`: what must fit the budget.
+enum class FitMode { Simulation, Model };
+
+/// `device=`: the device profile of the analytic cost model.
+enum class Device { H100, A100, V100, CPU };
+
+/// `dealloc=`: who frees the buffers of a lowered step.
+enum class DeallocMode { Ckpt, Upstream, None };
+
+/// `format=` of ckpt-lower-to-nvptx: the GPU binary embedded in the module.
+enum class GPUFormat { Isa, Bin, Fatbin };
+
+/// `math=` of ckpt-lower-to-nvptx: where kernels' math functions come from.
+enum class MathMode { Auto, Libdevice, Approx };
+
+/// The option spelling of a value ("h100", "upstream", "fatbin", ...).
+llvm::StringRef stringify(FitMode value);
+llvm::StringRef stringify(Device value);
+llvm::StringRef stringify(DeallocMode value);
+llvm::StringRef stringify(GPUFormat value);
+llvm::StringRef stringify(MathMode value);
+
+/// llvm::cl::parser<E> with a better error: "'x' is not a valid value:
+/// expected a, b or c". Same layout as llvm::cl::parser<E> (a `Values` list
+/// of name/value pairs), so MLIR's pass options can print the value back.
+template <typename E>
+class EnumOptionParser : public llvm::cl::generic_parser_base {
+protected:
+  class OptionInfo : public GenericOptionInfo {
+  public:
+    OptionInfo(llvm::StringRef name, E v, llvm::StringRef helpStr)
+        : GenericOptionInfo(name, helpStr), V(v) {}
+    llvm::cl::OptionValue<E> V;
+  };
+  llvm::SmallVector<OptionInfo, 8> Values;
+
+public:
+  EnumOptionParser(llvm::cl::Option &owner) : generic_parser_base(owner) {}
+
+  using parser_data_type = E;
+
+  unsigned getNumOptions() const override { return unsigned(Values.size()); }
+  llvm::StringRef getOption(unsigned n) const override {
+    return Values[n].Name;
+  }
+  llvm::StringRef getDescription(unsigned n) const override {
+    return Values[n].HelpStr;
+  }
+  const llvm::cl::GenericOptionValue &getOptionValue(unsigned n) const override {
+    return Values[n].V;
+  }
+
+  bool parse(llvm::cl::Option &option, llvm::StringRef argName,
+             llvm::StringRef arg, E &value) {
+    llvm::StringRef text = Owner.hasArgStr() ? arg : argName;
+    for (const OptionInfo &info : Values)
+      if (info.Name == text) {
+        value = info.V.getValue();
+        return false;
+      }
+    std::string expected;
+    for (size_t i = 0; i < Values.size(); ++i) {
+      if (i)
+        expected += i + 1 == Values.size() ? " or " : ", ";
+      expected += Values[i].Name.str();
+    }
+    return option.error("'" + text + "' is not a valid value: expected " +
+                        expected);
+  }
+
+  template <class DT>
+  void addLiteralOption(llvm::StringRef name, const DT &v,
+                        llvm::StringRef helpStr) {
+    Values.push_back(OptionInfo(name, static_cast<E>(v), helpStr));
+    AddLiteralOption(Owner, name);
+  }
+
+  void removeLiteralOption(llvm::StringRef name) {
+    Values.erase(Values.begin() + findOption(name));
+  }
+};
+
+} // namespace ckpt
+
+/// The values of each option, for ODS `Option`s and pipeline options alike.
+#define CKPT_FIT_VALUES                                                        \
+  ::llvm::cl::values(                                                          \
+      clEnumValN(::ckpt::FitMode::Simulation, "simulation",                    \
+                 "the simulated peak of the schedule"),                        \
+      clEnumValN(::ckpt::FitMode::Model, "model",                              \
+                 "the chain model's peak (Theorem 1)"))
+#define CKPT_DEVICE_VALUES                                                     \
+  ::llvm::cl::values(                                                          \
+      clEnumValN(::ckpt::Device::H100, "h100", "NVIDIA H100"),                 \
+      clEnumValN(::ckpt::Device::A100, "a100", "NVIDIA A100"),                 \
+      clEnumValN(::ckpt::Device::V100, "v100", "NVIDIA V100"),                 \
+      clEnumValN(::ckpt::Device::CPU, "cpu", "a CPU core"))
+#define CKPT_DEALLOC_VALUES                                                    \
+  ::llvm::cl::values(                                                          \
+      clEnumValN(::ckpt::DeallocMode::Ckpt, "ckpt",                            \
+                 "the plan's ckpt.free ops, as memref.dealloc"),               \
+      clEnumValN(::ckpt::DeallocMode::Upstream, "upstream",                    \
+                 "MLIR's buffer-deallocation-pipeline (frees ignored)"),       \
+      clEnumValN(::ckpt::DeallocMode::None, "none", "nothing is freed"))
+#define CKPT_GPU_FORMAT_VALUES                                                 \
+  ::llvm::cl::values(                                                          \
+      clEnumValN(::ckpt::GPUFormat::Isa, "isa", "PTX text"),                   \
+      clEnumValN(::ckpt::GPUFormat::Bin, "bin", "cubin (ptxas)"),              \
+      clEnumValN(::ckpt::GPUFormat::Fatbin, "fatbin",                          \
+                 "fat binary (ptxas, fatbinary)"))
+#define CKPT_MATH_VALUES                                                       \
+  ::llvm::cl::values(                                                          \
+      clEnumValN(::ckpt::MathMode::Auto, "auto",                               \
+                 "libdevice when the toolkit has it, else approx"),            \
+      clEnumValN(::ckpt::MathMode::Libdevice, "libdevice",                     \
+                 "the toolkit's libdevice, linked into the PTX"),              \
+      clEnumValN(::ckpt::MathMode::Approx, "approx",                           \
+                 "polynomial approximations, no libdevice"))
+
+namespace llvm {
+namespace cl {
+template <>
+class parser<::ckpt::FitMode> : public ::ckpt::EnumOptionParser<::ckpt::FitMode> {
+public:
+  using EnumOptionParser::EnumOptionParser;
+};
+template <>
+class parser<::ckpt::Device> : public ::ckpt::EnumOptionParser<::ckpt::Device> {
+public:
+  using EnumOptionParser::EnumOptionParser;
+};
+template <>
+class parser<::ckpt::DeallocMode>
+    : public ::ckpt::EnumOptionParser<::ckpt::DeallocMode> {
+public:
+  using EnumOptionParser::EnumOptionParser;
+};
+template <>
+class parser<::ckpt::GPUFormat>
+    : public ::ckpt::EnumOptionParser<::ckpt::GPUFormat> {
+public:
+  using EnumOptionParser::EnumOptionParser;
+};
+template <>
+class parser<::ckpt::MathMode>
+    : public ::ckpt::EnumOptionParser<::ckpt::MathMode> {
+public:
+  using EnumOptionParser::EnumOptionParser;
+};
+} // namespace cl
+} // namespace llvm
+
+#endif // CKPT_TRANSFORMS_PASSOPTIONS_H

@@ -1,0 +1,59 @@
+//===- PassOptions.cpp - closed-set options of ckpt passes ----------------===//
+
+#include "ckpt/Transforms/PassOptions.h"
+
+using namespace ckpt;
+
+llvm::StringRef ckpt::stringify(FitMode value) {
+  return value == FitMode::Model ? "model" : "simulation";
+}
+
+llvm::StringRef ckpt::stringify(Device value) {
+  switch (value) {
+  case Device::H100:
+    return "h100";
+  case Device::A100:
+    return "a100";
+  case Device::V100:
+    return "v100";
+  case Device::CPU:
+    return "cpu";
+  }
+  return "h100";
+}
+
+llvm::StringRef ckpt::stringify(DeallocMode value) {
+  switch (value) {
+  case DeallocMode::Ckpt:
+    return "ckpt";
+  case DeallocMode::Upstream:
+    return "upstream";
+  case DeallocMode::None:
+    return "none";
+  }
+  return "ckpt";
+}
+
+llvm::StringRef ckpt::stringify(GPUFormat value) {
+  switch (value) {
+  case GPUFormat::Isa:
+    return "isa";
+  case GPUFormat::Bin:
+    return "bin";
+  case GPUFormat::Fatbin:
+    return "fatbin";
+  }
+  return "fatbin";
+}
+
+llvm::StringRef ckpt::stringify(MathMode value) {
+  switch (value) {
+  case MathMode::Auto:
+    return "auto";
+  case MathMode::Libdevice:
+    return "libdevice";
+  case MathMode::Approx:
+    return "approx";
+  }
+  return "auto";
+}
