@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Runs the ckpt passes over .mlir files we did not write (issue 8).
+"""Runs the ckpt passes over .mlir files we did not write.
 
 For every .mlir file under the given paths, splits it on `// -----` lines (as
 -split-input-file does) and, for each chunk, runs ckpt-opt (timeout each):
