@@ -18,7 +18,9 @@ void registerCkptDialect(mlir::DialectRegistry &registry);
 
 /// Adds the ckpt dialect and the upstream dialects a training step is written
 /// in (func, arith, math, linalg, tensor, bufferization, memref, scf, tosa,
-/// gpu, nvvm, llvm), with the interface models they need.
+/// gpu, nvvm, llvm), with the interface models they need: ckpt's cost and
+/// bufferization models, and upstream's bufferization models of arith,
+/// func, linalg, scf and tensor (what the lowerings bufferize).
 void registerTrainingStepDialects(mlir::DialectRegistry &registry);
 
 /// Registers every ckpt pass (and, later, pipeline) with the global pass

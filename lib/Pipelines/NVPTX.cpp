@@ -13,10 +13,13 @@
 
 #include "ckpt/Pipelines/Pipelines.h"
 
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -26,6 +29,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/Passes.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
@@ -419,13 +423,12 @@ LogicalResult ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
   // sequential inside a kernel, and linalg ops with no parallel dimension
   // (full reductions, 0-d ops) stay on the host, reading managed memory.
   // No canonicalization or CSE before this point (see the CPU pipeline).
-  if (failed(parsePassPipeline(
-          "func.func(convert-linalg-to-parallel-loops,"
-          "scf-parallel-loop-tiling{parallel-loop-tile-sizes=1,32 "
-          "no-min-max-bounds=true},gpu-map-parallel-loops),"
-          "convert-parallel-loops-to-gpu,gpu-kernel-outlining",
-          pm, llvm::errs())))
-    return failure();
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+  pm.addNestedPass<func::FuncOp>(
+      createParallelLoopTilingPass({1, 32}, /*noMinMaxBounds=*/true));
+  pm.addNestedPass<func::FuncOp>(createGpuMapParallelLoopsPass());
+  pm.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createGpuKernelOutliningPass());
 
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
@@ -434,23 +437,16 @@ LogicalResult ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
 
   // Kernels to NVVM, host to LLVM with mgpu* calls, then serialize. The host
   // keeps the CPU pipeline's allocation hooks for any memref.alloc left.
-  if (failed(parsePassPipeline(
-          "expand-strided-metadata,lower-affine,convert-scf-to-cf",
-          pm, llvm::errs())))
-    return failure();
-  if (!linkLibdevice)
-    pm.addNestedPass<gpu::GPUModuleOp>(std::make_unique<ApproximateMathPass>());
-  if (failed(parsePassPipeline(
-          "gpu.module(strip-debuginfo,convert-gpu-to-nvvm,"
-          "reconcile-unrealized-casts),"
-          "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,"
-          "convert-index-to-llvm,"
-          "finalize-memref-to-llvm{use-generic-functions=true "
-          "use-aligned-alloc=true},"
-          "convert-func-to-llvm,convert-cf-to-llvm,gpu-to-llvm,"
-          "reconcile-unrealized-casts",
-          pm, llvm::errs())))
-    return failure();
+  buildLLVMConversionTail(pm, [&](OpPassManager &pm) {
+    OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+    if (!linkLibdevice)
+      kernels.addPass(std::make_unique<ApproximateMathPass>());
+    kernels.addPass(createStripDebugInfoPass());
+    kernels.addPass(createConvertGpuOpsToNVVMOps());
+    kernels.addPass(createReconcileUnrealizedCastsPass());
+  });
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 
   pm.addPass(std::make_unique<ModuleToBinaryPass>(stringify(options.format).str(), toolkit,
                                                   linkLibdevice));

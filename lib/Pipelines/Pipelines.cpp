@@ -6,6 +6,12 @@
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Transforms/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -67,44 +73,57 @@ void ckpt::buildRematPipeline(OpPassManager &pm,
 
 LogicalResult ckpt::buildBufferizeStepPipeline(OpPassManager &pm,
                                                DeallocMode dealloc) {
-  std::string deallocPasses;
-  switch (dealloc) {
-  case DeallocMode::Ckpt:
-    deallocPasses = "func.func(ckpt-lower-frees),";
-    break;
-  case DeallocMode::Upstream:
-    deallocPasses = "func.func(ckpt-lower-frees{erase-only=true}),"
-                    "buffer-deallocation-pipeline,";
-    break;
-  case DeallocMode::None:
-    deallocPasses = "func.func(ckpt-lower-frees{erase-only=true}),";
-    break;
-  }
   // Opaque ops have no lowering: stop before anything is rewritten.
   pm.addPass(std::make_unique<RejectOpaquePass>());
   // No CSE or canonicalization before deallocation is decided: they would
   // merge recomputed ops with the originals and undo the plan.
-  std::string pipeline =
-      "ckpt-inline-recompute,ckpt-unwrap-step,ckpt-prepare-entry,"
-      "func.func(ckpt-readonly-arguments,convert-elementwise-to-linalg),"
-      "one-shot-bufferize{bufferize-function-boundaries buffer-alignment=" +
-      std::to_string(kBufferAlignment) + " "
-      "function-boundary-type-conversion=identity-layout-map}," +
-      deallocPasses + "convert-bufferization-to-memref";
-  return parsePassPipeline(pipeline, pm, llvm::errs());
+  pm.addPass(createInlineRecomputePass());
+  pm.addPass(createUnwrapStepPass());
+  pm.addPass(createPrepareEntryPass());
+  pm.addNestedPass<func::FuncOp>(createReadOnlyArgumentsPass());
+  pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.bufferAlignment = kBufferAlignment;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  LowerFreesPassOptions frees;
+  frees.eraseOnly = dealloc != DeallocMode::Ckpt;
+  pm.addNestedPass<func::FuncOp>(createLowerFreesPass(frees));
+  if (dealloc == DeallocMode::Upstream)
+    bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+  return success();
+}
+
+void ckpt::buildLLVMConversionTail(
+    OpPassManager &pm, function_ref<void(OpPassManager &)> beforeLLVM) {
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  if (beforeLLVM)
+    beforeLLVM(pm);
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
+  memrefToLLVM.useGenericFunctions = true;
+  memrefToLLVM.useAlignedAlloc = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
 }
 
 LogicalResult ckpt::buildLowerToCPUPipeline(OpPassManager &pm,
                                             const LowerToCPUOptions &options) {
   if (failed(buildBufferizeStepPipeline(pm, options.dealloc)))
     return failure();
-  std::string pipeline =
-      "func.func(convert-linalg-to-loops),expand-strided-metadata,"
-      "lower-affine,convert-scf-to-cf,convert-math-to-llvm,"
-      "convert-math-to-libm,convert-arith-to-llvm,convert-index-to-llvm,"
-      "finalize-memref-to-llvm{use-generic-functions=true use-aligned-alloc=true},"
-      "convert-func-to-llvm,convert-cf-to-llvm,reconcile-unrealized-casts";
-  return parsePassPipeline(pipeline, pm, llvm::errs());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
+  buildLLVMConversionTail(pm);
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  return success();
 }
 
 void ckpt::registerPipelines() {

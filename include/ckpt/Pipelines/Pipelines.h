@@ -5,6 +5,7 @@
 
 #include "ckpt/Transforms/PassOptions.h"
 #include "mlir/Pass/PassOptions.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -123,6 +124,15 @@ mlir::LogicalResult buildLowerToCPUPipeline(mlir::OpPassManager &pm,
 /// memref.
 mlir::LogicalResult buildBufferizeStepPipeline(mlir::OpPassManager &pm,
                                                DeallocMode dealloc);
+
+/// The conversion to the LLVM dialect both lowerings end with, after
+/// bufferization and loops: strided metadata, affine and scf to cf, then (the
+/// GPU lowering's kernels go here) `beforeLLVM`, then math, arith, index,
+/// memref (through the counting allocation hooks, aligned), func and cf to
+/// LLVM. Unrealized casts are left to the caller to reconcile.
+void buildLLVMConversionTail(
+    mlir::OpPassManager &pm,
+    llvm::function_ref<void(mlir::OpPassManager &)> beforeLLVM = nullptr);
 
 /// A (rematerialized) step to host LLVM IR plus an embedded NVPTX binary
 /// (`gpu.binary`): the front half of ckpt-lower-to-cpu, buffers in managed
