@@ -20,40 +20,6 @@
 using namespace mlir;
 using namespace ckpt;
 
-namespace {
-
-/// Stops a lowering at the first op of its pipeline when the input holds
-/// `ckpt.opaque` ops: they stand for operations a front end could not
-/// translate, so there is nothing to lower them to, and without this check
-/// one-shot bufferization would fail on them with a less helpful message.
-/// Every opaque op gets an error. Not registered as a pass of its own: the
-/// first pass of buildBufferizeStepPipeline.
-class RejectOpaquePass
-    : public PassWrapper<RejectOpaquePass, OperationPass<>> {
-public:
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RejectOpaquePass)
-
-  StringRef getArgument() const override { return "ckpt-reject-opaque"; }
-  StringRef getDescription() const override {
-    return "Fail on ckpt.opaque ops, which have no lowering (part of "
-           "ckpt-lower-to-cpu and ckpt-lower-to-nvptx)";
-  }
-
-  void runOnOperation() override {
-    bool found = false;
-    getOperation()->walk([&](OpaqueOp op) {
-      op.emitOpError() << "\"" << op.getName()
-                       << "\" has no lowering: it stands for an op the "
-                          "importer could not translate; the step can be "
-                          "planned but not executed";
-      found = true;
-    });
-    if (found)
-      signalPassFailure();
-  }
-};
-
-} // namespace
 
 void ckpt::buildRematPipeline(OpPassManager &pm,
                               const RematPipelineOptions &options) {
@@ -74,7 +40,7 @@ void ckpt::buildRematPipeline(OpPassManager &pm,
 LogicalResult ckpt::buildBufferizeStepPipeline(OpPassManager &pm,
                                                DeallocMode dealloc) {
   // Opaque ops have no lowering: stop before anything is rewritten.
-  pm.addPass(std::make_unique<RejectOpaquePass>());
+  pm.addPass(createRejectOpaquePass());
   // No CSE or canonicalization before deallocation is decided: they would
   // merge recomputed ops with the originals and undo the plan.
   pm.addPass(createInlineRecomputePass());

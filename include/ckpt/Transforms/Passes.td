@@ -236,6 +236,18 @@ def LowerFreesPass : Pass<"ckpt-lower-frees", "mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def RejectOpaquePass : Pass<"ckpt-reject-opaque"> {
+  let summary = "Fail on ckpt.opaque ops, which have no lowering";
+  let description = [{
+    Emits an error at every `ckpt.opaque` op under the op it runs on (nested
+    ones included) and fails when there is one. `ckpt.opaque` stands for an
+    op a front end could not translate: a step holding one can be planned
+    and rewritten, but there is nothing to lower it to. The first pass of
+    both lowerings (`ckpt-lower-to-cpu`, `ckpt-lower-to-nvptx`), so that they
+    stop with this message instead of a bufferization error.
+  }];
+}
+
 def PrintAnalysisPass : Pass<"ckpt-print-analysis", "mlir::ModuleOp"> {
   let summary = "Report the phase split, activations and memory of each step as remarks";
   let description = [{
