@@ -51,6 +51,7 @@ import argparse
 import copy
 import math
 import operator
+import os
 import re
 import sys
 import time
@@ -60,6 +61,8 @@ import numpy as np
 __all__ = [
     "EXECUTABLE_OPS",
     "MODELS",
+    "load_user_model",
+    "user_inputs",
     "build_model",
     "import_module",
     "import_module_info",
@@ -282,6 +285,102 @@ def _as_tuple(x):
     return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
 
+def _meta_output_shape(model, inputs):
+    """The shape of the model's output for `inputs`, computed on the meta
+    device (shapes only); None when the model cannot run there."""
+    import torch
+    from torch.nn.utils.stateless import functional_call
+    try:
+        with torch.no_grad():
+            meta = {n: torch.empty_like(t, device="meta")
+                    for n, t in list(model.named_parameters()) + list(model.named_buffers())}
+            out = functional_call(model, meta, tuple(x.to("meta") for x in inputs))
+            return tuple(_output(out).shape)
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def _shape(text, what):
+    """'8x3x224x224' -> (8, 3, 224, 224)."""
+    try:
+        dims = tuple(int(d) for d in text.lower().split("x"))
+    except ValueError:
+        dims = ()
+    if not dims or any(d < 1 for d in dims):
+        raise ValueError(f"{what} must be positive sizes separated by 'x' "
+                         f"(e.g. 8x3x224x224), not '{text}'")
+    return dims
+
+
+def load_user_model(spec):
+    """The model of `spec`, 'path/to/file.py:Name': the file is loaded as a
+    module, and Name (an nn.Module class or a function returning a module)
+    is called with no arguments. Returns (module, name)."""
+    import importlib.util
+    import torch
+    path, _, attr = spec.rpartition(":")
+    if not path or not attr:
+        raise ValueError(f"'{spec}' is not a built-in model or path/to/file.py:Name")
+    if not os.path.isfile(path):
+        raise ValueError(f"no such file: '{path}'")
+    mod_name = "ckpt_user_model_" + re.sub(r"\W", "_", os.path.basename(path))
+    module_spec = importlib.util.spec_from_file_location(mod_name, path)
+    if module_spec is None:
+        raise ValueError(f"cannot load '{path}' as a Python module")
+    user = importlib.util.module_from_spec(module_spec)
+    try:
+        module_spec.loader.exec_module(user)
+    except Exception as e:  # noqa: BLE001
+        raise ValueError(f"loading '{path}' failed: {type(e).__name__}: {e}") from None
+    obj = getattr(user, attr, None)
+    if obj is None:
+        known = [n for n, v in vars(user).items() if not n.startswith("_") and callable(v)]
+        raise ValueError(f"'{path}' has no '{attr}' (callables there: "
+                         f"{', '.join(known) or 'none'})")
+    if not callable(obj):
+        raise ValueError(f"'{attr}' in '{path}' is not a class or a function")
+    try:
+        model = obj()
+    except Exception as e:  # noqa: BLE001
+        raise ValueError(f"calling {attr}() failed: {type(e).__name__}: {e}") from None
+    if not isinstance(model, torch.nn.Module):
+        raise ValueError(f"{attr}() returned a {type(model).__name__}, not a torch.nn.Module")
+    return model, attr
+
+
+def user_inputs(model, input_shape, input_dtype="float32", target_shape=None,
+                loss="cross_entropy", seed=0):
+    """Example input and target for a user model: the input of `input_shape`
+    (uniform in [-0.5, 0.5) for floats, zeros for integers: valid indices for
+    any embedding), and a target of `target_shape` (class indices when it
+    has one dimension and the loss is cross_entropy) or, by default, of the
+    output's shape (one-hot class probabilities for cross_entropy)."""
+    import torch
+    gen = torch.Generator().manual_seed(seed)
+    dtypes = {"float32": torch.float32, "float64": torch.float64,
+              "int64": torch.int64, "int32": torch.int32}
+    if input_dtype not in dtypes:
+        raise ValueError(f"unknown input dtype '{input_dtype}': expected "
+                         f"{', '.join(dtypes)}")
+    dt = dtypes[input_dtype]
+    if dt.is_floating_point:
+        x = (torch.rand(*input_shape, generator=gen) - 0.5).to(dt)
+    else:
+        x = torch.zeros(*input_shape, dtype=dt)
+    if target_shape is None:
+        out = _meta_output_shape(_prepare(model), (x,))
+        if out is None:
+            raise ValueError("cannot infer the output's shape for the target: "
+                             "give --target-shape")
+        target_shape = out
+    if loss == "cross_entropy" and len(target_shape) == 1:
+        return x, torch.zeros(*target_shape, dtype=torch.int64)
+    if loss == "cross_entropy":
+        labels = torch.randint(0, target_shape[-1], target_shape[:-1], generator=gen)
+        return x, torch.nn.functional.one_hot(labels, target_shape[-1]).to(torch.float32)
+    return x, torch.rand(*target_shape, generator=gen) * 2 - 1
+
+
 def _trace(module, example_inputs, target, loss, tracing_mode):
     """make_fx of the training step. Returns (graph module, parameter names,
     parameter shapes, input tensors, target tensor, seconds)."""
@@ -308,14 +407,7 @@ def _trace(module, example_inputs, target, loss, tracing_mode):
     # The output's shape, for checking the target (and class count): the
     # model run on the meta device (shapes only). Where that fails, the trace
     # below reports the error.
-    try:
-        with torch.no_grad():
-            meta = {n: torch.empty_like(t, device="meta")
-                    for n, t in list(model.named_parameters()) + list(model.named_buffers())}
-            out = functional_call(model, meta, tuple(x.to("meta") for x in inputs))
-            out_shape = tuple(_output(out).shape)
-    except Exception:  # noqa: BLE001
-        out_shape = None
+    out_shape = _meta_output_shape(model, inputs)
     if out_shape is None:
         target = target.to(torch.float32) if target.is_floating_point() else target
     elif loss == "cross_entropy":
@@ -2413,14 +2505,27 @@ def import_module(module, example_inputs, target, loss="cross_entropy", name=Non
 def main(argv=None):
     ap = argparse.ArgumentParser(
         prog="python3 -m ckpt.torch_import",
-        description="Import the training step of a torchvision or built-in model into "
-                    "MLIR (a ckpt training step).")
-    ap.add_argument("model", help="one of: " + ", ".join(MODELS))
-    ap.add_argument("--batch", type=int, required=True, help="batch size")
+        description="Import the training step of a model into MLIR (a ckpt training "
+                    "step): a built-in name, any torchvision.models constructor, or "
+                    "your own nn.Module as path/to/file.py:ClassOrFactory.")
+    ap.add_argument("model", help="a built-in (" + ", ".join(MODELS) + "), another "
+                    "torchvision.models constructor (e.g. mobilenet_v2, vit_b_16, "
+                    "convnext_tiny), or path/to/file.py:Name, where Name is an "
+                    "nn.Module class or a function returning one, called with no "
+                    "arguments (needs --input-shape)")
+    ap.add_argument("--batch", type=int, help="batch size (built-in and torchvision "
+                    "models)")
     ap.add_argument("--image", type=int, help="image size (default: 224; 299 for "
                     "inception_v3, 16 for tinyresnet)")
     ap.add_argument("--classes", type=int, help="number of classes (default 1000; 10 "
                     "for tinyresnet)")
+    ap.add_argument("--input-shape", help="your model's input, e.g. 8x3x224x224 "
+                    "(the batch is its first size)")
+    ap.add_argument("--input-dtype", default="float32",
+                    choices=["float32", "float64", "int64", "int32"],
+                    help="your model's input type (int64 for token ids; default float32)")
+    ap.add_argument("--target-shape", help="your model's target (default: the "
+                    "output's shape; one size with cross_entropy: class indices)")
     ap.add_argument("--loss", default="cross_entropy", choices=["cross_entropy", "mse"])
     ap.add_argument("--device", default="h100", choices=sorted(DEVICES),
                     help="profile for the time of opaque ops (default h100)")
@@ -2432,12 +2537,34 @@ def main(argv=None):
     try:
         import torch
         torch.set_num_threads(max(1, min(torch.get_num_threads(), 4)))
-        if opts.batch < 1:
-            raise ValueError("--batch must be at least 1")
-        model, x, target = build_model(opts.model, opts.classes, opts.image, opts.batch)
-        if opts.loss == "mse":
-            target = target * 2 - 1
-        text, info = import_module_info(model, x, target, opts.loss, name=opts.model,
+        user = ":" in opts.model
+        if user:
+            if opts.input_shape is None:
+                raise ValueError("a model given as path/to/file.py:Name needs --input-shape")
+            for flag in ("batch", "image", "classes"):
+                if getattr(opts, flag) is not None:
+                    raise ValueError(f"--{flag} is for built-in models; give "
+                                     f"--input-shape (and --target-shape) instead")
+            model, name = load_user_model(opts.model)
+            name = name.lower()
+            target_shape = (_shape(opts.target_shape, "--target-shape")
+                            if opts.target_shape else None)
+            x, target = user_inputs(model, _shape(opts.input_shape, "--input-shape"),
+                                    opts.input_dtype, target_shape, opts.loss)
+        else:
+            for flag in ("input_shape", "target_shape"):
+                if getattr(opts, flag) is not None:
+                    raise ValueError(f"--{flag.replace('_', '-')} is for models given as "
+                                     f"path/to/file.py:Name")
+            if opts.batch is None:
+                raise ValueError("--batch is required for built-in and torchvision models")
+            if opts.batch < 1:
+                raise ValueError("--batch must be at least 1")
+            model, x, target = build_model(opts.model, opts.classes, opts.image, opts.batch)
+            name = opts.model
+            if opts.loss == "mse":
+                target = target * 2 - 1
+        text, info = import_module_info(model, x, target, opts.loss, name=name,
                                         device=opts.device, tracing_mode=opts.tracing)
     except ValueError as e:
         print(f"ckpt.torch_import: error: {e}", file=sys.stderr)

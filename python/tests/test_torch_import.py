@@ -326,6 +326,96 @@ def test_cli(tmp_path):
     assert r.returncode == 1 and "--batch must be at least 1" in r.stderr
 
 
+_USER_MODEL = """
+import torch
+
+
+class MyNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(16, 32)
+        self.fc2 = torch.nn.Linear(32, 4)
+
+    def forward(self, x):
+        return self.fc2(torch.tanh(self.fc1(x)))
+
+
+def make_net():
+    return torch.nn.Sequential(torch.nn.Linear(6, 5), torch.nn.ReLU(), torch.nn.Linear(5, 3))
+
+
+answer = 42
+"""
+
+
+def test_cli_user_model_matches_torch(tmp_path):
+    """Your own nn.Module through the command line (file.py:Class), lowered,
+    run by ckpt-run and compared with eager autograd on ckpt-run's inputs."""
+    src = tmp_path / "mynet.py"
+    src.write_text(_USER_MODEL)
+    out = tmp_path / "mynet.mlir"
+    r = _cli(f"{src}:MyNet", "--input-shape", "8x16", "-o", str(out), "--stats")
+    assert r.returncode == 0, r.stderr
+    assert "mynet_step: " in r.stderr and ", 0 opaque" in r.stderr
+    text = out.read_text()
+    # The target defaults to the output's shape (class probabilities).
+    assert re.search(r"func\.func @mynet_step\(%x: tensor<8x16xf32>,\s+%t: tensor<8x4xf32>", text)
+    result = lower_and_run(text, "mynet_step", tmp_path)
+    model, _ = ti.load_user_model(f"{src}:MyNet")
+    params = [p.detach().numpy() for p in model.parameters()]
+    inputs = splitmix_inputs([(8, 16), (8, 4)] + [p.shape for p in params], 7)
+    ref = eager_step(model, "cross_entropy", inputs[0], inputs[1], inputs[2:])
+    assert_close([o["values"] for o in result["outputs"]], ref, "mynet via ckpt-run")
+
+
+def test_cli_user_model_factory_and_targets(tmp_path):
+    src = tmp_path / "nets.py"
+    src.write_text(_USER_MODEL)
+    out = tmp_path / "net.mlir"
+    # A factory function; class indices as the target; mse with its shape.
+    r = _cli(f"{src}:make_net", "--input-shape", "4x6", "--target-shape", "4", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"func\.func @make_net_step\(%x: tensor<4x6xf32>,\s+%t: tensor<4x3xf32>",
+                     out.read_text())
+    r = _cli(f"{src}:make_net", "--input-shape", "4x6", "--loss", "mse", "--target-shape",
+             "4x3", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    r = run(["ckpt-opt", str(out), "--ckpt-wrap-step", "--ckpt-plan=budget=100%", "-o",
+             os.devnull])
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("args,message", [
+    (["{src}:Nope", "--input-shape", "2x16"], "'{src}' has no 'Nope' (callables there: MyNet, make_net)"),
+    (["{src}:answer", "--input-shape", "2x16"], "'answer' in '{src}' is not a class or a function"),
+    (["{src}:MyNet"], "a model given as path/to/file.py:Name needs --input-shape"),
+    (["{dir}/missing.py:MyNet", "--input-shape", "2x16"], "no such file: '{dir}/missing.py'"),
+    (["{src}:MyNet", "--input-shape", "2x0"], "--input-shape must be positive sizes separated by 'x'"),
+    (["{src}:MyNet", "--input-shape", "2x16", "--batch", "2"], "--batch is for built-in models"),
+    (["{src}:MyNet", "--input-shape", "8x16", "--target-shape", "8x5"],
+     "target of shape [8, 5] for an output of shape [8, 4]"),
+    (["tinymlp", "--batch", "2", "--input-shape", "2x12"],
+     "--input-shape is for models given as path/to/file.py:Name"),
+    (["tinymlp"], "--batch is required for built-in and torchvision models"),
+])
+def test_cli_user_model_errors(tmp_path, args, message):
+    src = tmp_path / "mynet.py"
+    src.write_text(_USER_MODEL)
+    fill = {"src": str(src), "dir": str(tmp_path)}
+    r = _cli(*[a.format(**fill) for a in args], "-o", os.devnull)
+    assert r.returncode == 1
+    assert f"ckpt.torch_import: error: {message.format(**fill)}" in r.stderr, r.stderr
+
+
+def test_cli_help_names_every_kind_of_model():
+    r = _cli("--help")
+    assert r.returncode == 0
+    text = " ".join(r.stdout.split())
+    for name in ("resnet18", "inception_v3", "tinytransformer", "mobilenet_v2", "vit_b_16",
+                 "path/to/file.py:Name", "--input-shape", "--input-dtype", "--target-shape"):
+        assert name in text, name
+
+
 def test_torchvision_resnet18_matches_torch(tmp_path):
     """torchvision's ResNet-18 (7x7/2 stem, 3x3/2 max pooling, downsampling
     blocks, global average pooling) at 64x64, batch 2, through ckpt-run.
