@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Pipelines/Pipelines.h"
+#include "ckpt/Pipelines/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -48,6 +49,13 @@
 
 #include <cstdlib>
 
+namespace ckpt {
+#define GEN_PASS_DEF_GPUMANAGEDMEMORYPASS
+#define GEN_PASS_DEF_GPUAPPROXIMATEMATHPASS
+#define GEN_PASS_DEF_GPUMODULETOBINARYPASS
+#include "ckpt/Pipelines/Passes.h.inc"
+} // namespace ckpt
+
 using namespace mlir;
 using namespace ckpt;
 
@@ -55,40 +63,14 @@ namespace {
 
 constexpr StringLiteral kPipelineName = "ckpt-lower-to-nvptx";
 
-/// Moves a bufferized host function's buffers to memory both the host and
-/// the kernels can reach: `memref.alloc` -> `gpu.alloc host_shared` (managed
-/// memory), `memref.dealloc` -> `gpu.dealloc` (async on a fresh stream,
-/// waited for at once, as gpu-to-llvm requires), and, with `hostRegister`,
-/// `gpu.host_register` of every memref argument at entry and
-/// `gpu.host_unregister` before every return. Constant buffers
-/// (`memref.get_global`) live in host memory the kernels cannot read: they
-/// are rejected. Not registered as a pass of its own: it exists for this
-/// pipeline, whose GPU dialects and LLVM IR translations it also declares,
-/// so that the pipeline works in a tool that registered only the dialects.
-class ManagedMemoryPass
-    : public PassWrapper<ManagedMemoryPass, OperationPass<func::FuncOp>> {
-public:
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ManagedMemoryPass)
-
-  explicit ManagedMemoryPass(bool hostRegister) : hostRegister(hostRegister) {}
-
-  StringRef getArgument() const override { return "ckpt-gpu-managed-memory"; }
-  StringRef getDescription() const override {
-    return "Buffers of a bufferized step in managed memory, arguments "
-           "host-registered (part of ckpt-lower-to-nvptx)";
-  }
+/// ckpt-gpu-managed-memory (Passes.td).
+struct GPUManagedMemoryPass
+    : public ckpt::impl::GPUManagedMemoryPassBase<GPUManagedMemoryPass> {
+  using GPUManagedMemoryPassBase::GPUManagedMemoryPassBase;
 
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<gpu::GPUDialect, memref::MemRefDialect, LLVM::LLVMDialect,
-                    NVVM::NVVMDialect>();
-    // gpu-module-to-binary translates the kernels to LLVM IR and attaches
-    // the NVVM target: the interfaces it needs, whatever the tool loaded.
-    registerBuiltinDialectTranslation(registry);
-    registerGPUDialectTranslation(registry);
-    registerLLVMDialectTranslation(registry);
-    registerNVVMDialectTranslation(registry);
-    gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
-    NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+    GPUManagedMemoryPassBase::getDependentDialects(registry);
+    registry.insert<gpu::GPUDialect, memref::MemRefDialect>();
   }
 
   void runOnOperation() override {
@@ -163,8 +145,6 @@ public:
     });
   }
 
-private:
-  bool hostRegister;
 };
 
 /// Where the CUDA toolkit is, for ptxas, fatbinary and libdevice.
@@ -255,26 +235,9 @@ struct SignBit : public OpRewritePattern<From> {
   }
 };
 
-/// Math ops in kernels without libdevice: polynomial approximations (tanh,
-/// exp, log, erf, ...) and expansions (rsqrt, powf, ...) in arith and the
-/// math ops NVVM has instructions for, so that the PTX calls no `__nv_*`
-/// function. Part of ckpt-lower-to-nvptx with math=approx.
-class ApproximateMathPass
-    : public PassWrapper<ApproximateMathPass,
-                         OperationPass<gpu::GPUModuleOp>> {
-public:
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApproximateMathPass)
-
-  StringRef getArgument() const override { return "ckpt-gpu-approximate-math"; }
-  StringRef getDescription() const override {
-    return "Math functions in kernels as polynomial approximations (part of "
-           "ckpt-lower-to-nvptx, math=approx)";
-  }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, math::MathDialect,
-                    vector::VectorDialect>();
-  }
-
+/// ckpt-gpu-approximate-math (Passes.td).
+struct GPUApproximateMathPass
+    : public ckpt::impl::GPUApproximateMathPassBase<GPUApproximateMathPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     // What NVPTX has instructions for: its intrinsics, or bit operations.
@@ -293,27 +256,28 @@ public:
   }
 };
 
-/// gpu-module-to-binary, failing when it reports an error (it reports a
-/// toolkit it cannot use, then goes on), and refusing kernels that call
-/// `__nv_*` functions when no libdevice is linked (ptxas would reject the
-/// unresolved calls).
-class ModuleToBinaryPass
-    : public PassWrapper<ModuleToBinaryPass, OperationPass<ModuleOp>> {
-public:
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ModuleToBinaryPass)
+/// ckpt-gpu-module-to-binary (Passes.td).
+struct GPUModuleToBinaryPass
+    : public ckpt::impl::GPUModuleToBinaryPassBase<GPUModuleToBinaryPass> {
+  using GPUModuleToBinaryPassBase::GPUModuleToBinaryPassBase;
 
-  ModuleToBinaryPass(std::string format, Toolkit toolkit, bool linkLibdevice)
-      : format(std::move(format)), toolkit(std::move(toolkit)),
-        linkLibdevice(linkLibdevice) {}
-
-  StringRef getArgument() const override { return "ckpt-gpu-module-to-binary"; }
-  StringRef getDescription() const override {
-    return "gpu-module-to-binary whose errors fail (part of "
-           "ckpt-lower-to-nvptx)";
+  void getDependentDialects(DialectRegistry &registry) const override {
+    GPUModuleToBinaryPassBase::getDependentDialects(registry);
+    registry.insert<gpu::GPUDialect, LLVM::LLVMDialect, NVVM::NVVMDialect>();
+    // gpu-module-to-binary translates the kernels to LLVM IR through the
+    // NVVM target: the interfaces it needs, whatever the tool loaded.
+    registerBuiltinDialectTranslation(registry);
+    registerGPUDialectTranslation(registry);
+    registerLLVMDialectTranslation(registry);
+    registerNVVMDialectTranslation(registry);
+    gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
+    NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    Toolkit toolkit = findToolkit(this->toolkit);
+    bool linkLibdevice = math != MathMode::Approx && toolkit.libdevice;
     if (!toolkit.namedBy.empty() &&
         !llvm::sys::fs::is_directory(toolkit.path)) {
       // At the step (the first function the host keeps a location for).
@@ -357,7 +321,7 @@ public:
     }
 
     GpuModuleToBinaryPassOptions binary;
-    binary.compilationTarget = format;
+    binary.compilationTarget = stringify(format).str();
     // The toolkit found (empty when none: then no variable names one, and
     // MLIR finds none either).
     binary.toolkitPath = toolkit.path;
@@ -379,10 +343,6 @@ public:
       signalPassFailure();
   }
 
-private:
-  std::string format;
-  Toolkit toolkit;
-  bool linkLibdevice;
 };
 
 } // namespace
@@ -415,8 +375,9 @@ LogicalResult ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
     return failure();
 
   // Buffers where the kernels can reach them.
-  pm.addNestedPass<func::FuncOp>(
-      std::make_unique<ManagedMemoryPass>(options.hostRegister));
+  GPUManagedMemoryPassOptions managed;
+  managed.hostRegister = options.hostRegister;
+  pm.addNestedPass<func::FuncOp>(createGPUManagedMemoryPass(managed));
 
   // Parallel loops -> gpu.launch: the parallel dimensions become blocks and
   // (tiles of 32 along the second dimension) threads; reductions stay
@@ -440,7 +401,7 @@ LogicalResult ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
   buildLLVMConversionTail(pm, [&](OpPassManager &pm) {
     OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
     if (!linkLibdevice)
-      kernels.addPass(std::make_unique<ApproximateMathPass>());
+      kernels.addPass(createGPUApproximateMathPass());
     kernels.addPass(createStripDebugInfoPass());
     kernels.addPass(createConvertGpuOpsToNVVMOps());
     kernels.addPass(createReconcileUnrealizedCastsPass());
@@ -448,8 +409,11 @@ LogicalResult ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
   pm.addPass(createGpuToLLVMConversionPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
 
-  pm.addPass(std::make_unique<ModuleToBinaryPass>(stringify(options.format).str(), toolkit,
-                                                  linkLibdevice));
+  GPUModuleToBinaryPassOptions binary;
+  binary.format = options.format;
+  binary.toolkit = options.toolkit;
+  binary.math = options.math;
+  pm.addPass(createGPUModuleToBinaryPass(binary));
   return success();
 }
 

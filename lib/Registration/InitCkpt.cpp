@@ -4,6 +4,7 @@
 
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+#include "ckpt/Pipelines/Passes.h"
 #include "ckpt/Pipelines/Pipelines.h"
 #include "ckpt/Transforms/BufferizationModels.h"
 #include "ckpt/Transforms/Passes.h"
@@ -60,6 +61,7 @@ void ckpt::registerPasses() {
   static std::once_flag once;
   std::call_once(once, [] {
     registerCkptPasses();
+    registerCkptGPUPasses();
     registerPipelines();
   });
 }
