@@ -371,20 +371,6 @@ void ckpt::registerCostModelExternalModels(DialectRegistry &registry) {
 // Costs
 //===----------------------------------------------------------------------===//
 
-StringRef ckpt::stringifyCostSource(CostSource source) {
-  switch (source) {
-  case CostSource::Attribute:
-    return "attribute";
-  case CostSource::Profile:
-    return "profile";
-  case CostSource::Model:
-    return "model";
-  case CostSource::Opaque:
-    return "opaque";
-  }
-  return "opaque";
-}
-
 FailureOr<OpCost> ckpt::getOpCost(Operation *op, const DeviceProfile &device,
                                   const MeasuredProfile *profile) {
   if (auto attr = op->getAttrOfType<CostAttr>(kCostAttrName))

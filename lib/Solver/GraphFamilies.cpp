@@ -145,21 +145,5 @@ Graph familyGraph(Family f, int k, int depth, bool joint) {
   return Graph();
 }
 
-int seedTreewidth(Family f, int k) {
-  switch (f) {
-  case Family::FeedForward:
-    return 2;
-  case Family::ResNet:
-    return 3;
-  case Family::Towers:
-    return 2 * k;
-  case Family::GlobalStats:
-    return 2 + k;
-  case Family::Skip:
-    return k;
-  }
-  return -1;
-}
-
 } // namespace graph
 } // namespace ckpt

@@ -23,16 +23,6 @@ int TreeDecomposition::width() const {
   return w;
 }
 
-std::vector<std::vector<int>> TreeDecomposition::treeAdjacency() const {
-  std::vector<std::vector<int>> adj(bags.size());
-  for (size_t b = 0; b < parent.size(); ++b)
-    if (parent[b] >= 0) {
-      adj[b].push_back(parent[b]);
-      adj[parent[b]].push_back(static_cast<int>(b));
-    }
-  return adj;
-}
-
 namespace {
 
 /// Greedy elimination with incremental fill-in / degree maintenance.

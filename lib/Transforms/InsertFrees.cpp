@@ -3,7 +3,7 @@
 #include "ckpt/Analysis/StepAnalysis.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Transforms/Passes.h"
-#include "ckpt/Transforms/Rematerialize.h"
+#include "ckpt/Transforms/InsertFrees.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"

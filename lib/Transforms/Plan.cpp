@@ -1,12 +1,12 @@
 //===- Plan.cpp - the ckpt-plan pass --------------------------------------===//
 //
-// A thin wrapper: planStep (lib/Analysis/Plan.cpp) plans each step; the pass
+// A thin wrapper: planStep (lib/Analysis/PlanStep.cpp) plans each step; the pass
 // writes the schedule it returns as the step's #ckpt.plan.
 //
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Analysis/CostModel.h"
-#include "ckpt/Analysis/Plan.h"
+#include "ckpt/Analysis/PlanStep.h"
 #include "ckpt/Analysis/StepAnalysis.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Analysis/CostModel.h"
-#include "ckpt/Analysis/Plan.h"
+#include "ckpt/Analysis/PlanStep.h"
 #include "ckpt/Analysis/StepAnalysis.h"
 #include "ckpt/Analysis/StepProblem.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"

@@ -56,7 +56,6 @@ private:
 
 /// Where a cost came from.
 enum class CostSource { Attribute, Profile, Model, Opaque };
-llvm::StringRef stringifyCostSource(CostSource source);
 
 /// The cost of one execution of one op.
 struct OpCost {

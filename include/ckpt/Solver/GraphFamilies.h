@@ -42,9 +42,6 @@ Graph skipGraph(int k, int depth, bool joint = true);
 /// of blocks for ResNet.
 Graph familyGraph(Family f, int k, int depth, bool joint = true);
 
-/// The treewidth the seed's table states: 2, 3, 2k, 2+k, k.
-int seedTreewidth(Family f, int k);
-
 } // namespace graph
 } // namespace ckpt
 

@@ -32,8 +32,6 @@ struct TreeDecomposition {
   int numBags() const { return static_cast<int>(bags.size()); }
   /// Largest bag size minus one (-1 for an empty decomposition).
   int width() const;
-  /// Tree adjacency lists (children and parent of every bag).
-  std::vector<std::vector<int>> treeAdjacency() const;
 };
 
 /// Greedy elimination ordering. Ties are broken by smaller degree, then by

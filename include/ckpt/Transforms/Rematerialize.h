@@ -1,8 +1,8 @@
 //===- Rematerialize.h - apply a plan to a step -----------------*- C++ -*-===//
 //
-// The rewrites behind ckpt-rematerialize and ckpt-insert-frees, as functions,
-// so that ckpt-plan can dry-run them on a copy of a step and predict the
-// peak of the program it will become.
+// The rewrite behind ckpt-rematerialize, as a function: a host compiler can
+// apply a step's plan without a pass manager (and then insertFrees,
+// InsertFrees.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,10 +18,6 @@ namespace ckpt {
 /// indices in place. Emits an error at the step or op and fails on a
 /// malformed plan.
 mlir::LogicalResult applyPlan(StepOp step);
-
-/// Inserts a ckpt.free after the last use of every buffer of `step` and of
-/// its recompute regions (see ckpt-insert-frees).
-void insertFrees(StepOp step);
 
 } // namespace ckpt
 

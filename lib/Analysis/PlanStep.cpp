@@ -1,6 +1,6 @@
-//===- Plan.cpp - plan a step under a memory budget -----------------------===//
+//===- PlanStep.cpp - plan a step under a memory budget -------------------===//
 
-#include "ckpt/Analysis/Plan.h"
+#include "ckpt/Analysis/PlanStep.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"

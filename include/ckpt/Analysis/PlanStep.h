@@ -1,7 +1,7 @@
-//===- Plan.h - plan a step under a memory budget ---------------*- C++ -*-===//
+//===- PlanStep.h - plan a step under a memory budget -----------*- C++ -*-===//
 
-#ifndef CKPT_ANALYSIS_PLAN_H
-#define CKPT_ANALYSIS_PLAN_H
+#ifndef CKPT_ANALYSIS_PLANSTEP_H
+#define CKPT_ANALYSIS_PLANSTEP_H
 
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Analysis/StepProblem.h"
@@ -64,4 +64,4 @@ mlir::FailureOr<StepPlan> planStep(StepOp step, const StepAnalysis &analysis,
 
 } // namespace ckpt
 
-#endif // CKPT_ANALYSIS_PLAN_H
+#endif // CKPT_ANALYSIS_PLANSTEP_H
