@@ -9,6 +9,7 @@
 
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Pipelines/Pipelines.h"
+#include "ckpt/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -150,4 +151,28 @@ TEST_F(Pipelines, LowerToNVPTXBuilds) {
        {"gpu-kernel-outlining", "nvvm-attach-target", "convert-gpu-to-nvvm",
         "gpu-to-llvm", "ckpt-gpu-module-to-binary"})
     EXPECT_NE(text.find(pass), std::string::npos) << pass << " in " << text;
+}
+
+// ckpt-remat-pipeline's options are ckpt-plan's: the same names with the same
+// defaults (the pipeline's own options struct must not drift from the pass).
+TEST_F(Pipelines, RematOptionsAreThePlanPassOptions) {
+  std::string plan;
+  {
+    llvm::raw_string_ostream os(plan);
+    ckpt::createPlanPass()->printAsTextualPipeline(os);
+  }
+  std::string remat;
+  {
+    llvm::raw_string_ostream os(remat);
+    ckpt::RematPipelineOptions().print(os);
+  }
+  // "ckpt-plan{a=1 b=2}" and "{a=1 b=2}": compare what is inside the braces.
+  auto inside = [](const std::string &text) {
+    size_t open = text.find('{'), close = text.rfind('}');
+    return open == std::string::npos ? std::string()
+                                     : text.substr(open + 1, close - open - 1);
+  };
+  EXPECT_FALSE(inside(plan).empty()) << plan;
+  EXPECT_EQ(inside(remat), inside(plan)) << "pipeline: " << remat
+                                         << "\npass:     " << plan;
 }
