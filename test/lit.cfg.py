@@ -28,6 +28,9 @@ llvm_config.with_environment("PATH", config.ckpt_tools_dir, append_path=True)
 tools = [
     "ckpt-opt",
     ToolSubst("%mlir_opt", config.mlir_opt, unresolved="fatal"),
+    # mlir-tblgen and MLIR's headers, beside mlir-opt (pass-docs.test).
+    ToolSubst("%mlir_tblgen", os.path.join(os.path.dirname(config.mlir_opt), "mlir-tblgen"),
+              unresolved="fatal"),
     ToolSubst("%ckpt_plugin",
               os.path.join(config.ckpt_lib_dir, "CkptPlugin" + config.llvm_shlib_ext),
               unresolved="ignore"),
@@ -39,6 +42,8 @@ for name in ["ckpt-chain", "ckpt-graph", "ckpt-run", "ckpt-sched"]:
         tools.append(name)
         config.available_features.add(name)
 llvm_config.add_tool_substitutions(tools, [config.ckpt_tools_dir, config.llvm_tools_dir])
+config.substitutions.append(("%mlir_include_dir", os.path.join(
+    os.path.dirname(os.path.dirname(config.mlir_opt)), "include")))
 
 # Tests that check numerics against numpy need Debian's python3 with numpy.
 import subprocess
