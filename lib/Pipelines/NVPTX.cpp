@@ -183,6 +183,13 @@ Toolkit findToolkit(StringRef toolkit) {
   return Toolkit();
 }
 
+/// Whether the kernels are linked with libdevice: unless math=approx, when
+/// the toolkit has it (else they get ckpt-gpu-approximate-math). The one
+/// rule for the pipeline builder and ckpt-gpu-module-to-binary.
+bool linksLibdevice(MathMode math, const Toolkit &toolkit) {
+  return math != MathMode::Approx && toolkit.libdevice;
+}
+
 /// A math op on f32/f64 as a call of the NVPTX intrinsic for its
 /// instruction (`llvm.nvvm.floor.f`, ...; convert-gpu-to-nvvm would call
 /// libdevice for the math op, and rejects the generic LLVM intrinsic).
@@ -277,7 +284,7 @@ struct GPUModuleToBinaryPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Toolkit toolkit = findToolkit(this->toolkit);
-    bool linkLibdevice = math != MathMode::Approx && toolkit.libdevice;
+    bool linkLibdevice = linksLibdevice(math, toolkit);
     if (!toolkit.namedBy.empty() &&
         !llvm::sys::fs::is_directory(toolkit.path)) {
       // At the step (the first function the host keeps a location for).
@@ -367,12 +374,11 @@ LogicalResult ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
                  << " (set CUDA_HOME or toolkit=)\n";
     return failure();
   }
-  bool linkLibdevice = math != MathMode::Approx && toolkit.libdevice;
+  bool linkLibdevice = linksLibdevice(math, toolkit);
 
   // Front half: identical to ckpt-lower-to-cpu up to and including buffer
   // deallocation.
-  if (failed(buildBufferizeStepPipeline(pm, options.dealloc)))
-    return failure();
+  buildBufferizeStepPipeline(pm, options.dealloc);
 
   // Buffers where the kernels can reach them.
   GPUManagedMemoryPassOptions managed;
@@ -415,24 +421,4 @@ LogicalResult ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
   binary.math = options.math;
   pm.addPass(createGPUModuleToBinaryPass(binary));
   return success();
-}
-
-void ckpt::registerLowerToNVPTXPipeline() {
-  // Registered through registerPassPipeline (not PassPipelineRegistration)
-  // so that a bad option value fails the run instead of leaving an empty
-  // pipeline.
-  registerPassPipeline(
-      kPipelineName,
-      "Lower a (rematerialized) step to host LLVM IR and an NVPTX binary "
-      "(gpu.binary): managed-memory buffers, linalg as GPU kernels",
-      [](OpPassManager &pm, StringRef optionsStr,
-         function_ref<LogicalResult(const Twine &)> /*errorHandler*/) {
-        LowerToNVPTXOptions options;
-        if (failed(options.parseFromString(optionsStr)))
-          return failure();
-        return buildLowerToNVPTXPipeline(pm, options);
-      },
-      [](function_ref<void(const detail::PassOptions &)> optHandler) {
-        optHandler(LowerToNVPTXOptions());
-      });
 }

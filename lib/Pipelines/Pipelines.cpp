@@ -37,8 +37,7 @@ void ckpt::buildRematPipeline(OpPassManager &pm,
   pm.addPass(createInsertFreesPass());
 }
 
-LogicalResult ckpt::buildBufferizeStepPipeline(OpPassManager &pm,
-                                               DeallocMode dealloc) {
+void ckpt::buildBufferizeStepPipeline(OpPassManager &pm, DeallocMode dealloc) {
   // Opaque ops have no lowering: stop before anything is rewritten.
   pm.addPass(createRejectOpaquePass());
   // No CSE or canonicalization before deallocation is decided: they would
@@ -60,7 +59,6 @@ LogicalResult ckpt::buildBufferizeStepPipeline(OpPassManager &pm,
   if (dealloc == DeallocMode::Upstream)
     bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
-  return success();
 }
 
 void ckpt::buildLLVMConversionTail(
@@ -84,46 +82,51 @@ void ckpt::buildLLVMConversionTail(
 
 LogicalResult ckpt::buildLowerToCPUPipeline(OpPassManager &pm,
                                             const LowerToCPUOptions &options) {
-  if (failed(buildBufferizeStepPipeline(pm, options.dealloc)))
-    return failure();
+  buildBufferizeStepPipeline(pm, options.dealloc);
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   buildLLVMConversionTail(pm);
   pm.addPass(createReconcileUnrealizedCastsPass());
   return success();
 }
 
-void ckpt::registerPipelines() {
-  // Registered through registerPassPipeline (not PassPipelineRegistration)
-  // so that a bad option value fails the run instead of leaving an empty
-  // pipeline.
+namespace {
+/// Registers a pipeline whose options are `Options`, built by `build`.
+/// Through registerPassPipeline (not PassPipelineRegistration), so that a bad
+/// option value fails the run instead of leaving an empty pipeline.
+template <typename Options, typename Build>
+void registerTypedPipeline(StringRef name, StringRef description, Build build) {
   registerPassPipeline(
+      name, description,
+      [build](OpPassManager &pm, StringRef optionsStr,
+              function_ref<LogicalResult(const Twine &)>) {
+        Options options;
+        if (failed(options.parseFromString(optionsStr)))
+          return failure();
+        return build(pm, options);
+      },
+      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
+        optHandler(Options());
+      });
+}
+} // namespace
+
+void ckpt::registerPipelines() {
+  registerTypedPipeline<RematPipelineOptions>(
       "ckpt-remat-pipeline",
       "Plan a step under a memory budget and rewrite it: recompute regions "
       "and buffer frees",
-      [](OpPassManager &pm, StringRef optionsStr,
-         function_ref<LogicalResult(const Twine &)>) {
-        RematPipelineOptions options;
-        if (failed(options.parseFromString(optionsStr)))
-          return failure();
+      [](OpPassManager &pm, const RematPipelineOptions &options) {
         buildRematPipeline(pm, options);
         return success();
-      },
-      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
-        optHandler(RematPipelineOptions());
       });
-  registerPassPipeline(
+  registerTypedPipeline<LowerToCPUOptions>(
       "ckpt-lower-to-cpu",
       "Lower a (rematerialized) step to the LLVM dialect for the CPU, with "
       "counted allocations",
-      [](OpPassManager &pm, StringRef optionsStr,
-         function_ref<LogicalResult(const Twine &)>) {
-        LowerToCPUOptions options;
-        if (failed(options.parseFromString(optionsStr)))
-          return failure();
-        return buildLowerToCPUPipeline(pm, options);
-      },
-      [](function_ref<void(const mlir::detail::PassOptions &)> optHandler) {
-        optHandler(LowerToCPUOptions());
-      });
-  registerLowerToNVPTXPipeline();
+      buildLowerToCPUPipeline);
+  registerTypedPipeline<LowerToNVPTXOptions>(
+      "ckpt-lower-to-nvptx",
+      "Lower a (rematerialized) step to host LLVM IR and an NVPTX binary "
+      "(gpu.binary): managed-memory buffers, linalg as GPU kernels",
+      buildLowerToNVPTXPipeline);
 }

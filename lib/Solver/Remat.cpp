@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Solver/Remat.h"
+#include "ckpt/Solver/SplitMix64.h"
 
 #include <algorithm>
 #include <cmath>
@@ -307,7 +308,7 @@ class Greedy {
 public:
   Greedy(const Problem &problem, const SearchOptions &options)
       : problem(problem), options(options), sim(problem, options.work),
-        rng(options.seed) {
+        rng{options.seed} {
     // The op graph flat, for the closures' walks.
     const int numOps = problem.numOps();
     readStart.assign(numOps + 1, 0);
@@ -370,7 +371,7 @@ public:
           continue;
         }
         if (options.seed)
-          ratio *= 1.0 + random();
+          ratio *= 1.0 + rng.uniform();
         if (chosen < 0 || (lowersPeak && !chosenLowersPeak) ||
             (lowersPeak == chosenLowersPeak && ratio < chosenRatio)) {
           chosen = static_cast<int>(i);
@@ -393,15 +394,6 @@ public:
   }
 
   int64_t evaluations() const { return sim.evaluations; }
-
-  /// A uniform number in [0, 1) from the seed's stream (splitmix64).
-  double random() {
-    uint64_t z = (rng += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return static_cast<double>(z >> 11) * 0x1.0p-53;
-  }
 
   /// Starts a new count of evaluations, limited to `maxEvaluations` (the
   /// flat op graph and the buffers are kept for the next fit).
@@ -640,7 +632,7 @@ private:
   SearchOptions options;
   Simulator sim;
   Stages stages;
-  uint64_t rng;
+  ckpt::SplitMix64 rng; ///< The seed's stream (with a nonzero seed).
   int stamp = 0;
   std::vector<int> opMark, bufferMark;
   std::vector<std::pair<int, int>> stack;
@@ -692,6 +684,42 @@ bool ruin(const Problem &problem, const Schedule &schedule, int op,
 bool stopSearch(const SearchOptions &options, int64_t spent) {
   return spent >= options.maxEvaluations ||
          (options.work && options.work->spent());
+}
+
+/// What one recreate step of ruinAndRecreate did: `changed` counts for
+/// another round; `restart` ends this round at once (the recomputations of
+/// the current schedule changed).
+struct Recreated {
+  bool changed = false;
+  bool restart = false;
+};
+
+/// Ruin and recreate: in rounds, each recomputation of `current` (most
+/// expensive first) is erased with what only it needed, and `recreate`
+/// refits that ruined schedule, replacing `current` when the refit is
+/// better. Stops after `options.rounds` rounds, a round that changed
+/// nothing, or when `spent` (which `recreate` adds to) reaches the work
+/// budget.
+template <typename Recreate>
+void ruinAndRecreate(const Problem &problem, Schedule &current,
+                     const SearchOptions &options, const int64_t &spent,
+                     Recreate recreate) {
+  Schedule ruined;
+  for (int round = 0; round < options.rounds; ++round) {
+    bool changed = false;
+    for (const auto &[op, occurrence] : recomputations(problem, current)) {
+      if (stopSearch(options, spent))
+        break;
+      if (!ruin(problem, current, op, occurrence, ruined))
+        continue;
+      Recreated step = recreate(ruined);
+      changed = changed || step.changed;
+      if (step.restart)
+        break;
+    }
+    if (!changed)
+      break;
+  }
 }
 
 /// Removes recomputations (most expensive first) while `budget` holds.
@@ -746,34 +774,24 @@ Schedule ckpt::sched::improve(const Problem &problem,
   if (!score.valid || score.peak > budget)
     return current;
   int64_t spent = sim.evaluations;
-  Schedule ruined;
   // One greedy and one checking simulator for every ruin-and-recreate step.
   Greedy greedy(problem, options);
   Simulator check(problem, options.work);
-  for (int round = 0; round < options.rounds; ++round) {
-    bool changed = false;
-    for (const auto &[op, occurrence] : recomputations(problem, current)) {
-      if (stopSearch(options, spent))
-        break;
-      if (!ruin(problem, current, op, occurrence, ruined))
-        continue;
-      greedy.restart(options.maxEvaluations - spent);
-      Schedule refit = greedy.fit(ruined, budget);
-      spent += greedy.evaluations();
-      check.evaluations = 0;
-      refit = drop(problem, prune(problem, refit), budget, check,
-                   std::max<int64_t>(options.maxEvaluations - spent, 1));
-      spent += check.evaluations;
-      Simulator::Light trial = check.run(refit, budget, false);
-      if (trial.valid && trial.peak <= budget && trial.cost < score.cost) {
-        current.swap(refit);
-        score = trial;
-        changed = true;
-      }
-    }
-    if (!changed)
-      break;
-  }
+  ruinAndRecreate(problem, current, options, spent, [&](const Schedule &ruined) {
+    greedy.restart(options.maxEvaluations - spent);
+    Schedule refit = greedy.fit(ruined, budget);
+    spent += greedy.evaluations();
+    check.evaluations = 0;
+    refit = drop(problem, prune(problem, refit), budget, check,
+                 std::max<int64_t>(options.maxEvaluations - spent, 1));
+    spent += check.evaluations;
+    Simulator::Light trial = check.run(refit, budget, false);
+    if (!(trial.valid && trial.peak <= budget && trial.cost < score.cost))
+      return Recreated{};
+    current.swap(refit);
+    score = trial;
+    return Recreated{true, false};
+  });
   return current;
 }
 
@@ -791,35 +809,25 @@ Schedule ckpt::sched::lowerPeak(const Problem &problem, const Schedule &start,
   Schedule current = start;
   int64_t spent = check.evaluations;
   Greedy greedy(problem, options);
-  Schedule ruined;
-  for (int round = 0; round < options.rounds; ++round) {
-    bool changed = false;
-    // Remove one recomputation (with what only it needed) and let the
-    // greedy fit the rest one byte under the current peak: a recomputation
-    // placed early by the greedy can block a lower peak found otherwise.
-    for (const auto &[op, occurrence] : recomputations(problem, current)) {
-      if (stopSearch(options, spent))
-        break;
-      if (!ruin(problem, current, op, occurrence, ruined))
-        continue;
-      greedy.restart(options.maxEvaluations - spent);
-      Schedule refit = prune(problem, greedy.fit(ruined, score.peak - 1));
-      spent += greedy.evaluations();
-      check.evaluations = 0;
-      Simulator::Light trial = check.run(refit, score.peak - 1, false);
-      spent += check.evaluations;
-      if (trial.valid && (trial.peak < score.peak ||
-                          (trial.peak == score.peak && trial.cost < score.cost))) {
-        bool lower = trial.peak < score.peak;
-        current.swap(refit);
-        score = trial;
-        changed = changed || lower;
-        if (lower)
-          break; // the recomputations changed: start over
-      }
-    }
-    if (!changed)
-      break;
-  }
+  // Remove one recomputation (with what only it needed) and let the greedy
+  // fit the rest one byte under the current peak: a recomputation placed
+  // early by the greedy can block a lower peak found otherwise. A cheaper
+  // schedule at the same peak is kept too, without another round.
+  ruinAndRecreate(problem, current, options, spent, [&](const Schedule &ruined) {
+    greedy.restart(options.maxEvaluations - spent);
+    Schedule refit = prune(problem, greedy.fit(ruined, score.peak - 1));
+    spent += greedy.evaluations();
+    check.evaluations = 0;
+    Simulator::Light trial = check.run(refit, score.peak - 1, false);
+    spent += check.evaluations;
+    bool lower = trial.valid && trial.peak < score.peak;
+    if (!lower && !(trial.valid && trial.peak == score.peak &&
+                    trial.cost < score.cost))
+      return Recreated{};
+    current.swap(refit);
+    score = trial;
+    // A lower peak changed the recomputations: start over.
+    return Recreated{lower, lower};
+  });
   return current;
 }

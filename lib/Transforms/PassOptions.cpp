@@ -4,10 +4,6 @@
 
 using namespace ckpt;
 
-llvm::StringRef ckpt::stringify(FitMode value) {
-  return value == FitMode::Model ? "model" : "simulation";
-}
-
 llvm::StringRef ckpt::stringify(Device value) {
   switch (value) {
   case Device::H100:
@@ -22,18 +18,6 @@ llvm::StringRef ckpt::stringify(Device value) {
   return "h100";
 }
 
-llvm::StringRef ckpt::stringify(DeallocMode value) {
-  switch (value) {
-  case DeallocMode::Ckpt:
-    return "ckpt";
-  case DeallocMode::Upstream:
-    return "upstream";
-  case DeallocMode::None:
-    return "none";
-  }
-  return "ckpt";
-}
-
 llvm::StringRef ckpt::stringify(GPUFormat value) {
   switch (value) {
   case GPUFormat::Isa:
@@ -44,16 +28,4 @@ llvm::StringRef ckpt::stringify(GPUFormat value) {
     return "fatbin";
   }
   return "fatbin";
-}
-
-llvm::StringRef ckpt::stringify(MathMode value) {
-  switch (value) {
-  case MathMode::Auto:
-    return "auto";
-  case MathMode::Libdevice:
-    return "libdevice";
-  case MathMode::Approx:
-    return "approx";
-  }
-  return "auto";
 }

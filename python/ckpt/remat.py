@@ -1,9 +1,9 @@
 """Plan, rewrite, lower and run one training step with ckpt-opt and ckpt-run.
 
 The steps every end-to-end check of a plan takes, in one place: the property
-test (`ckpt.zoo.proptest`), `test/Run/check_remat.py` and
-`bench/remat_table.py`. Standard library only, and nothing here imports the
-rest of the package: the two scripts load this file by its path, so that
+test (`ckpt.zoo.proptest`), `test/Run/check_remat.py`,
+`test/Inputs/steps/check_step.py --remat` and `bench/remat_table.py`. Standard library only, and nothing here imports the
+rest of the package: the scripts load this file by its path, so that
 they run without a built `ckpt` package (under the sanitizer build, say).
 Needs `ckpt-opt` and `ckpt-run` on PATH.
 """
@@ -41,13 +41,17 @@ def wrap(step, tmp):
     return wrapped
 
 
-def execute(mlir, entry, tmp, lower="--ckpt-lower-to-cpu", repeat=1):
-    """Lowers `mlir` and runs `entry` with ckpt-run --seed=7: its JSON."""
+def execute(mlir, entry, tmp, lower="--ckpt-lower-to-cpu", repeat=1, seed=7,
+            print_outputs=False):
+    """Lowers `mlir` and runs `entry` with ckpt-run --seed=SEED: its JSON
+    (with every result's values when `print_outputs`)."""
     low = os.path.join(tmp, "lowered.mlir")
     run(["ckpt-opt", mlir, lower, "-o", low])
-    args = ["ckpt-run", low, f"--entry={entry}", "--seed=7"]
+    args = ["ckpt-run", low, f"--entry={entry}", f"--seed={seed}"]
     if repeat > 1:
         args.append(f"--repeat={repeat}")
+    if print_outputs:
+        args.append("--print-outputs")
     return json.loads(run(args).stdout)
 
 

@@ -21,6 +21,7 @@
 #include "ckpt/Runtime/Runtime.h"
 #include "ckpt/Runtime/Sha256.h"
 #include "ckpt/Solver/Json.h"
+#include "ckpt/Solver/SplitMix64.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
@@ -58,6 +59,7 @@
 #include <vector>
 
 using namespace mlir;
+using ckpt::SplitMix64;
 
 namespace cl = llvm::cl;
 
@@ -175,16 +177,6 @@ struct FreeDeleter {
 };
 using AlignedBuffer = std::unique_ptr<uint8_t, FreeDeleter>;
 
-/// splitmix64 (Steele, Lea, Flood 2014): the input stream.
-struct SplitMix64 {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-};
 } // namespace
 
 /// The spec of `type`, or nullopt when ckpt-run cannot build it.

@@ -33,6 +33,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "HandChains.h"
+
 #include "ckpt/Solver/ChainDP.h"
 #include "ckpt/Solver/ChainModel.h"
 
@@ -333,14 +335,7 @@ void compareAtEveryLimit(const Chain &c, bool mustEqual, bool unrestricted,
 // limit is 10, where the cheapest persistent sequence recomputes F^1 once
 // (Fck1 Fall2 Fall3 B3 B2 Fall1 B1, makespan 12); 9 is infeasible.
 TEST(ChainBruteForce, HandChain) {
-  Chain c;
-  c.wa = {2, 2, 2, 1};
-  c.wdelta = {2, 2, 2, 1};
-  c.uf = {1, 2, 1};
-  c.ub = {2, 4, 1};
-  c.of = {0, 0, 0};
-  c.ob = {0, 0, 0};
-  c.wabar = {4, 4, 1};
+  const Chain c = chain2();
   ASSERT_EQ(c.validate(), "");
   Best all = cheapest(c, 12, true);
   ASSERT_TRUE(all.found);

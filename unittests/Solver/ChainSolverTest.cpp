@@ -1,5 +1,6 @@
 //===- ChainSolverTest.cpp - Tests of the chain model, DP and strategies --===//
 
+#include "HandChains.h"
 #include "NaiveChainDP.h"
 
 #include "ckpt/Solver/ChainDP.h"
@@ -42,20 +43,6 @@ StrategyResult runChecked(const Chain &c, const Strategy &s, int64_t memory,
     EXPECT_LE(exact.peak, memory);
   }
   return r;
-}
-
-// The 3-stage chain (L = 2) of test/Solver/Inputs/chain2.json, computed by
-// hand in docs/SOLVER.md.
-Chain chain2() {
-  Chain c;
-  c.wa = {2, 2, 2, 1};
-  c.wdelta = {2, 2, 2, 1};
-  c.uf = {1, 2, 1};
-  c.ub = {2, 4, 1};
-  c.of = {0, 0, 0};
-  c.ob = {0, 0, 0};
-  c.wabar = {4, 4, 1};
-  return c;
 }
 
 /// A random chain; wabar >= wa (abar includes a), as the model assumes.

@@ -112,9 +112,9 @@ void buildRematPipeline(mlir::OpPassManager &pm,
 /// A (rematerialized) step to LLVM for the CPU: inline recompute regions,
 /// unwrap to func.func, mark entry points, bufferize (arguments read-only),
 /// lower frees, linalg to loops, to the LLVM dialect with allocation through
-/// `_mlir_memref_to_llvm_alloc/free` (counted by lib/Runtime). Needs the
-/// upstream passes registered (mlir::registerAllPasses()). Fails (with a
-/// message) on a bad option.
+/// `_mlir_memref_to_llvm_alloc/free` (counted by lib/Runtime). Every option
+/// value is valid once parsed: this succeeds (the result keeps the
+/// signature of the other builders).
 mlir::LogicalResult buildLowerToCPUPipeline(mlir::OpPassManager &pm,
                                             const LowerToCPUOptions &options);
 
@@ -122,8 +122,7 @@ mlir::LogicalResult buildLowerToCPUPipeline(mlir::OpPassManager &pm,
 /// to func.func, mark entry points, bufferize (arguments read-only), free
 /// buffers as `dealloc` says (ckpt, upstream or none), bufferization ops to
 /// memref.
-mlir::LogicalResult buildBufferizeStepPipeline(mlir::OpPassManager &pm,
-                                               DeallocMode dealloc);
+void buildBufferizeStepPipeline(mlir::OpPassManager &pm, DeallocMode dealloc);
 
 /// The conversion to the LLVM dialect both lowerings end with, after
 /// bufferization and loops: strided metadata, affine and scf to cf, then (the
@@ -139,14 +138,11 @@ void buildLLVMConversionTail(
 /// memory (`gpu.alloc host_shared`, frees as `gpu.dealloc`), arguments
 /// host-registered, linalg to parallel loops mapped to blocks and threads,
 /// kernels outlined and compiled for `chip`/`features` into `format`, the
-/// host to the LLVM dialect with `mgpu*` runtime calls. Needs the upstream
-/// passes registered. Fails (with a message) on a bad option.
+/// host to the LLVM dialect with `mgpu*` runtime calls. Fails (with a
+/// message) on a bad chip, or on math=libdevice without libdevice.
 mlir::LogicalResult
 buildLowerToNVPTXPipeline(mlir::OpPassManager &pm,
                           const LowerToNVPTXOptions &options);
-
-/// Registers `ckpt-lower-to-nvptx` (called by registerPipelines()).
-void registerLowerToNVPTXPipeline();
 
 /// Registers `ckpt-remat-pipeline`, `ckpt-lower-to-cpu` and
 /// `ckpt-lower-to-nvptx`.

@@ -34,12 +34,11 @@ enum class GPUFormat { Isa, Bin, Fatbin };
 /// `math=` of ckpt-lower-to-nvptx: where kernels' math functions come from.
 enum class MathMode { Auto, Libdevice, Approx };
 
-/// The option spelling of a value ("h100", "upstream", "fatbin", ...).
-llvm::StringRef stringify(FitMode value);
+/// The option spelling of a value ("h100", "fatbin", ...), for the APIs
+/// that take it as text (the cost model's device table, MLIR's
+/// gpu-module-to-binary).
 llvm::StringRef stringify(Device value);
-llvm::StringRef stringify(DeallocMode value);
 llvm::StringRef stringify(GPUFormat value);
-llvm::StringRef stringify(MathMode value);
 
 /// llvm::cl::parser<E> with a better error: "'x' is not a valid value:
 /// expected a, b or c". Same layout as llvm::cl::parser<E> (a `Values` list
@@ -138,37 +137,22 @@ public:
       clEnumValN(::ckpt::MathMode::Approx, "approx",                           \
                  "polynomial approximations, no libdevice"))
 
-namespace llvm {
-namespace cl {
-template <>
-class parser<::ckpt::FitMode> : public ::ckpt::EnumOptionParser<::ckpt::FitMode> {
-public:
-  using EnumOptionParser::EnumOptionParser;
-};
-template <>
-class parser<::ckpt::Device> : public ::ckpt::EnumOptionParser<::ckpt::Device> {
-public:
-  using EnumOptionParser::EnumOptionParser;
-};
-template <>
-class parser<::ckpt::DeallocMode>
-    : public ::ckpt::EnumOptionParser<::ckpt::DeallocMode> {
-public:
-  using EnumOptionParser::EnumOptionParser;
-};
-template <>
-class parser<::ckpt::GPUFormat>
-    : public ::ckpt::EnumOptionParser<::ckpt::GPUFormat> {
-public:
-  using EnumOptionParser::EnumOptionParser;
-};
-template <>
-class parser<::ckpt::MathMode>
-    : public ::ckpt::EnumOptionParser<::ckpt::MathMode> {
-public:
-  using EnumOptionParser::EnumOptionParser;
-};
-} // namespace cl
-} // namespace llvm
+/// llvm::cl::parser<E> for each enum: the parser above.
+#define CKPT_ENUM_OPTION_PARSER(E)                                             \
+  namespace llvm {                                                             \
+  namespace cl {                                                               \
+  template <>                                                                  \
+  class parser<E> : public ::ckpt::EnumOptionParser<E> {                       \
+  public:                                                                      \
+    using EnumOptionParser::EnumOptionParser;                                  \
+  };                                                                           \
+  }                                                                            \
+  }
+CKPT_ENUM_OPTION_PARSER(::ckpt::FitMode)
+CKPT_ENUM_OPTION_PARSER(::ckpt::Device)
+CKPT_ENUM_OPTION_PARSER(::ckpt::DeallocMode)
+CKPT_ENUM_OPTION_PARSER(::ckpt::GPUFormat)
+CKPT_ENUM_OPTION_PARSER(::ckpt::MathMode)
+#undef CKPT_ENUM_OPTION_PARSER
 
 #endif // CKPT_TRANSFORMS_PASSOPTIONS_H

@@ -16,11 +16,11 @@ For a step file holding one `func.func @<name>_step(...)` this script
      implementation of the model's forward, loss and analytic backward, and
      checks that numpy backward against central finite differences (float64)
      on a few random coordinates per weight.
-With --remat BUDGET it checks ckpt's own path instead of steps 3-4: the
-step is planned and rewritten by `ckpt-opt --ckpt-wrap-step
---ckpt-remat-pipeline=budget=BUDGET` (which must recompute something),
-lowered by `--ckpt-lower-to-cpu` and run by `ckpt-run --seed=N
---print-outputs`; the numpy reference is evaluated on ckpt-run's own inputs
+With --remat BUDGET it checks ckpt's own path instead of steps 3-4, with
+the steps of python/ckpt/remat.py (ckpt-opt and ckpt-run on PATH): the step
+is wrapped, planned at BUDGET, rewritten (`--ckpt-rematerialize
+--ckpt-insert-frees`, which must recompute something), lowered by
+`--ckpt-lower-to-cpu` and run by `ckpt-run --seed=N --print-outputs`; the numpy reference is evaluated on ckpt-run's own inputs
 (its splitmix64 stream, reproduced by ckpt.mlir_runner.splitmix_inputs)
 and compared with ckpt-run's printed outputs, with the same tolerances.
 Prints `PASS <file> ...` and exits 0 when everything agrees, otherwise prints
@@ -28,7 +28,7 @@ Prints `PASS <file> ...` and exits 0 when everything agrees, otherwise prints
 
 Usage: check_step.py STEP.mlir [--seed N] [--keep DIR] [--mlir-bin DIR]
                                [--mlir-lib DIR] [--verbose]
-                               [--remat BUDGET [--ckpt-opt BIN] [--ckpt-run BIN]]
+                               [--remat BUDGET]
 Reported errors: "max abs err" is max |mlir - numpy| over all results;
 "max rel err" is max |mlir - numpy| / |numpy| over the entries whose magnitude
 is at least 1% of their tensor's largest entry (tiny entries are judged by the
@@ -36,10 +36,8 @@ absolute tolerance only, see RTOL/ATOL below).
 """
 
 import argparse
-import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
@@ -60,6 +58,13 @@ _spec = _ilu.spec_from_file_location("ckpt_mlir_runner", os.path.join(
     "mlir_runner.py"))
 _runner = _ilu.module_from_spec(_spec)
 _spec.loader.exec_module(_runner)
+# The plan/rewrite/lower/run steps of --remat: python/ckpt/remat.py, also
+# loaded by path.
+_spec = _ilu.spec_from_file_location("ckpt_remat", os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "python", "ckpt",
+    "remat.py"))
+_remat = _ilu.module_from_spec(_spec)
+_spec.loader.exec_module(_remat)
 CheckError = _runner.CheckError
 strip_ckpt_attr, mlir_tensor_type, hex_constant = (
     _runner.strip_ckpt_attr, _runner.mlir_tensor_type, _runner.hex_constant)
@@ -365,25 +370,22 @@ def compare(label, got, ref):
     return bool(ok), float(np.max(diff)), rel
 
 
-def run_remat(step, name, budget, seed, workdir, ckpt_opt, ckpt_run):
-    """Plans, rewrites, lowers and runs the step with ckpt's tools; returns
-    (number of recompute regions, ckpt-run's JSON)."""
-    planned = os.path.join(workdir, "planned.mlir")
-    lowered = os.path.join(workdir, "lowered.mlir")
-    for cmd in ([ckpt_opt, step, "--ckpt-wrap-step",
-                 f"--ckpt-remat-pipeline=budget={budget}", "-o", planned],
-                [ckpt_opt, planned, "--ckpt-lower-to-cpu", "-o", lowered],
-                [ckpt_run, lowered, f"--entry={name}", f"--seed={seed}",
-                 "--print-outputs"]):
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        if p.returncode != 0:
-            raise CheckError(f"{' '.join(cmd)} failed:\n{p.stderr[:4000]}")
-        if cmd[-2:] == ["-o", planned]:
-            with open(planned) as f:
-                regions = f.read().count("ckpt.recompute(")
-            if regions == 0:
-                raise CheckError(f"the plan at budget={budget} recomputes nothing")
-    return regions, json.loads(p.stdout)
+def run_remat(step, name, budget, seed, workdir):
+    """Plans, rewrites, lowers and runs the step with ckpt's tools (the
+    steps of python/ckpt/remat.py); returns (number of recompute regions,
+    ckpt-run's JSON)."""
+    try:
+        wrapped = _remat.wrap(step, workdir)
+        planned, _, _ = _remat.plan(wrapped, budget, workdir)
+        rewritten, _ = _remat.rewrite(planned, workdir)
+        with open(rewritten) as f:
+            regions = f.read().count("ckpt.recompute(")
+        if regions == 0:
+            raise CheckError(f"the plan at budget={budget} recomputes nothing")
+        return regions, _remat.execute(rewritten, name, workdir, seed=seed,
+                                       print_outputs=True)
+    except (_remat.Failure, _remat.Infeasible) as e:
+        raise CheckError(str(e)) from None
 
 
 def finite_difference_check(params, wnames, grads, loss_fn, rng):
@@ -427,8 +429,6 @@ def main():
     ap.add_argument("--remat", metavar="BUDGET",
                     help="check ckpt's path instead: plan at BUDGET (must recompute), "
                          "--ckpt-lower-to-cpu, ckpt-run --print-outputs")
-    ap.add_argument("--ckpt-opt", default="ckpt-opt")
-    ap.add_argument("--ckpt-run", default="ckpt-run")
     opts = ap.parse_args()
     fname = os.path.basename(opts.step)
 
@@ -474,8 +474,7 @@ def main():
                 os.makedirs(opts.keep, exist_ok=True)
                 d = opts.keep
             if opts.remat:
-                regions, result = run_remat(opts.step, name, opts.remat, opts.seed, d,
-                                            opts.ckpt_opt, opts.ckpt_run)
+                regions, result = run_remat(opts.step, name, opts.remat, opts.seed, d)
                 if result["leaked_bytes"]:
                     raise CheckError(f"ckpt-run: {result['leaked_bytes']} B leaked")
                 got = [np.asarray(o["values"], dtype=np.float64).reshape(r)
