@@ -80,6 +80,22 @@ if toolkit:
 for name in ["CUDA_ROOT", "CUDA_PATH"]:
     config.environment.pop(name, None)
 
+# ckpt-run --gpu: `cuda-runtime` when the build has libckpt_cuda_runtime.so
+# (CUDA toolkit found at configure time); `cuda-driver` when this machine can
+# load the CUDA driver (libcuda.so.1), which CI machines cannot; `cuda-stub`
+# with %cuda_stub: the toolkit's driver stub, which loads but has no device.
+if os.path.exists(os.path.join(config.ckpt_obj_root, "lib", "libckpt_cuda_runtime.so")):
+    config.available_features.add("cuda-runtime")
+try:
+    import ctypes
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+except OSError:
+    pass
+if toolkit and os.path.exists(os.path.join(toolkit, "lib64", "stubs", "libcuda.so")):
+    config.available_features.add("cuda-stub")
+    config.substitutions.append(("%cuda_stub", os.path.join(toolkit, "lib64", "stubs", "libcuda.so")))
+
 # The Python bindings (python/), when built: build/python/ckpt/_ckpt*.so.
 import glob
 if glob.glob(os.path.join(config.ckpt_obj_root, "python", "ckpt", "_ckpt*.so")):

@@ -83,6 +83,7 @@ struct Tracker {
   uint64_t epoch = 0;
   Pool host;
   Pool device;
+  uint64_t launches = 0;
 };
 
 /// Never destroyed: lowered code may still allocate or free from other static
@@ -138,6 +139,7 @@ void ckptRuntimeReset(void) {
   ++t.epoch;
   t.host.resetCounters();
   t.device.resetCounters();
+  t.launches = 0;
 }
 
 void ckptRuntimeGetStats(CkptRuntimeStats *stats) {
@@ -157,6 +159,7 @@ void ckptRuntimeGetStats(CkptRuntimeStats *stats) {
   stats->deviceAllocCount = t.device.allocCount;
   stats->deviceFreeCount = t.device.freeCount;
   stats->deviceUnknownFrees = t.device.unknownFrees;
+  stats->kernelLaunches = t.launches;
 }
 
 void ckptRuntimePrintStats(void) {
@@ -216,6 +219,35 @@ int ckptRuntimeRecordDeviceFree(const void *ptr) {
   Tracker &t = tracker();
   std::lock_guard<std::mutex> lock(t.mutex);
   return t.device.recordFree(ptr, t.epoch) ? 1 : 0;
+}
+
+void ckptRuntimeRecordLaunch(void) {
+  Tracker &t = tracker();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  ++t.launches;
+}
+
+int ckptRuntimeFindDeviceAllocation(const void *ptr, size_t *size) {
+  Tracker &t = tracker();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  auto it = t.device.live.find(ptr);
+  if (it == t.device.live.end())
+    return 0;
+  if (size)
+    *size = static_cast<size_t>(it->second.size);
+  return 1;
+}
+
+size_t ckptRuntimeListDeviceAllocations(void **ptrs, size_t capacity) {
+  Tracker &t = tracker();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  size_t i = 0;
+  for (const auto &entry : t.device.live) {
+    if (i < capacity)
+      ptrs[i] = const_cast<void *>(entry.first);
+    ++i;
+  }
+  return i;
 }
 
 } // extern "C"

@@ -36,6 +36,8 @@
 
 #include "cuda.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -46,11 +48,15 @@
 
 namespace {
 
+/// Driver calls that failed since the library was loaded (ckptCudaErrorCount).
+std::atomic<uint64_t> errorCount{0};
+
 /// Prints "ckpt_cuda_runtime: <what> failed: <NAME> (<description>)" when
 /// `result` is an error; returns true on success.
 bool check(CUresult result, const char *what) {
   if (result == CUDA_SUCCESS)
     return true;
+  ++errorCount;
   const char *name = nullptr;
   const char *description = nullptr;
   // The driver stub (no NVIDIA driver installed) cannot name its own errors.
@@ -262,10 +268,12 @@ CKPT_CUDA_EXPORT void mgpuLaunchKernel(CUfunction function, intptr_t gridX,
     return;
   if (!function) {
     std::fprintf(stderr, "ckpt_cuda_runtime: launch of a null kernel\n");
+    ++errorCount;
     return;
   }
   if (!prepareSharedMemory(function, smem))
     return;
+  ckptRuntimeRecordLaunch();
   CKPT_CUDA_CHECK(cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY,
                                  blockZ, smem, stream, params, extra));
 }
@@ -281,6 +289,7 @@ mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
     return;
   if (!function) {
     std::fprintf(stderr, "ckpt_cuda_runtime: launch of a null kernel\n");
+    ++errorCount;
     return;
   }
   if (!prepareSharedMemory(function, smem))
@@ -301,6 +310,7 @@ mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
   config.hStream = stream;
   config.attrs = &attribute;
   config.numAttrs = 1;
+  ckptRuntimeRecordLaunch();
   if (clusterX > 1 || clusterY > 1 || clusterZ > 1)
     CKPT_CUDA_CHECK(cuFuncSetAttribute(
         function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1));
@@ -394,11 +404,13 @@ CKPT_CUDA_EXPORT void mgpuMemFree(void *ptr, CUstream /*stream*/) {
     return;
   // Counted as an unknown free when mgpuMemAlloc did not return it; still
   // handed to the driver, which reports an error for a bad pointer.
-  if (!ckptRuntimeRecordDeviceFree(ptr))
+  if (!ckptRuntimeRecordDeviceFree(ptr)) {
+    ++errorCount;
     std::fprintf(stderr,
                  "ckpt_cuda_runtime: mgpuMemFree of %p, which mgpuMemAlloc "
                  "did not return\n",
                  ptr);
+  }
   ScopedContext scoped;
   if (scoped.ok())
     CKPT_CUDA_CHECK(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)));
@@ -448,6 +460,7 @@ CKPT_CUDA_EXPORT void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
   if (!denseByteSize(rank, desc, elementSizeBytes, bytes)) {
     std::fprintf(stderr, "ckpt_cuda_runtime: mgpuMemHostRegisterMemRef: only "
                          "dense (identity-layout) memrefs can be registered\n");
+    ++errorCount;
     return;
   }
   mgpuMemHostRegister(desc->aligned + desc->offset * elementSizeBytes, bytes);
@@ -462,4 +475,78 @@ CKPT_CUDA_EXPORT void mgpuMemHostUnregisterMemRef(int64_t /*rank*/,
 
 CKPT_CUDA_EXPORT void mgpuSetDefaultDevice(int32_t device) {
   defaultDevice = device;
+}
+
+//===----------------------------------------------------------------------===//
+// For drivers (ckpt-run --gpu)
+//===----------------------------------------------------------------------===//
+
+/// Initializes the driver and checks that device 0 can be used: returns the
+/// number of devices and writes device 0's name into `message`, or returns 0
+/// and writes why no device can be used (one line, no trailing newline).
+/// Prints nothing.
+CKPT_CUDA_EXPORT int ckptCudaProbe(char *message, size_t size) {
+  auto say = [&](const char *text) {
+    if (size)
+      std::snprintf(message, size, "%s", text);
+  };
+  auto explain = [&](CUresult result, const char *what) {
+    const char *name = nullptr;
+    if (cuGetErrorName(result, &name) != CUDA_SUCCESS || !name)
+      name = result == CUDA_ERROR_STUB_LIBRARY
+                 ? "CUDA_ERROR_STUB_LIBRARY: the CUDA driver stub was "
+                   "loaded, no NVIDIA driver is installed"
+                 : nullptr;
+    if (size) {
+      if (name)
+        std::snprintf(message, size, "%s failed: %s", what, name);
+      else
+        std::snprintf(message, size, "%s failed: CUDA error %d", what,
+                      static_cast<int>(result));
+    }
+  };
+  CUresult result = cuInit(/*Flags=*/0);
+  if (result != CUDA_SUCCESS) {
+    explain(result, "cuInit");
+    return 0;
+  }
+  int count = 0;
+  result = cuDeviceGetCount(&count);
+  if (result != CUDA_SUCCESS) {
+    explain(result, "cuDeviceGetCount");
+    return 0;
+  }
+  if (count <= 0) {
+    say("the CUDA driver reports no device");
+    return 0;
+  }
+  CUdevice device;
+  char name[256] = {0};
+  if (cuDeviceGet(&device, 0) != CUDA_SUCCESS ||
+      cuDeviceGetName(name, sizeof(name), device) != CUDA_SUCCESS)
+    std::snprintf(name, sizeof(name), "CUDA device 0");
+  say(name);
+  return count;
+}
+
+/// Waits for all work on the current device's primary context; returns 1
+/// on success.
+CKPT_CUDA_EXPORT int ckptCudaSynchronize(void) {
+  ScopedContext scoped;
+  return scoped.ok() && CKPT_CUDA_CHECK(cuCtxSynchronize()) ? 1 : 0;
+}
+
+/// Driver calls (and wrapper checks) that failed since the library was
+/// loaded; each was reported on stderr.
+CKPT_CUDA_EXPORT uint64_t ckptCudaErrorCount(void) { return errorCount; }
+
+/// Frees every live device allocation made through mgpuMemAlloc; returns how
+/// many. For drivers that reclaim leaked buffers between runs.
+CKPT_CUDA_EXPORT size_t ckptCudaFreeAll(void) {
+  std::vector<void *> ptrs(ckptRuntimeListDeviceAllocations(nullptr, 0));
+  size_t count = ckptRuntimeListDeviceAllocations(ptrs.data(), ptrs.size());
+  ptrs.resize(std::min(count, ptrs.size()));
+  for (void *ptr : ptrs)
+    mgpuMemFree(ptr, nullptr);
+  return ptrs.size();
 }

@@ -1,11 +1,17 @@
 //===- ckpt-run.cpp - run a lowered training step and measure its memory --===//
 //
-// JITs a module lowered to the LLVM dialect on the CPU (MLIR ExecutionEngine),
-// calls one entry point with deterministic inputs, and prints one JSON object:
-// the SHA-256 of the results and what the step allocated (peak, live at exit,
+// JITs a module lowered to the LLVM dialect (MLIR ExecutionEngine), calls one
+// entry point with deterministic inputs, and prints one JSON object: the
+// SHA-256 of the results and what the step allocated (peak, live at exit,
 // count, total) through the ckpt runtime's counting allocation hooks.
 //
-//   ckpt-run FILE.mlir --entry=NAME [--seed=N] [--repeat=K] [--gpu]
+// With --gpu the module is a ckpt-lower-to-nvptx output: its host code and
+// the gpu.binary kernels it launches run on CUDA device 0 through
+// libckpt_cuda_runtime.so (loaded at run time, so ckpt-run starts without a
+// CUDA driver), and the memory figures are those of the device allocations.
+//
+//   ckpt-run FILE.mlir --entry=NAME [--seed=N] [--repeat=K]
+//                      [--gpu [--cuda-runtime=PATH]]
 //                      [--print-outputs] [--opt-level=0..3]
 //                      [--shared-libs=a.so,b.so]
 //
@@ -34,7 +40,9 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -43,7 +51,9 @@
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -56,6 +66,7 @@
 #include <dlfcn.h>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace mlir;
@@ -81,8 +92,16 @@ static cl::opt<unsigned>
            cl::desc("Run the entry this many times (fresh inputs and "
                     "counters each time; the results must not change)"),
            cl::init(1), cl::cat(runCategory));
-static cl::opt<bool> useGpu("gpu", cl::desc("Run on a CUDA device"),
-                            cl::cat(runCategory));
+static cl::opt<bool>
+    useGpu("gpu",
+           cl::desc("Run a step lowered by ckpt-lower-to-nvptx on CUDA device "
+                    "0 (through libckpt_cuda_runtime.so and the CUDA driver)"),
+           cl::cat(runCategory));
+static cl::opt<std::string>
+    cudaRuntime("cuda-runtime",
+                cl::desc("With --gpu: the libckpt_cuda_runtime.so to load "
+                         "(default: the one in ckpt-run's ../lib)"),
+                cl::value_desc("path"), cl::cat(runCategory));
 static cl::opt<bool>
     printOutputs("print-outputs",
                  cl::desc("Add every result's values to the JSON object"),
@@ -107,46 +126,111 @@ static int fail(const llvm::Twine &message) {
 }
 
 //===----------------------------------------------------------------------===//
-// --gpu
+// The runtime: counting hooks, and with --gpu the mgpu* wrappers
 //===----------------------------------------------------------------------===//
 
-/// Probes the CUDA driver through dlopen (ckpt-run must start on machines
-/// without one) and reports what it finds; GPU execution itself is not
-/// implemented yet, so this always returns 1.
-static int probeGpu() {
-  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!driver) {
+namespace {
+/// The functions of the ckpt runtime that ckpt-run calls and binds into the
+/// JIT'd code. On the CPU they are the static CkptRuntime linked into
+/// ckpt-run; with --gpu they come from libckpt_cuda_runtime.so (loaded at run
+/// time, so that ckpt-run starts without a CUDA driver) and the
+/// libckpt_runtime.so it links, whose counters the device wrappers update.
+struct RuntimeApi {
+  void (*reset)() = ckptRuntimeReset;
+  void (*getStats)(CkptRuntimeStats *) = ckptRuntimeGetStats;
+  int (*findHost)(const void *, size_t *) = ckptRuntimeFindAllocation;
+  size_t (*freeAllHost)() = ckptRuntimeFreeAll;
+  void (*freeHost)(void *) = _mlir_memref_to_llvm_free;
+  void *(*alloc)(size_t) = _mlir_memref_to_llvm_alloc;
+  void *(*alignedAlloc)(size_t, size_t) = _mlir_memref_to_llvm_aligned_alloc;
+  // --gpu only.
+  int (*findDevice)(const void *, size_t *) = nullptr;
+  void (*freeDevice)(void *, void *) = nullptr;
+  size_t (*freeAllDevice)() = nullptr;
+  int (*probe)(char *, size_t) = nullptr;
+  int (*synchronize)() = nullptr;
+  uint64_t (*errorCount)() = nullptr;
+  /// The mgpu* functions, by name, for the JIT.
+  SmallVector<std::pair<std::string, void *>> gpuSymbols;
+};
+} // namespace
+
+/// Every mgpu* function MLIR 22's gpu-to-llvm and gpu.binary translation
+/// call (lib/Runtime/CudaRuntime.cpp defines them all).
+static const char *const kGpuRuntimeFunctions[] = {
+    "mgpuModuleLoad",         "mgpuModuleLoadJIT",
+    "mgpuModuleUnload",       "mgpuModuleGetFunction",
+    "mgpuLaunchKernel",       "mgpuLaunchClusterKernel",
+    "mgpuStreamCreate",       "mgpuStreamDestroy",
+    "mgpuStreamSynchronize",  "mgpuStreamWaitEvent",
+    "mgpuEventCreate",        "mgpuEventDestroy",
+    "mgpuEventSynchronize",   "mgpuEventRecord",
+    "mgpuMemAlloc",           "mgpuMemFree",
+    "mgpuMemcpy",             "mgpuMemset32",
+    "mgpuMemset16",           "mgpuMemHostRegister",
+    "mgpuMemHostUnregister",  "mgpuMemHostRegisterMemRef",
+    "mgpuMemHostUnregisterMemRef", "mgpuSetDefaultDevice"};
+
+/// libckpt_cuda_runtime.so: --cuda-runtime, else beside ckpt-run's lib/.
+static std::string cudaRuntimePath(const char *argv0) {
+  if (!cudaRuntime.empty())
+    return cudaRuntime;
+  std::string exe = llvm::sys::fs::getMainExecutable(
+      argv0, reinterpret_cast<void *>(&cudaRuntimePath));
+  SmallString<256> path(llvm::sys::path::parent_path(exe));
+  llvm::sys::path::append(path, "..", "lib", "libckpt_cuda_runtime.so");
+  return std::string(path);
+}
+
+/// Loads the CUDA runtime into `api`; returns false after printing one line
+/// saying why it cannot be used.
+static bool loadGpuRuntime(const char *argv0, RuntimeApi &api) {
+  std::string path = cudaRuntimePath(argv0);
+  if (!llvm::sys::fs::exists(path)) {
+    fail("no CUDA runtime at '" + path +
+         "': ckpt-run was built without the CUDA toolkit "
+         "(CKPT_ENABLE_CUDA=OFF or no toolkit found), or give "
+         "--cuda-runtime=PATH");
+    return false;
+  }
+  // RTLD_LOCAL: its symbols reach the JIT through dlsym, not the global
+  // scope. Loading fails when libcuda.so.1 (the driver) is missing.
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
     const char *why = dlerror();
-    return fail(llvm::Twine("no CUDA device available (cannot load the CUDA "
-                            "driver libcuda.so.1: ") +
-                (why ? why : "unknown reason") + ")");
+    fail(llvm::Twine("no CUDA device available: cannot load '") + path +
+         "' (" + (why ? why : "unknown reason") + ")");
+    return false;
   }
-  using InitFn = int (*)(unsigned);
-  using CountFn = int (*)(int *);
-  using NameFn = int (*)(int, const char **);
-  auto init = reinterpret_cast<InitFn>(dlsym(driver, "cuInit"));
-  auto count = reinterpret_cast<CountFn>(dlsym(driver, "cuDeviceGetCount"));
-  auto name = reinterpret_cast<NameFn>(dlsym(driver, "cuGetErrorName"));
-  if (!init || !count)
-    return fail("no CUDA device available (libcuda.so.1 lacks cuInit or "
-                "cuDeviceGetCount)");
-  int result = init(0);
-  if (result != 0) {
-    const char *errorName = nullptr;
-    if (name && name(result, &errorName) != 0)
-      errorName = nullptr;
-    if (!errorName && result == 34) // CUDA_ERROR_STUB_LIBRARY
-      errorName = "CUDA_ERROR_STUB_LIBRARY: only the driver stub is "
-                  "installed, no NVIDIA driver";
-    return fail(llvm::Twine("no CUDA device available (cuInit failed: ") +
-                (errorName ? errorName : std::to_string(result).c_str()) + ")");
+  bool missing = false;
+  auto get = [&](const char *name, auto &fn) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
+        dlsym(handle, name));
+    if (!fn && !missing) {
+      missing = true;
+      fail("'" + path + "' does not define " + name +
+           " (a libckpt_cuda_runtime.so from another build?)");
+    }
+  };
+  get("ckptRuntimeReset", api.reset);
+  get("ckptRuntimeGetStats", api.getStats);
+  get("ckptRuntimeFindAllocation", api.findHost);
+  get("ckptRuntimeFreeAll", api.freeAllHost);
+  get("_mlir_memref_to_llvm_free", api.freeHost);
+  get("_mlir_memref_to_llvm_alloc", api.alloc);
+  get("_mlir_memref_to_llvm_aligned_alloc", api.alignedAlloc);
+  get("ckptRuntimeFindDeviceAllocation", api.findDevice);
+  get("mgpuMemFree", api.freeDevice);
+  get("ckptCudaFreeAll", api.freeAllDevice);
+  get("ckptCudaProbe", api.probe);
+  get("ckptCudaSynchronize", api.synchronize);
+  get("ckptCudaErrorCount", api.errorCount);
+  for (const char *name : kGpuRuntimeFunctions) {
+    void *fn = nullptr;
+    get(name, fn);
+    api.gpuSymbols.emplace_back(name, fn);
   }
-  int devices = 0;
-  if (count(&devices) != 0 || devices <= 0)
-    return fail("no CUDA device available");
-  return fail(llvm::Twine("found ") + llvm::Twine(devices) +
-              " CUDA device(s), but GPU execution is not implemented in "
-              "ckpt-run yet; run without --gpu to execute on the CPU");
+  return !missing;
 }
 
 //===----------------------------------------------------------------------===//
@@ -380,8 +464,10 @@ static std::string describe(Operation *op) {
 }
 
 /// The first op that is not in the LLVM dialect (the entry first, when it is
-/// one), or null.
-static Operation *findUnloweredOp(ModuleOp module, StringRef entry) {
+/// one), or null. `gpu.binary` (the compiled kernels) and `gpu.launch_func`
+/// (their launches, which the translation turns into mgpu* calls) are lowered
+/// enough when `gpu` is set.
+static Operation *findUnloweredOp(ModuleOp module, StringRef entry, bool gpu) {
   if (!entry.empty())
     if (Operation *op = SymbolTable::lookupSymbolIn(module, entry))
       if (!isa<LLVM::LLVMFuncOp>(op))
@@ -390,6 +476,8 @@ static Operation *findUnloweredOp(ModuleOp module, StringRef entry) {
   module.walk([&](Operation *op) {
     if (op == module.getOperation())
       return WalkResult::advance();
+    if (gpu && isa<gpu::BinaryOp, gpu::LaunchFuncOp>(op))
+      return WalkResult::skip();
     Dialect *dialect = op->getDialect();
     if (!dialect || !isa<LLVM::LLVMDialect>(dialect)) {
       found = op;
@@ -402,7 +490,12 @@ static Operation *findUnloweredOp(ModuleOp module, StringRef entry) {
 
 /// Releases the ckpt runtime's allocations when it goes out of scope.
 struct RuntimeCleanup {
-  ~RuntimeCleanup() { ckptRuntimeFreeAll(); }
+  const RuntimeApi &api;
+  ~RuntimeCleanup() {
+    api.freeAllHost();
+    if (api.freeAllDevice)
+      api.freeAllDevice();
+  }
 };
 
 int main(int argc, char **argv) {
@@ -410,12 +503,11 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
-      "ckpt-run: JIT a step lowered to the LLVM dialect on the CPU, run it on "
-      "deterministic inputs, and print one JSON object (result hash, peak and "
-      "leaked bytes, allocation counts, time)\n");
+      "ckpt-run: JIT a step lowered to the LLVM dialect, run it on the CPU "
+      "(or with --gpu on a CUDA device) on deterministic inputs, and print one "
+      "JSON object (result hash, peak and leaked bytes, allocation counts, "
+      "time)\n");
 
-  if (useGpu)
-    return probeGpu();
   if (repeat < 1)
     return fail("--repeat must be at least 1");
   if (optLevel > 3)
@@ -433,6 +525,8 @@ int main(int argc, char **argv) {
   ckpt::registerTrainingStepDialects(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   context.printOpOnDiagnostic(false);
 
@@ -443,11 +537,22 @@ int main(int argc, char **argv) {
   if (!module)
     return fail("cannot parse '" + inputFilename + "'");
 
-  // Check it is lowered and find the entry.
-  if (Operation *op = findUnloweredOp(*module, entryName))
-    return fail("the module is not lowered to the LLVM dialect: run "
-                "ckpt-lower-to-cpu first (found " +
-                describe(op) + ")");
+  // Check it is lowered (for the device asked for) and find the entry.
+  auto binaries = module->getOps<gpu::BinaryOp>();
+  if (!useGpu && !binaries.empty())
+    return fail("the module holds GPU kernels (" +
+                describe(*binaries.begin()) +
+                "): it was lowered by ckpt-lower-to-nvptx; run it with --gpu, "
+                "or lower the step with ckpt-lower-to-cpu");
+  if (Operation *op = findUnloweredOp(*module, entryName, useGpu))
+    return fail(llvm::Twine("the module is not lowered to the LLVM dialect: "
+                            "run ") +
+                (useGpu ? "ckpt-lower-to-nvptx" : "ckpt-lower-to-cpu") +
+                " first (found " + describe(op) + ")");
+  if (useGpu && binaries.empty())
+    return fail("--gpu needs a step lowered by ckpt-lower-to-nvptx, and the "
+                "module holds no gpu.binary (run without --gpu to execute a "
+                "ckpt-lower-to-cpu output on the CPU)");
   SmallVector<std::string> functions = listFunctions(*module);
   std::string available =
       functions.empty() ? std::string("no functions")
@@ -521,6 +626,12 @@ int main(int argc, char **argv) {
                 " parameters, but the signature in '" + kSignatureAttrName +
                 "' implies " + llvm::Twine(expectedParams));
 
+  // The runtime: with --gpu, libckpt_cuda_runtime.so (loading it needs the
+  // CUDA driver library, not a device).
+  RuntimeApi api;
+  if (useGpu && !loadGpuRuntime(argv[0], api))
+    return 1;
+
   // JIT.
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
@@ -541,26 +652,41 @@ int main(int argc, char **argv) {
   std::unique_ptr<ExecutionEngine> engine = std::move(*maybeEngine);
   // Bind the allocation hooks to our counting runtime (and memrefCopy, which
   // strided memref.copy lowers to, to Debian's libmlir_c_runner_utils).
-  engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+  // With --gpu, the mgpu* functions too, from libckpt_cuda_runtime.so.
+  engine->registerSymbols([&api](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
     auto add = [&](StringRef name, llvm::orc::ExecutorAddr address) {
       symbols[interner(name)] = {address, llvm::JITSymbolFlags::Exported};
     };
     add("_mlir_memref_to_llvm_alloc",
-        llvm::orc::ExecutorAddr::fromPtr(&_mlir_memref_to_llvm_alloc));
+        llvm::orc::ExecutorAddr::fromPtr(api.alloc));
     add("_mlir_memref_to_llvm_aligned_alloc",
-        llvm::orc::ExecutorAddr::fromPtr(&_mlir_memref_to_llvm_aligned_alloc));
+        llvm::orc::ExecutorAddr::fromPtr(api.alignedAlloc));
     add("_mlir_memref_to_llvm_free",
-        llvm::orc::ExecutorAddr::fromPtr(&_mlir_memref_to_llvm_free));
+        llvm::orc::ExecutorAddr::fromPtr(api.freeHost));
     add("memrefCopy", llvm::orc::ExecutorAddr::fromPtr(&memrefCopy));
+    for (const auto &[name, fn] : api.gpuSymbols)
+      add(name, llvm::orc::ExecutorAddr::fromPtr(fn));
     return symbols;
   });
-  engine->initialize();
+  // Looking the entry up compiles the module and resolves every symbol it
+  // calls; initialize() then runs its constructors, which for a GPU step
+  // load the kernels: the device must be there by then.
   auto maybeCall = engine->lookupPacked(cifaceName);
   if (!maybeCall)
     return fail("cannot find '" + cifaceName + "' in the JIT'd code: " +
                 llvm::toString(maybeCall.takeError()));
   void (*call)(void **) = *maybeCall;
+  std::string deviceName = "cpu";
+  if (useGpu) {
+    char message[512] = {0};
+    if (api.probe(message, sizeof(message)) <= 0)
+      return fail(llvm::Twine("no CUDA device available (") + message + ")");
+    deviceName = message;
+  }
+  engine->initialize();
+  if (useGpu && api.errorCount() != 0)
+    return fail("loading the kernels failed (the CUDA errors are above)");
 
   // Inputs: one splitmix64 stream over all arguments in order.
   SmallVector<AlignedBuffer> inputData;
@@ -568,8 +694,12 @@ int main(int argc, char **argv) {
   SmallVector<void *> inputDescPtrs;
   for (const TensorSpec &spec : inputs) {
     void *data = nullptr;
-    size_t bytes = std::max<size_t>(64, (spec.byteSize() + 63) / 64 * 64);
-    if (posix_memalign(&data, 64, bytes) != 0)
+    // With --gpu the step registers each argument with the driver, which
+    // pins whole pages: two arguments must not share one.
+    size_t align = useGpu ? 4096 : 64;
+    size_t bytes =
+        std::max<size_t>(align, (spec.byteSize() + align - 1) / align * align);
+    if (posix_memalign(&data, align, bytes) != 0)
       return fail("out of memory for the inputs");
     inputData.emplace_back(static_cast<uint8_t *>(data));
     inputDescs.emplace_back(spec.descriptorWords());
@@ -587,7 +717,7 @@ int main(int argc, char **argv) {
   for (void *&descPtr : inputDescPtrs)
     packedArgs.push_back(&descPtr);
 
-  RuntimeCleanup cleanup;
+  RuntimeCleanup cleanup{api};
   std::string hash, outputsJson;
   CkptRuntimeStats stats = {};
   uint64_t resultBytes = 0;
@@ -598,11 +728,18 @@ int main(int argc, char **argv) {
       fillInput(spec, data.get(), rng);
     std::fill(resultStorage.begin(), resultStorage.end(), 0);
 
-    ckptRuntimeReset();
+    api.reset();
     auto start = std::chrono::steady_clock::now();
     call(packedArgs.data());
+    // The launches are synchronous, but wait for the device all the same.
+    if (useGpu && !api.synchronize())
+      return fail("the device failed while running '" + entry +
+                  "' (the CUDA errors are above)");
     auto stop = std::chrono::steady_clock::now();
-    ckptRuntimeGetStats(&stats);
+    api.getStats(&stats);
+    if (useGpu && api.errorCount() != 0)
+      return fail("the device failed while running '" + entry +
+                  "' (the CUDA errors are above)");
     times.push_back(
         std::chrono::duration<double, std::milli>(stop - start).count());
 
@@ -628,7 +765,8 @@ int main(int argc, char **argv) {
       }
       auto *allocated = reinterpret_cast<void *>(desc[0]);
       size_t size = 0;
-      if (ckptRuntimeFindAllocation(allocated, &size) &&
+      bool onDevice = useGpu && api.findDevice(allocated, &size);
+      if ((onDevice || api.findHost(allocated, &size)) &&
           owned.insert(allocated).second) {
         resultBytes += size;
         ownedInOrder.push_back(allocated);
@@ -645,9 +783,15 @@ int main(int argc, char **argv) {
                   "deterministic)");
 
     // Free the results, then whatever the step leaked.
-    for (void *ptr : ownedInOrder)
-      _mlir_memref_to_llvm_free(ptr);
-    ckptRuntimeFreeAll();
+    for (void *ptr : ownedInOrder) {
+      if (useGpu && api.findDevice(ptr, nullptr))
+        api.freeDevice(ptr, nullptr);
+      else
+        api.freeHost(ptr);
+    }
+    api.freeAllHost();
+    if (useGpu)
+      api.freeAllDevice();
   }
 
   std::vector<double> sorted = times;
@@ -660,20 +804,38 @@ int main(int argc, char **argv) {
     std::snprintf(buffer, sizeof(buffer), "%.3f", v);
     return std::string(buffer);
   };
-  uint64_t leaked =
-      stats.liveBytes > resultBytes ? stats.liveBytes - resultBytes : 0;
+  // The step's memory: the host hooks' counters on the CPU; with --gpu the
+  // device allocations' (mgpuMemAlloc), where every buffer of a
+  // ckpt-lower-to-nvptx step lives; its host allocations are given apart.
+  uint64_t live = useGpu ? stats.deviceLiveBytes + stats.liveBytes
+                         : stats.liveBytes;
+  uint64_t leaked = live > resultBytes ? live - resultBytes : 0;
 
-  llvm::outs() << "{\"entry\": " << jsonString(entry)
-               << ", \"outputs_sha256\": \"" << hash << "\""
-               << ", \"peak_bytes\": " << stats.peakBytes
-               << ", \"live_bytes_at_exit\": " << stats.liveBytes
-               << ", \"result_bytes\": " << resultBytes
-               << ", \"leaked_bytes\": " << leaked
-               << ", \"allocs\": " << stats.allocCount
-               << ", \"frees\": " << stats.freeCount
-               << ", \"unknown_frees\": " << stats.unknownFrees
-               << ", \"total_bytes\": " << stats.totalBytes
-               << ", \"seed\": " << seed << ", \"repeat\": " << repeat
+  llvm::outs() << "{\"entry\": " << jsonString(entry);
+  if (useGpu)
+    llvm::outs() << ", \"device\": " << jsonString(deviceName);
+  llvm::outs() << ", \"outputs_sha256\": \"" << hash << "\"";
+  if (useGpu)
+    llvm::outs() << ", \"peak_bytes\": " << stats.devicePeakBytes
+                 << ", \"live_bytes_at_exit\": " << stats.deviceLiveBytes
+                 << ", \"result_bytes\": " << resultBytes
+                 << ", \"leaked_bytes\": " << leaked
+                 << ", \"allocs\": " << stats.deviceAllocCount
+                 << ", \"frees\": " << stats.deviceFreeCount
+                 << ", \"unknown_frees\": " << stats.deviceUnknownFrees
+                 << ", \"total_bytes\": " << stats.deviceTotalBytes
+                 << ", \"host_peak_bytes\": " << stats.peakBytes
+                 << ", \"kernels\": " << stats.kernelLaunches;
+  else
+    llvm::outs() << ", \"peak_bytes\": " << stats.peakBytes
+                 << ", \"live_bytes_at_exit\": " << stats.liveBytes
+                 << ", \"result_bytes\": " << resultBytes
+                 << ", \"leaked_bytes\": " << leaked
+                 << ", \"allocs\": " << stats.allocCount
+                 << ", \"frees\": " << stats.freeCount
+                 << ", \"unknown_frees\": " << stats.unknownFrees
+                 << ", \"total_bytes\": " << stats.totalBytes;
+  llvm::outs() << ", \"seed\": " << seed << ", \"repeat\": " << repeat
                << ", \"wall_ms\": " << ms(median)
                << ", \"wall_ms_min\": " << ms(sorted.front());
   if (printOutputs)

@@ -153,6 +153,40 @@ TEST_F(AllocTracker, DeviceCountersAreSeparate) {
   _mlir_memref_to_llvm_free(host);
 }
 
+TEST_F(AllocTracker, DeviceAllocationsAreFoundListedAndLaunchesCounted) {
+  int storage[3] = {0, 0, 0};
+  ckptRuntimeRecordDeviceAlloc(&storage[0], 64);
+  ckptRuntimeReset(); // Listed and found across epochs, like host ones.
+  ckptRuntimeRecordDeviceAlloc(&storage[1], 32);
+  ckptRuntimeRecordLaunch();
+  ckptRuntimeRecordLaunch();
+  void *host = _mlir_memref_to_llvm_alloc(8);
+  size_t size = 0;
+  EXPECT_EQ(ckptRuntimeFindDeviceAllocation(&storage[0], &size), 1);
+  EXPECT_EQ(size, 64u);
+  EXPECT_EQ(ckptRuntimeFindDeviceAllocation(&storage[1], nullptr), 1);
+  EXPECT_EQ(ckptRuntimeFindDeviceAllocation(&storage[2], &size), 0);
+  EXPECT_EQ(ckptRuntimeFindDeviceAllocation(host, &size), 0);
+  EXPECT_EQ(stats().kernelLaunches, 2u);
+
+  // The count of live device allocations, whatever the capacity given.
+  EXPECT_EQ(ckptRuntimeListDeviceAllocations(nullptr, 0), 2u);
+  void *one[1] = {nullptr};
+  EXPECT_EQ(ckptRuntimeListDeviceAllocations(one, 1), 2u);
+  EXPECT_TRUE(one[0] == &storage[0] || one[0] == &storage[1]);
+  void *all[4] = {nullptr, nullptr, nullptr, nullptr};
+  ASSERT_EQ(ckptRuntimeListDeviceAllocations(all, 4), 2u);
+  EXPECT_NE(all[0], all[1]);
+  EXPECT_EQ(all[2], nullptr);
+
+  EXPECT_EQ(ckptRuntimeRecordDeviceFree(&storage[0]), 1);
+  EXPECT_EQ(ckptRuntimeRecordDeviceFree(&storage[1]), 1);
+  EXPECT_EQ(ckptRuntimeListDeviceAllocations(nullptr, 0), 0u);
+  ckptRuntimeReset();
+  EXPECT_EQ(stats().kernelLaunches, 0u);
+  _mlir_memref_to_llvm_free(host);
+}
+
 TEST_F(AllocTracker, ThreadSafe) {
   constexpr int kThreads = 4, kIterations = 2000;
   std::vector<std::thread> threads;

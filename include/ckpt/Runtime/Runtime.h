@@ -51,6 +51,7 @@ typedef struct CkptRuntimeStats {
   uint64_t deviceAllocCount;
   uint64_t deviceFreeCount;
   uint64_t deviceUnknownFrees;
+  uint64_t kernelLaunches; /* kernels launched (mgpuLaunchKernel) */
 } CkptRuntimeStats;
 
 /* The hooks of `finalize-memref-to-llvm{use-generic-functions=1}`. */
@@ -90,6 +91,17 @@ CKPT_RUNTIME_EXPORT size_t ckptRuntimeFreeAll(void);
 CKPT_RUNTIME_EXPORT void ckptRuntimeRecordDeviceAlloc(const void *ptr,
                                                       uint64_t size);
 CKPT_RUNTIME_EXPORT int ckptRuntimeRecordDeviceFree(const void *ptr);
+CKPT_RUNTIME_EXPORT void ckptRuntimeRecordLaunch(void);
+
+/* Returns 1 and stores the recorded size in *size (when size is not null)
+ * if ptr is a live device allocation, else 0. */
+CKPT_RUNTIME_EXPORT int ckptRuntimeFindDeviceAllocation(const void *ptr,
+                                                        size_t *size);
+
+/* Stores up to `capacity` live device allocations (of any epoch) in ptrs;
+ * returns how many there are. */
+CKPT_RUNTIME_EXPORT size_t ckptRuntimeListDeviceAllocations(void **ptrs,
+                                                            size_t capacity);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""Runs planned training steps on the GPU and on the CPU and checks them.
+
+    scripts/gpu-check.sh [--cpu-only] [--budgets 100,70,50] [--models a,b]
+                         [--rtol 1e-3] [--keep DIR]
+
+Models: the zoo steps resnet, transformer and mlp8 of test/Inputs/steps and
+torchvision's ResNet-18 (batch 2, 64x64, 10 classes) imported through
+ckpt.torch_import. For every model and budget (percent of the step's
+store-all peak; the step's least feasible budget where that is more):
+ckpt-plan (optimal, h100 costs), ckpt-rematerialize and
+ckpt-insert-frees, whose memory simulation predicts the peak; then
+
+- CPU: ckpt-lower-to-cpu and ckpt-run;
+- GPU: ckpt-lower-to-nvptx (fatbin, sm_90) and ckpt-run --gpu, whose peak
+  is the device memory the step allocated (every buffer goes through the
+  counting mgpuMemAlloc).
+
+Checks, each a MISS when it fails (the script exits 1 on any):
+- on each device, the outputs of every budget are bit-identical to those of
+  the first budget (the same step, only scheduled differently), and nothing
+  leaks;
+- on each device, the measured peak is within the budget and equals the
+  predicted peak;
+- the GPU's outputs equal the CPU's within the tolerance: for every result,
+  max |gpu - cpu| <= rtol * max(1, max |cpu|) (GPU math functions and
+  fused multiply-adds round differently from the CPU's).
+
+--cpu-only skips the GPU half (the test suite runs this; machines without
+a GPU). Needs ckpt-opt and ckpt-run on PATH (the shell wrapper puts
+build/bin there) and /usr/bin/python3 with python3-torch for ResNet-18.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "python", "ckpt"))
+import remat  # noqa: E402  (python/ckpt/remat.py: standard library only)
+
+STEPS = os.path.join(ROOT, "test", "Inputs", "steps")
+MODELS = {
+    "resnet": (os.path.join(STEPS, "resnet.mlir"), "resnet_step"),
+    "transformer": (os.path.join(STEPS, "transformer.mlir"), "transformer_step"),
+    "mlp8": (os.path.join(STEPS, "mlp8.mlir"), "mlp8_step"),
+    "resnet18": (None, "resnet18_step"),
+}
+
+
+def import_resnet18(path):
+    """torchvision's ResNet-18 at batch 2, 64x64, 10 classes, as a step file."""
+    code = ("import sys; from ckpt import torch_import as ti; "
+            "m, x, t = ti.build_model('resnet18', batch=2, image=64, classes=10); "
+            "open(sys.argv[1], 'w').write(ti.import_module(m, x, t, name='resnet18'))")
+    remat.run(["/usr/bin/python3", "-c", code, path])
+
+
+def run_json(args):
+    return json.loads(remat.run(args).stdout)
+
+
+def lower_and_run(rewritten, entry, tmp, gpu):
+    low = os.path.join(tmp, "gpu.mlir" if gpu else "cpu.mlir")
+    pipeline = "--ckpt-lower-to-nvptx=format=fatbin" if gpu else "--ckpt-lower-to-cpu"
+    remat.run(["ckpt-opt", rewritten, pipeline, "-o", low])
+    args = ["ckpt-run", low, f"--entry={entry}", "--seed=7", "--print-outputs"]
+    if gpu:
+        args.append("--gpu")
+    return run_json(args)
+
+
+def max_error(gpu, cpu):
+    """The largest max|gpu - cpu| / max(1, max|cpu|) over the results."""
+    worst = 0.0
+    for g, c in zip(gpu["outputs"], cpu["outputs"]):
+        scale = max([1.0] + [abs(float(v)) for v in c["values"]])
+        diff = max([0.0] + [abs(float(a) - float(b)) for a, b in zip(g["values"], c["values"])])
+        worst = max(worst, diff / scale)
+    return worst
+
+
+def check_model(name, budgets, gpu, rtol, tmp, misses):
+    path, entry = MODELS[name]
+    if path is None:
+        path = os.path.join(tmp, f"{name}.mlir")
+        import_resnet18(path)
+    wrapped = remat.wrap(path, tmp)
+    rows = []
+    first = {}
+    for pct in budgets:
+        row = {"model": name, "pct": pct}
+        rows.append(row)
+        try:
+            planned, _, budget = remat.plan(wrapped, f"{pct}%", tmp)
+        except remat.Infeasible as e:
+            # Below the step's least feasible budget: run at that one.
+            planned, _, budget = remat.plan(wrapped, str(e.least), tmp)
+            row["least"] = True
+        rewritten, predicted = remat.rewrite(planned, tmp)
+        row.update(budget=budget, predicted=predicted)
+        for device in (["cpu", "gpu"] if gpu else ["cpu"]):
+            try:
+                r = lower_and_run(rewritten, entry, tmp, device == "gpu")
+            except remat.Failure as e:
+                row[device] = None
+                misses.append(f"{name} {pct}% {device}: {str(e)[:600]}")
+                continue
+            row[device] = r
+            first.setdefault(device, r)
+            what = f"{name} {pct}% {device}"
+            if r["outputs_sha256"] != first[device]["outputs_sha256"]:
+                misses.append(f"{what}: outputs differ from those at {budgets[0]}%")
+            if r["leaked_bytes"]:
+                misses.append(f"{what}: leaks {r['leaked_bytes']} B")
+            if r["peak_bytes"] > budget:
+                misses.append(f"{what}: peak {r['peak_bytes']} B over the budget {budget} B")
+            if r["peak_bytes"] != predicted:
+                misses.append(f"{what}: peak {r['peak_bytes']} B, predicted {predicted} B")
+        if row.get("gpu") and row.get("cpu"):
+            row["error"] = max_error(row["gpu"], row["cpu"])
+            if row["error"] > rtol:
+                misses.append(f"{name} {pct}%: GPU outputs differ from the CPU's by "
+                              f"{row['error']:.3g} (relative), over {rtol:g}")
+    return rows
+
+
+def table(rows, gpu):
+    out = ["| model | budget | predicted peak | CPU peak | GPU peak | GPU kernels "
+           "| GPU vs CPU (rel.) | CPU ms | GPU ms |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        cpu, g = r.get("cpu"), r.get("gpu")
+        gpu_cell = (lambda k: str(g[k]) if g else ("not run" if not gpu else "failed"))
+        out.append(
+            f"| {r['model']} | {r['pct']}% {'-> least ' if r.get('least') else '= '}"
+            f"{r['budget']} B | {r['predicted']} B | "
+            f"{cpu['peak_bytes'] if cpu else 'failed'} | {gpu_cell('peak_bytes')} | "
+            f"{gpu_cell('kernels')} | "
+            f"{'%.2g' % r['error'] if 'error' in r else '-'} | "
+            f"{cpu['wall_ms'] if cpu else '-'} | {g['wall_ms'] if g else '-'} |")
+    return "\n".join(out)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="gpu-check.sh", description=__doc__.split("\n")[0])
+    ap.add_argument("--cpu-only", action="store_true", help="skip the GPU half")
+    ap.add_argument("--budgets", default="100,70,50")
+    ap.add_argument("--models", default=",".join(MODELS))
+    ap.add_argument("--rtol", type=float, default=1e-3)
+    ap.add_argument("--keep", help="keep the intermediate files in this directory")
+    args = ap.parse_args(argv)
+    budgets = [int(b) for b in args.budgets.split(",")]
+    models = args.models.split(",")
+    for m in models:
+        if m not in MODELS:
+            ap.error(f"unknown model '{m}' (known: {', '.join(MODELS)})")
+    gpu = not args.cpu_only
+    if gpu:
+        # One clear line when there is no device, before any work.
+        with tempfile.TemporaryDirectory() as tmp:
+            low = os.path.join(tmp, "mlp.mlir")
+            remat.run(["ckpt-opt", os.path.join(STEPS, "mlp.mlir"), "--ckpt-wrap-step",
+                       "--ckpt-lower-to-nvptx=format=fatbin", "-o", low])
+            probe = subprocess.run(["ckpt-run", "--gpu", low, "--entry=mlp_step"],
+                                   capture_output=True, text=True)
+        if probe.returncode:
+            print(f"gpu-check: {probe.stderr.strip().splitlines()[-1]}", file=sys.stderr)
+            print("gpu-check: without a usable GPU, run with --cpu-only", file=sys.stderr)
+            return 1
+    misses, rows = [], []
+    for m in models:
+        with tempfile.TemporaryDirectory() as tmp:
+            work = os.path.join(args.keep, m) if args.keep else tmp
+            os.makedirs(work, exist_ok=True)
+            rows += check_model(m, budgets, gpu, args.rtol, work, misses)
+        print(f"gpu-check: {m} done", file=sys.stderr, flush=True)
+    print(table(rows, gpu))
+    for miss in misses:
+        print(f"MISS {miss}")
+    print(f"{'FAIL' if misses else 'PASS'}: {len(rows)} runs, {len(misses)} misses"
+          f"{'' if gpu else ' (CPU only: the GPU half was not run)'}")
+    return 1 if misses else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
