@@ -204,7 +204,8 @@ def optimize(text, budget, strategy="optimal", device="h100", slots=500,
     at the same budget, separators, memory timeline). Raises
     :class:`PipelineError` with the tool's located message when the input
     is invalid or the budget is infeasible (the message names the least
-    feasible budget).
+    feasible budget, and the error's ``least_feasible_bytes`` holds it in
+    bytes, ready to be passed back as ``budget``; None for other errors).
     """
     import json
     import os

@@ -37,6 +37,7 @@
 
 #include <mutex>
 #include <string>
+#include <optional>
 #include <utility>
 
 namespace py = pybind11;
@@ -46,6 +47,36 @@ namespace {
 /// ckpt.PipelineError, created in the module init (never freed: it lives as
 /// long as the interpreter).
 PyObject *pipelineError = nullptr;
+
+/// The least feasible budget an infeasible-budget error names, in bytes:
+/// "... the least feasible budget is 1.50 KiB (1536 B)" (the first one).
+std::optional<uint64_t> leastFeasibleBytes(llvm::StringRef diagnostics) {
+  size_t at = diagnostics.find("the least feasible budget is ");
+  if (at == llvm::StringRef::npos)
+    return std::nullopt;
+  llvm::StringRef rest = diagnostics.drop_front(at);
+  size_t open = rest.find('('), close = rest.find(" B)");
+  size_t eol = rest.find('\n');
+  if (open == llvm::StringRef::npos || close == llvm::StringRef::npos ||
+      close < open || (eol != llvm::StringRef::npos && close > eol))
+    return std::nullopt;
+  uint64_t bytes = 0;
+  if (rest.slice(open + 1, close).getAsInteger(10, bytes))
+    return std::nullopt;
+  return bytes;
+}
+
+/// Raises ckpt.PipelineError(message) with its `least_feasible_bytes`
+/// attribute (None when the error names no least feasible budget).
+[[noreturn]] void raisePipelineError(const std::string &message,
+                                     std::optional<uint64_t> least) {
+  py::object error = py::reinterpret_borrow<py::object>(pipelineError);
+  py::object instance = error(message);
+  instance.attr("least_feasible_bytes") =
+      least ? py::object(py::int_(*least)) : py::none();
+  PyErr_SetObject(pipelineError, instance.ptr());
+  throw py::error_already_set();
+}
 
 /// Registers every pass once per process (the registry is global).
 void registerAllPassesOnce() {
@@ -94,8 +125,7 @@ std::pair<std::string, std::string> runPasses(const std::string &text,
     std::string message = what;
     if (!diagnostics.empty())
       message += ":\n" + diagnostics;
-    PyErr_SetString(pipelineError, message.c_str());
-    throw py::error_already_set();
+    raisePipelineError(message, leastFeasibleBytes(diagnostics));
   };
 
   mlir::OwningOpRef<mlir::ModuleOp> module =
@@ -114,11 +144,9 @@ std::pair<std::string, std::string> runPasses(const std::string &text,
   mlir::LogicalResult parsed = mlir::parsePassPipeline(spec, pm, pipelineOS);
   if (mlir::failed(parsed)) {
     pipelineOS.flush();
-    PyErr_SetString(pipelineError,
-                    ("invalid pass pipeline '" + pipeline + "': " +
-                     pipelineErrors)
-                        .c_str());
-    throw py::error_already_set();
+    raisePipelineError("invalid pass pipeline '" + pipeline +
+                           "': " + pipelineErrors,
+                       std::nullopt);
   }
   if (mlir::failed(pm.run(*module)))
     fail("the pipeline '" + pipeline + "' failed");
@@ -146,7 +174,10 @@ PYBIND11_MODULE(_ckpt_mlir, m) {
                                  py::arg("__doc__") =
                                      "Parsing, verifying or running a pass "
                                      "pipeline failed; the message holds "
-                                     "every diagnostic with its location."));
+                                     "every diagnostic with its location; "
+                                     "least_feasible_bytes is the least "
+                                     "feasible budget an infeasible budget's "
+                                     "error names, in bytes, else None."));
   m.attr("PipelineError") = errorType;
   pipelineError = errorType.inc_ref().ptr();
   m.def("run_passes", &runPasses, py::arg("text"), py::arg("pipeline"),

@@ -65,11 +65,17 @@ def test_errors_are_located_pipeline_errors():
     assert ("mlp8.mlir:27:1: error: budget of 57.73 KiB (59112 B) is infeasible for "
             "strategy 'optimal': the least feasible budget is 277.25 KiB (283904 B)") \
         in str(e.value)
+    # ... and in bytes on the error, which plans when given back.
+    assert e.value.least_feasible_bytes == 283904
+    _, report = ckpt.optimize(read("mlp8.mlir"), e.value.least_feasible_bytes)
+    assert report[0]["simulated_peak_bytes"] <= 283904
     with pytest.raises(ckpt.PipelineError, match=r"could not parse the input:\n"
-                                                 r"<input>:1:14: error: expected non-function type"):
+                                                 r"<input>:1:14: error: expected non-function type") as e:
         ckpt.run_passes("func.func @f( {", "ckpt-wrap-step")
-    with pytest.raises(ckpt.PipelineError, match="invalid pass pipeline 'ckpt-no-such-pass'"):
+    assert e.value.least_feasible_bytes is None
+    with pytest.raises(ckpt.PipelineError, match="invalid pass pipeline 'ckpt-no-such-pass'") as e:
         ckpt.run_passes(read("mlp.mlir"), "ckpt-no-such-pass")
+    assert e.value.least_feasible_bytes is None
     with pytest.raises(ckpt.PipelineError, match="expected a number of bytes with an "
                                                  "optional unit"):
         ckpt.optimize(read("mlp.mlir"), "70parsecs")
