@@ -53,6 +53,13 @@ void PlanPass::runOnOperation() {
   request.ilpTimeLimit = timeLimit;
   std::string error;
   std::optional<BudgetSpec> spec = parseBudget(budget, error);
+  if (module.getOps<StepOp>().empty()) {
+    emitWarning(module.getLoc(),
+                "ckpt-plan: no ckpt.step to plan (ckpt-wrap-step makes one "
+                "from a function whose loss result is marked with "
+                "'ckpt.loss')");
+    return;
+  }
   bool failed = false;
   for (StepOp step : module.getOps<StepOp>()) {
     if (!spec) {

@@ -122,6 +122,13 @@ void WrapStepPass::runOnOperation() {
     return signalPassFailure();
   }
 
+  if (selected.empty() && module.getOps<StepOp>().empty()) {
+    emitWarning(module.getLoc(), "ckpt-wrap-step: nothing to wrap: no "
+                                 "function carries '")
+        << kLossAttrName << "' and neither loss-index nor func is given";
+    return;
+  }
+
   bool failed = false;
   for (func::FuncOp func : selected) {
     // With only loss-index given, declarations are not steps: leave them.

@@ -18,7 +18,8 @@ def WrapStepPass : Pass<"ckpt-wrap-step", "mlir::ModuleOp"> {
     index comes from `loss-index` when given, else from `ckpt.loss`; when both
     are present they must agree. The function must have a single block, must
     not be referenced (a `ckpt.step` cannot be called) and its loss must be a
-    float scalar or a one-element float tensor.
+    float scalar or a one-element float tensor. A module with nothing to wrap
+    and no `ckpt.step` (an empty file, say) gets a warning, not an error.
 
     ```mlir
     func.func @train(%w: tensor<4xf32>) -> (f32, tensor<4xf32>) attributes {ckpt.loss = 0 : i64}
@@ -99,7 +100,7 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
     `budget` is a number of bytes with an optional unit (`6GiB`, `512KiB`,
     `2MB`) or a percentage of the store-all peak (`70%`). An infeasible budget
     is an error at the step that names the least feasible budget the
-    strategy reaches.
+    strategy reaches. A module without a `ckpt.step` gets a warning.
   }];
   let options = [
     Option<"budget", "budget", "std::string", /*default=*/"\"100%\"",
