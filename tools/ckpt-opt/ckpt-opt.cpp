@@ -13,7 +13,35 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+#include "llvm/ADT/StringRef.h"
+
+#include <vector>
+
+/// Whether the command line sets --mlir-print-op-on-diagnostic itself.
+static bool setsPrintOpOnDiagnostic(int argc, char **argv) {
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg(argv[i]);
+    if (arg == "--")
+      break;
+    if (arg.ltrim('-').starts_with("mlir-print-op-on-diagnostic"))
+      return true;
+  }
+  return false;
+}
+
 int main(int argc, char **argv) {
+  // An error located at an op prints the message and the source line, not
+  // the op: upstream's default appends the op in generic form, which for a
+  // func.func is the whole function (thousands of lines on an imported
+  // model). --mlir-print-op-on-diagnostic=true brings it back.
+  std::vector<char *> args(argv, argv + argc);
+  static char noOpOnDiagnostic[] = "--mlir-print-op-on-diagnostic=false";
+  if (!setsPrintOpOnDiagnostic(argc, argv))
+    args.insert(args.begin() + 1, noOpOnDiagnostic);
+  args.push_back(nullptr);
+  argc = static_cast<int>(args.size()) - 1;
+  argv = args.data();
+
   mlir::registerAllPasses();
   ckpt::registerPasses();
 
