@@ -269,8 +269,8 @@ def test_checkmate_graph_imports_and_plans(graph, tmp_path):
 def test_least_footprint_is_vgg_bound():
     # What VGG16's last op needs: block1_conv1_backward reads block1_conv1,
     # block1_conv2 and block1_conv2_backward (3288334336 B each) and writes
-    # 3288334336 B. (The planner's least budget is 16 B more, the loss value:
-    # computing the loss again at the end would need the last forward value.)
+    # 3288334336 B. The planner reaches it: the loss value the step returns is
+    # computed again after the backward instead of being kept through it.
     path = os.path.join(GRAPHS, CHECKMATE[2])
     if not os.path.exists(path):
         pytest.skip("%s is not there" % path)
