@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/Solver/GraphFamilies.h"
+#include "ckpt/Testing/GraphFamilies.h"
 #include "ckpt/Solver/GraphJson.h"
 #include "ckpt/Solver/Separators.h"
 #include "ckpt/Solver/TreeDecomposition.h"
@@ -105,7 +105,8 @@ void BM_SyntheticArticulation(benchmark::State &st) {
   st.SetComplexityN(g.numNodes());
 }
 
-const char *kRandom1000 = "random_layered_n1000_w0.31_nlv0.75_ed0.2_scd0.14.json";
+const char *kRandom1000 =
+    "random_layered_n1000_w0.31_nlv0.75_ed0.2_scd0.14.json";
 const char *kResNet50 = "ResNet50_256_224_224_3_train_nx.json";
 
 } // namespace

@@ -1,8 +1,8 @@
 //===- SeparatorsTest.cpp - Separator chains and stages -------------------===//
 
-#include "ckpt/Solver/GraphFamilies.h"
-#include "ckpt/Solver/GraphJson.h"
 #include "ckpt/Solver/Separators.h"
+#include "ckpt/Testing/GraphFamilies.h"
+#include "ckpt/Solver/GraphJson.h"
 
 #include <gtest/gtest.h>
 
@@ -161,8 +161,7 @@ TEST(Separators, CandidatesThatDoNotSeparateAreDropped) {
   Graph g = diamond();
   // {b} alone does not separate; {c, a}: a is before c -> trimmed to {a};
   // {b, c} separates; {a} after {b, c} is out of order.
-  SeparatorChain c =
-      chainFromCandidates(g, {{2}, {1, 3}, {2, 3}, {1}, {4}});
+  SeparatorChain c = chainFromCandidates(g, {{2}, {1, 3}, {2, 3}, {1}, {4}});
   checkChain(g, c);
   ASSERT_EQ(c.separators.size(), 3u);
   EXPECT_EQ(c.separators[0].members, std::vector<int>{1});
@@ -356,8 +355,8 @@ TEST(Separators, AnchorsAndFloatingOps) {
 
 TEST(Separators, BiasBroadcastFloatsIntoItsReadersStage) {
   BiasGraph r = biasGraph();
-  std::vector<std::vector<int>> layers = {{r.a1}, {r.a2}, {r.a3}, {r.a4},
-                                          {r.m}};
+  std::vector<std::vector<int>> layers = {
+      {r.a1}, {r.a2}, {r.a3}, {r.a4}, {r.m}};
   // Without floating, only {m} separates: every {a_i} is bypassed through
   // bc -> m.
   SeparatorChain old = chainFromCandidates(r.g, layers);

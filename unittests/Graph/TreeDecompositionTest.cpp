@@ -1,7 +1,7 @@
 //===- TreeDecompositionTest.cpp - Elimination, validation, exact tw ------===//
 
-#include "ckpt/Solver/GraphFamilies.h"
 #include "ckpt/Solver/TreeDecomposition.h"
+#include "ckpt/Testing/GraphFamilies.h"
 
 #include <gtest/gtest.h>
 
@@ -64,8 +64,9 @@ TEST(TreeDecomposition, KnownWidths) {
   struct Case {
     UGraph g;
     int tw;
-  } cases[] = {{cycle(8), 2},   {clique(6), 5},  {grid(3, 3), 3},
-               {grid(4, 5), 4}, {petersen(), 4}, {UGraph(3, {{0, 1}, {1, 2}}), 1}};
+  } cases[] = {{cycle(8), 2},   {clique(6), 5},
+               {grid(3, 3), 3}, {grid(4, 5), 4},
+               {petersen(), 4}, {UGraph(3, {{0, 1}, {1, 2}}), 1}};
   for (auto &c : cases) {
     EXPECT_EQ(exactTreewidth(c.g), c.tw);
     for (Heuristic h : {Heuristic::MinFill, Heuristic::MinDegree}) {
@@ -170,8 +171,8 @@ TEST(Families, WidthDoesNotGrowWithDepth) {
     for (bool joint : {true, false}) {
       int w0 = -1;
       for (int depth : {30, 300, 3000}) {
-        Graph g = familyGraph(c.f, c.k, c.f == Family::ResNet ? depth / 3 : depth,
-                              joint);
+        Graph g = familyGraph(c.f, c.k,
+                              c.f == Family::ResNet ? depth / 3 : depth, joint);
         UGraph u = undirectedView(g, joint ? jointMask(g) : forwardMask(g));
         TreeDecomposition td = decompose(u, Heuristic::MinFill);
         expectValid(u, td);

@@ -1,7 +1,7 @@
 //===- ChainSolverTest.cpp - Tests of the chain model, DP and strategies --===//
 
 #include "HandChains.h"
-#include "NaiveChainDP.h"
+#include "ckpt/Testing/NaiveChainDP.h"
 
 #include "ckpt/Solver/ChainDP.h"
 #include "ckpt/Solver/ChainJson.h"
@@ -130,24 +130,33 @@ TEST(Simulator, StoreAllByHand) {
 TEST(Simulator, RejectsMissingInputs) {
   Chain c = chain2();
   // B2 before B3: delta^2 missing.
-  std::vector<Op> seq = {{OpKind::FAll, 1}, {OpKind::FAll, 2},
-                         {OpKind::FAll, 3}, {OpKind::Backward, 2}};
+  std::vector<Op> seq = {{OpKind::FAll, 1},
+                         {OpKind::FAll, 2},
+                         {OpKind::FAll, 3},
+                         {OpKind::Backward, 2}};
   Simulation s = simulate(c, seq);
   EXPECT_FALSE(s.valid);
   EXPECT_EQ(s.errorIndex, 3u);
   EXPECT_NE(s.error.find("delta^2"), std::string::npos) << s.error;
   // F_none^1 frees a^0; F_all^1 later needs it.
-  seq = {{OpKind::FNone, 1}, {OpKind::FAll, 2}, {OpKind::FAll, 3},
-         {OpKind::Backward, 3}, {OpKind::FAll, 1}};
+  seq = {{OpKind::FNone, 1},
+         {OpKind::FAll, 2},
+         {OpKind::FAll, 3},
+         {OpKind::Backward, 3},
+         {OpKind::FAll, 1}};
   s = simulate(c, seq);
   EXPECT_FALSE(s.valid);
   EXPECT_EQ(s.errorIndex, 4u);
   // B needs abar, not a plain a.
-  seq = {{OpKind::FCk, 1}, {OpKind::FCk, 2}, {OpKind::FCk, 3},
+  seq = {{OpKind::FCk, 1},
+         {OpKind::FCk, 2},
+         {OpKind::FCk, 3},
          {OpKind::Backward, 3}};
   EXPECT_FALSE(simulate(c, seq).valid);
   // Incomplete sequence.
-  seq = {{OpKind::FAll, 1}, {OpKind::FAll, 2}, {OpKind::FAll, 3},
+  seq = {{OpKind::FAll, 1},
+         {OpKind::FAll, 2},
+         {OpKind::FAll, 3},
          {OpKind::Backward, 3}};
   s = simulate(c, seq);
   EXPECT_FALSE(s.valid);
@@ -313,8 +322,9 @@ TEST(Strategies, SqrtUsesRoundedRoot) {
 
 TEST(ChainProperties, RandomChainsExact) {
   std::mt19937 rng(12345);
-  const char *baselines[] = {"store-all", "sqrt", "revolve", "memory-poor",
-                             "periodic:1", "periodic:2", "periodic:3"};
+  const char *baselines[] = {"store-all",   "sqrt",       "revolve",
+                             "memory-poor", "periodic:1", "periodic:2",
+                             "periodic:3"};
   for (int iter = 0; iter < 60; ++iter) {
     const int L = 1 + iter % 6;
     Chain c = randomChain(rng, L, 6, 6);

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CKPT_UNITTESTS_SOLVER_NAIVECHAINDP_H
-#define CKPT_UNITTESTS_SOLVER_NAIVECHAINDP_H
+#ifndef CKPT_TESTING_NAIVECHAINDP_H
+#define CKPT_TESTING_NAIVECHAINDP_H
 
 #include "ckpt/Solver/ChainModel.h"
 
@@ -73,7 +73,7 @@ T solve(const Chain &u, int64_t limit, bool allowAllChains = true) {
         const int t = s + len;
         T c1 = inf, c2 = inf;
         if (m >= mn[s * N + t]) {
-          T sum = 0; // sum_{k=s}^{s'-1} uf(k)
+          T sum = 0;                            // sum_{k=s}^{s'-1} uf(k)
           for (int sp = s + 1; sp <= t; ++sp) { // C_ck(s, s', t, m)
             sum += uf(sp - 1);
             T v = sum + get(m - a(sp - 1), sp, t) + get(m, s, sp - 1);
@@ -92,4 +92,4 @@ T solve(const Chain &u, int64_t limit, bool allowAllChains = true) {
 } // namespace solver
 } // namespace ckpt
 
-#endif // CKPT_UNITTESTS_SOLVER_NAIVECHAINDP_H
+#endif // CKPT_TESTING_NAIVECHAINDP_H

@@ -1,6 +1,6 @@
 //===- GraphFamilies.cpp - Generated network graph families ---------------===//
 
-#include "ckpt/Solver/GraphFamilies.h"
+#include "ckpt/Testing/GraphFamilies.h"
 
 #include <string>
 

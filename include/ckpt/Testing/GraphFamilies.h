@@ -1,7 +1,7 @@
 //===- GraphFamilies.h - Generated network graph families -------*- C++ -*-===//
 //
-// Families of training graphs of any depth, for tests, the CLI and the
-// benchmarks: feed-forward chain, ResNet, k towers, k global statistics and
+// Families of training graphs of any depth, for the unit tests and the
+// benchmarks (CkptTestingSupport, not part of the solver library): feed-forward chain, ResNet, k towers, k global statistics and
 // k-skip connections (the table in bulatov-fitting-larger-networks). Each
 // generator builds the forward graph -- one step input "x" feeding the first
 // layer, ending in a node "loss" -- and, with joint=true, adds the backward
@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CKPT_SOLVER_GRAPHFAMILIES_H
-#define CKPT_SOLVER_GRAPHFAMILIES_H
+#ifndef CKPT_TESTING_GRAPHFAMILIES_H
+#define CKPT_TESTING_GRAPHFAMILIES_H
 
 #include "ckpt/Solver/Graph.h"
 
@@ -45,4 +45,4 @@ Graph familyGraph(Family f, int k, int depth, bool joint = true);
 } // namespace graph
 } // namespace ckpt
 
-#endif // CKPT_SOLVER_GRAPHFAMILIES_H
+#endif // CKPT_TESTING_GRAPHFAMILIES_H
