@@ -1,6 +1,7 @@
 //===- CostModel.cpp - op costs and device profiles -----------------------===//
 
 #include "ckpt/Analysis/CostModel.h"
+#include "ckpt/Solver/Devices.h"
 
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptInterfaces.h"
@@ -13,8 +14,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Location.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -29,29 +30,21 @@ using namespace ckpt;
 // Device profiles
 //===----------------------------------------------------------------------===//
 
-// Published peak FP32 (non-tensor-core) throughput and memory bandwidth; the
-// steps we plan are f32. Sources: NVIDIA H100 SXM5, A100 SXM4 80GB and V100
-// SXM2 data sheets. `cpu` is a rough two-core x86 figure.
-static const DeviceProfile kProfiles[] = {
-    {"h100", 67.0e12, 3.35e12},
-    {"a100", 19.5e12, 2.039e12},
-    {"v100", 15.7e12, 0.9e12},
-    {"cpu", 1.0e11, 2.0e10},
-};
-
+// The table is the solver layer's (ckpt/Solver/Devices.h), shared with the
+// Python package.
 std::optional<DeviceProfile> DeviceProfile::lookup(StringRef name) {
-  for (const DeviceProfile &profile : kProfiles)
-    if (profile.name == name)
-      return profile;
+  for (const solver::DeviceSpec &spec : solver::kDeviceSpecs)
+    if (name == spec.name)
+      return DeviceProfile{spec.name, spec.peakFlops, spec.bandwidth};
   return std::nullopt;
 }
 
 std::string DeviceProfile::knownNames() {
   std::string names;
-  for (const DeviceProfile &profile : kProfiles) {
+  for (const solver::DeviceSpec &spec : solver::kDeviceSpecs) {
     if (!names.empty())
       names += ", ";
-    names += profile.name.str();
+    names += spec.name;
   }
   return names;
 }
@@ -99,11 +92,11 @@ std::optional<MeasuredProfile> MeasuredProfile::read(StringRef path,
 }
 
 /// The keys a location may be found under in a measured profile.
-static void collectLocationKeys(Location loc, SmallVectorImpl<std::string> &keys) {
+static void collectLocationKeys(Location loc,
+                                SmallVectorImpl<std::string> &keys) {
   if (auto fileLoc = dyn_cast<FileLineColLoc>(loc)) {
     keys.push_back((fileLoc.getFilename().strref() + ":" +
-                    Twine(fileLoc.getLine()) + ":" +
-                    Twine(fileLoc.getColumn()))
+                    Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
                        .str());
     return;
   }
@@ -130,7 +123,7 @@ std::optional<double> MeasuredProfile::lookup(Operation *op) const {
 }
 
 FailureOr<CostSetup> ckpt::setUpCosts(Location loc, StringRef device,
-                                     StringRef profilePath) {
+                                      StringRef profilePath) {
   std::optional<DeviceProfile> profile = DeviceProfile::lookup(device);
   if (!profile)
     return emitError(loc, "unknown device '")

@@ -35,6 +35,7 @@ __all__ = [
     "Graph",
     "Result",
     "articulation_chain",
+    "device_profiles",
     "min_feasible_memory",
     "separator_chain",
     "simulate",
@@ -115,6 +116,14 @@ def strategies():
     """The names of the strategies :func:`solve` accepts (``periodic:K``
     stands for ``periodic:1``, ``periodic:2``, ...)."""
     return _ckpt.strategies()
+
+
+def device_profiles():
+    """The devices of the cost model (``ckpt-opt``'s ``device=``): a dict
+    ``{name: (peak flop/s, bytes/s)}``; an op's roofline time is
+    ``max(flops / peak, bytes / bandwidth)``. The table is the C++ one
+    (``include/ckpt/Solver/Devices.h``)."""
+    return dict(_ckpt.device_profiles())
 
 
 def min_feasible_memory(chain, strategy="optimal", slots=500):

@@ -15,6 +15,7 @@
 #include "ckpt/Solver/ChainJson.h"
 #include "ckpt/Solver/ChainModel.h"
 #include "ckpt/Solver/ChainStrategies.h"
+#include "ckpt/Solver/Devices.h"
 #include "ckpt/Solver/Graph.h"
 #include "ckpt/Solver/GraphJson.h"
 #include "ckpt/Solver/Json.h"
@@ -251,8 +252,8 @@ py::dict simulate(const PyChain &c, const py::object &sequence,
   return d;
 }
 
-py::list sweep(const PyChain &c, const std::string &strategyText,
-               int64_t slots, int count, unsigned threads) {
+py::list sweep(const PyChain &c, const std::string &strategyText, int64_t slots,
+               int count, unsigned threads) {
   checkSlots(slots);
   if (count < 1 || count > 100000)
     valueError("count must be between 1 and 100000, got " +
@@ -263,8 +264,7 @@ py::list sweep(const PyChain &c, const std::string &strategyText,
   bool ok;
   {
     py::gil_scoped_release release;
-    ok = solver::sweep(c.chain, strategy, slots, count, points, error,
-                       threads);
+    ok = solver::sweep(c.chain, strategy, slots, count, points, error, threads);
   }
   if (!ok)
     valueError(error);
@@ -478,9 +478,10 @@ non-finite values.
       .def_property_readonly(
           "num_stages", [](const PyChain &c) { return c.chain.numStages(); },
           "L+1, the number of stages including the loss.")
-      .def("store_all_makespan",
-           [](const PyChain &c) { return c.chain.storeAllMakespan(); },
-           "Sum of all forward and backward durations.")
+      .def(
+          "store_all_makespan",
+          [](const PyChain &c) { return c.chain.storeAllMakespan(); },
+          "Sum of all forward and backward durations.")
       .def(
           "to_json",
           [](const PyChain &c, int indent) {
@@ -508,6 +509,18 @@ non-finite values.
         "Time/memory trade-off curve; returns a list of dicts (see "
         "ckpt.sweep).");
   m.def("strategies", &strategies, "Names of the strategies.");
+  m.def(
+      "device_profiles",
+      [] {
+        py::dict out;
+        for (const solver::DeviceSpec &spec : solver::kDeviceSpecs)
+          out[py::str(spec.name)] =
+              py::make_tuple(spec.peakFlops, spec.bandwidth);
+        return out;
+      },
+      "The cost model's devices: {name: (peak flop/s, bytes/s)}, the "
+      "roofline time of an op being max(flops / peak, bytes / bandwidth) "
+      "(ckpt-opt's device= option).");
   m.def("strategy_help", &solver::strategyHelp,
         "One line per strategy, as in ckpt-chain --help.");
   m.def(
@@ -521,8 +534,7 @@ non-finite values.
           valueError(error);
         return out;
       },
-      py::arg("chain"), py::arg("strategy") = "optimal",
-      py::arg("slots") = 500,
+      py::arg("chain"), py::arg("strategy") = "optimal", py::arg("slots") = 500,
       "The least memory for which the strategy is feasible, or None.");
 
   py::class_<graph::Graph>(m, "Graph", R"doc(
@@ -592,8 +604,7 @@ per value, an edge u -> v when v reads u. Build with Graph.from_json.
       });
 
   m.def("separator_chain", &separatorChain, py::arg("graph"),
-        py::arg("heuristic") = "min-fill",
-        py::arg("minimize_sink_side") = true,
+        py::arg("heuristic") = "min-fill", py::arg("minimize_sink_side") = true,
         "The separator chain of a graph from a tree decomposition of its "
         "forward graph (see ckpt.separator_chain).");
   m.def("articulation_chain", &articulationChain, py::arg("graph"),

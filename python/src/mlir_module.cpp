@@ -36,8 +36,8 @@
 #include <pybind11/stl.h>
 
 #include <mutex>
-#include <string>
 #include <optional>
+#include <string>
 #include <utility>
 
 namespace py = pybind11;
@@ -101,11 +101,9 @@ const mlir::DialectRegistry &getRegistry() {
 /// Parses `text`, runs `pipeline` over it and prints the result. Returns
 /// (text, diagnostics of a successful run); throws PipelineError (set up in
 /// the module init) with every diagnostic on failure.
-std::pair<std::string, std::string> runPasses(const std::string &text,
-                                              const std::string &pipeline,
-                                              bool allowUnregistered,
-                                              const std::string &filename,
-                                              bool generic) {
+std::pair<std::string, std::string>
+runPasses(const std::string &text, const std::string &pipeline,
+          bool allowUnregistered, const std::string &filename, bool generic) {
   registerAllPassesOnce();
   mlir::MLIRContext context(getRegistry(),
                             mlir::MLIRContext::Threading::DISABLED);
@@ -181,8 +179,8 @@ PYBIND11_MODULE(_ckpt_mlir, m) {
   m.attr("PipelineError") = errorType;
   pipelineError = errorType.inc_ref().ptr();
   m.def("run_passes", &runPasses, py::arg("text"), py::arg("pipeline"),
-        py::arg("allow_unregistered") = false,
-        py::arg("filename") = "<input>", py::arg("generic") = false,
+        py::arg("allow_unregistered") = false, py::arg("filename") = "<input>",
+        py::arg("generic") = false,
         R"doc(Parse `text` as an MLIR module, run the textual pass
 `pipeline` on it (e.g. "ckpt-wrap-step,ckpt-plan{budget=70%}" or the same
 inside "builtin.module(...)"), and return (printed module, diagnostics of the

@@ -62,7 +62,7 @@ def eager_step(model, loss, x, t, params):
     """Loss and gradients by PyTorch eager autograd, with the importer's
     training-mode semantics (batch statistics, no dropout)."""
     from torch.nn.utils.stateless import functional_call
-    m = ti._prepare(model)
+    m = ti.trace._prepare(model)
     names = [n for n, _ in m.named_parameters()]
     ps = [torch.tensor(p).requires_grad_() for p in params]
     out = functional_call(m, dict(zip(names, ps)), (torch.tensor(x),))

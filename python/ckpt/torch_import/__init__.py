@@ -1,0 +1,67 @@
+"""Import a PyTorch training step into MLIR (a `ckpt` training step).
+
+    /usr/bin/python3 -m ckpt.torch_import MODEL --batch N [--image S]
+        [--classes K] [--loss cross_entropy|mse] [--device h100] [-o OUT.mlir]
+
+MODEL is a torchvision model (resnet18/34/50/101/152, densenet121,
+inception_v3, vgg16) or a small built-in one (`tinyresnet`, `tinymlp`,
+`tinytransformer`). From Python::
+
+    from ckpt.torch_import import import_module
+    text = import_module(model, x, target, loss="cross_entropy")
+
+What is traced: the whole training step, `functional_call` of the model with
+its parameters as inputs, the loss and `torch.autograd.grad` of the loss
+w.r.t. every parameter, with `make_fx` (fake tensors: no real compute) and the
+decompositions of PyTorch 1.13 for batch norm, layer/group norm, softmax,
+log-softmax, nll loss and mse loss. In-place ops are made functional (by a
+checked local rewrite, or `functorch.experimental.functionalize` where that
+rewrite does not apply). The result is one
+`func.func @<name>_step(%x, %t, %p0, ...) -> (loss, grad0, ...)
+attributes {ckpt.loss = 0 : i64}` on static-shape tensors, the loss a 0-d
+`tensor<f32>`.
+
+Semantics: the model runs in training mode, except dropout, which is put in
+eval mode (the identity: a random mask cannot be reproduced by the planner
+or executed deterministically). Batch norm uses the batch statistics, as in
+training; its running statistics are dropped (the modules are traced with
+`track_running_stats=False`), so the step neither reads nor updates them.
+Every parameter gets a gradient (zeros when the loss does not depend on it).
+The model is copied first; the caller's module is not changed.
+
+Losses: `cross_entropy` takes either class probabilities `[N, K]` (float) or
+class indices `[N]` (integers, turned into one-hot probabilities, which gives
+the same loss), always passed to the step as a float `[N, K]` tensor (soft
+labels); `mse` takes a float target of the output's shape. Both are means
+over the batch (PyTorch's default reduction).
+
+Ops: the ATen ops of the op table (`EXECUTABLE_OPS`) become upstream MLIR
+(linalg named ops and `linalg.generic`, `tensor`, `arith`, `math`) that
+ckpt-opt can lower to the CPU and run; every other op becomes
+`ckpt.opaque "aten.<name>"` with the real result types and a `#ckpt.cost`
+(flops where known, bytes = operands + results, time from the device
+profile). Such a step can be planned, but not lowered.
+
+Errors (a model that cannot be traced, data-dependent shapes, a target of
+the wrong shape) raise ValueError; the command line prints the message and
+exits 1.
+"""
+
+from .devices import DEVICES
+from .models import MODELS, build_model
+from .trace import load_user_model, user_inputs
+from .ops import EXECUTABLE_OPS
+from . import ops_structured  # noqa: F401  (registers the structured-op handlers)
+from .api import import_module, import_module_info, main
+
+__all__ = [
+    "EXECUTABLE_OPS",
+    "MODELS",
+    "load_user_model",
+    "user_inputs",
+    "build_model",
+    "import_module",
+    "import_module_info",
+    "main",
+    "DEVICES",
+]

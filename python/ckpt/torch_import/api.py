@@ -1,0 +1,172 @@
+"""The public entry points: import_module(_info) and the command line.
+
+Part of ckpt.torch_import (see its docstring).
+"""
+
+import argparse
+import re
+import sys
+import time
+
+from .devices import DEVICES
+from .models import MODELS, build_model
+from .trace import _shape, _trace, load_user_model, user_inputs
+from .translate import _Translator
+
+
+# ---------------------------------------------------------------------------
+# The public API.
+
+def import_module_info(module, example_inputs, target, loss="cross_entropy", name=None,
+                       device="h100", tracing_mode="fake"):
+    """Like import_module, but returns (text, info): info holds the counts
+    ('aten_ops', 'mlir_ops', 'opaque_ops', 'opaque' by name), the parameter
+    names ('params'), the seconds spent tracing ('trace_s', functionalization
+    included) and emitting ('emit_s'), the function name ('name') and whether
+    functorch's functionalize was needed ('functionalized': in-place ops on
+    views or inputs)."""
+    import torch
+    if device not in DEVICES:
+        raise ValueError(f"unknown device '{device}'; known: {', '.join(DEVICES)}")
+    if tracing_mode not in ("fake", "real"):
+        raise ValueError("tracing_mode must be 'fake' or 'real'")
+    if name is None:
+        name = type(module).__name__.lower()
+    name = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    if not name.endswith("_step"):
+        name += "_step"
+    gm, pnames, pshapes, inputs, target, trace_s, functionalized = _trace(
+        module, example_inputs, target, loss, tracing_mode)
+    start = time.perf_counter()
+    arg_info = []
+    if len(inputs) == 1:
+        arg_info.append(("x", f"input {list(inputs[0].shape)}"))
+    else:
+        for i, x in enumerate(inputs):
+            arg_info.append((f"x{i}", f"input {i} {list(x.shape)}"))
+    arg_info.append(("t", f"target {list(target.shape)} ({loss})"))
+    for i, (pn, ps) in enumerate(zip(pnames, pshapes)):
+        arg_info.append((f"p{i}", f"{pn} {list(ps)}"))
+    tr = _Translator(gm, name, arg_info, device)
+    body = tr.run()
+    header = [
+        f"// Imported by ckpt.torch_import from PyTorch {torch.__version__}: "
+        f"{type(module).__name__}, loss {loss}.",
+        "// Training mode; batch norm uses batch statistics (running statistics dropped);",
+        "// dropout off. Results: the loss, then the gradient of each parameter.",
+        "// Arguments:",
+    ] + [f"//   %{a}: {c}" for a, c in arg_info]
+    if tr.em.opaque:
+        header.append("// Opaque ops (planned, not executable): " + ", ".join(
+            f"{k} x{v}" for k, v in sorted(tr.em.opaque.items())))
+    text = "\n".join(header) + "\n\n" + body
+    info = {
+        "aten_ops": tr.aten_ops,
+        "mlir_ops": tr.em.top_ops + len(tr.em.const_lines),
+        "opaque_ops": sum(tr.em.opaque.values()),
+        "opaque": dict(tr.em.opaque),
+        "params": pnames,
+        "trace_s": trace_s,
+        "emit_s": time.perf_counter() - start,
+        "name": name,
+        "functionalized": functionalized,
+    }
+    return text, info
+
+
+def import_module(module, example_inputs, target, loss="cross_entropy", name=None,
+                  device="h100", tracing_mode="fake"):
+    """The training step of `module` as MLIR text.
+
+    module: a torch.nn.Module (copied; the copy is put in training mode,
+      batch-norm running statistics dropped, dropout off);
+    example_inputs: a tensor or a tuple of tensors (only their shapes and
+      dtypes matter with the default fake-tensor tracing);
+    target: cross_entropy: class probabilities [N, K] or class indices [N];
+      mse: a tensor of the output's shape;
+    name: the function is @<name>_step (default: the class name, lowercase);
+    device: the profile for the time of opaque ops (h100, a100, v100, cpu);
+    tracing_mode: 'fake' (shapes only) or 'real' (runs the model).
+    Raises ValueError when the step cannot be traced or translated."""
+    return import_module_info(module, example_inputs, target, loss, name, device,
+                              tracing_mode)[0]
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(
+        prog="python3 -m ckpt.torch_import",
+        description="Import the training step of a model into MLIR (a ckpt training "
+                    "step): a built-in name, any torchvision.models constructor, or "
+                    "your own nn.Module as path/to/file.py:ClassOrFactory.")
+    ap.add_argument("model", help="a built-in (" + ", ".join(MODELS) + "), another "
+                    "torchvision.models constructor (e.g. mobilenet_v2, vit_b_16, "
+                    "convnext_tiny), or path/to/file.py:Name, where Name is an "
+                    "nn.Module class or a function returning one, called with no "
+                    "arguments (needs --input-shape)")
+    ap.add_argument("--batch", type=int, help="batch size (built-in and torchvision "
+                    "models)")
+    ap.add_argument("--image", type=int, help="image size (default: 224; 299 for "
+                    "inception_v3, 16 for tinyresnet)")
+    ap.add_argument("--classes", type=int, help="number of classes (default 1000; 10 "
+                    "for tinyresnet)")
+    ap.add_argument("--input-shape", help="your model's input, e.g. 8x3x224x224 "
+                    "(the batch is its first size)")
+    ap.add_argument("--input-dtype", default="float32",
+                    choices=["float32", "float64", "int64", "int32"],
+                    help="your model's input type (int64 for token ids; default float32)")
+    ap.add_argument("--target-shape", help="your model's target (default: the "
+                    "output's shape; one size with cross_entropy: class indices)")
+    ap.add_argument("--loss", default="cross_entropy", choices=["cross_entropy", "mse"])
+    ap.add_argument("--device", default="h100", choices=sorted(DEVICES),
+                    help="profile for the time of opaque ops (default h100)")
+    ap.add_argument("--tracing", default="fake", choices=["fake", "real"])
+    ap.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
+    ap.add_argument("--stats", action="store_true",
+                    help="print op counts and timings to stderr")
+    opts = ap.parse_args(argv)
+    try:
+        import torch
+        torch.set_num_threads(max(1, min(torch.get_num_threads(), 4)))
+        user = ":" in opts.model
+        if user:
+            if opts.input_shape is None:
+                raise ValueError("a model given as path/to/file.py:Name needs --input-shape")
+            for flag in ("batch", "image", "classes"):
+                if getattr(opts, flag) is not None:
+                    raise ValueError(f"--{flag} is for built-in models; give "
+                                     f"--input-shape (and --target-shape) instead")
+            model, name = load_user_model(opts.model)
+            name = name.lower()
+            target_shape = (_shape(opts.target_shape, "--target-shape")
+                            if opts.target_shape else None)
+            x, target = user_inputs(model, _shape(opts.input_shape, "--input-shape"),
+                                    opts.input_dtype, target_shape, opts.loss)
+        else:
+            for flag in ("input_shape", "target_shape"):
+                if getattr(opts, flag) is not None:
+                    raise ValueError(f"--{flag.replace('_', '-')} is for models given as "
+                                     f"path/to/file.py:Name")
+            if opts.batch is None:
+                raise ValueError("--batch is required for built-in and torchvision models")
+            if opts.batch < 1:
+                raise ValueError("--batch must be at least 1")
+            model, x, target = build_model(opts.model, opts.classes, opts.image, opts.batch)
+            name = opts.model
+            if opts.loss == "mse":
+                target = target * 2 - 1
+        text, info = import_module_info(model, x, target, opts.loss, name=name,
+                                        device=opts.device, tracing_mode=opts.tracing)
+    except ValueError as e:
+        print(f"ckpt.torch_import: error: {e}", file=sys.stderr)
+        return 1
+    if opts.output == "-":
+        sys.stdout.write(text)
+    else:
+        with open(opts.output, "w") as f:
+            f.write(text)
+    if opts.stats:
+        op = ", ".join(f"{k} x{v}" for k, v in sorted(info["opaque"].items())) or "none"
+        print(f"{info['name']}: {info['aten_ops']} aten ops -> {info['mlir_ops']} MLIR ops, "
+              f"{info['opaque_ops']} opaque ({op}); trace {info['trace_s']:.2f} s, "
+              f"emit {info['emit_s']:.2f} s", file=sys.stderr)
+    return 0

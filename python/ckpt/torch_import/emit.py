@@ -1,0 +1,440 @@
+"""The MLIR text emitter: tensor values, views, ops and regions.
+
+Part of ckpt.torch_import (see its docstring).
+"""
+
+import math
+import re
+
+import numpy as np
+
+from .devices import DEVICES
+
+
+# ---------------------------------------------------------------------------
+# MLIR emission.
+
+_DTYPES = {}
+
+
+def _mlir_dtype(dtype):
+    import torch
+    if not _DTYPES:
+        _DTYPES.update({
+            torch.float32: "f32", torch.float64: "f64", torch.float16: "f16",
+            torch.bfloat16: "bf16", torch.int64: "i64", torch.int32: "i32",
+            torch.int16: "i16", torch.int8: "i8", torch.uint8: "i8", torch.bool: "i1",
+        })
+    if dtype not in _DTYPES:
+        raise ValueError(f"unsupported dtype {dtype}")
+    return _DTYPES[dtype]
+
+
+_BYTES = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2, "i64": 8, "i32": 4, "i16": 2,
+          "i8": 1, "i1": 1}
+
+
+def _is_float(dt):
+    return dt in ("f32", "f64", "f16", "bf16")
+
+
+def _ttype(shape, dt):
+    return "tensor<" + "".join(f"{d}x" for d in shape) + dt + ">"
+
+
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _float_literal(v, dt):
+    v = float(v)
+    if math.isnan(v) or math.isinf(v):
+        bits = {"f32": (0x7FC00000, 0x7F800000, 0xFF800000),
+                "f64": (0x7FF8000000000000, 0x7FF0000000000000, 0xFFF0000000000000),
+                "f16": (0x7E00, 0x7C00, 0xFC00),
+                "bf16": (0x7FC0, 0x7F80, 0xFF80)}[dt]
+        return hex(bits[0] if math.isnan(v) else bits[1] if v > 0 else bits[2])
+    if dt == "f32":
+        v = float(np.float32(v))
+    return repr(v)
+
+
+class _T:
+    """A materialized tensor value."""
+    __slots__ = ("name", "shape", "dt")
+
+    def __init__(self, name, shape, dt):
+        self.name, self.shape, self.dt = name, tuple(shape), dt
+
+    @property
+    def type(self):
+        return _ttype(self.shape, self.dt)
+
+
+class _View:
+    """A tensor as a view of a materialized root: logical dim i is root dim
+    dims[i] (same size) or None (size 1, or a broadcast); unmapped root dims
+    have size 1. Elementwise ops, reductions and contractions read views
+    through their indexing maps; other ops materialize them."""
+    __slots__ = ("root", "shape", "dims", "cache")
+
+    def __init__(self, root, shape=None, dims=None):
+        self.root = root
+        self.shape = tuple(root.shape if shape is None else shape)
+        self.dims = list(range(len(root.shape)) if dims is None else dims)
+        self.cache = None
+
+    @property
+    def dt(self):
+        return self.root.dt
+
+    def plain(self):
+        return self.shape == self.root.shape and self.dims == list(range(len(self.shape)))
+
+    def access(self, exprs):
+        """Root indexing expressions, given an expression per logical dim."""
+        out = ["0"] * len(self.root.shape)
+        for i, d in enumerate(self.dims):
+            if d is not None:
+                out[d] = exprs[i]
+        return out
+
+
+def _reassociation(src, dst):
+    """Groups of src and dst dims with equal products (a common coarsening):
+    returns (groups_src, groups_dst) or None. Unit dims join a neighbour."""
+    if _numel(src) != _numel(dst):
+        return None
+    if not src or not dst:
+        return None
+    gs, gd = [], []
+    i = j = 0
+    while i < len(src) and j < len(dst):
+        a, b = [i], [j]
+        ps, pd = src[i], dst[j]
+        i += 1
+        j += 1
+        while ps != pd:
+            if ps < pd:
+                if i >= len(src):
+                    return None
+                ps *= src[i]
+                a.append(i)
+                i += 1
+            else:
+                if j >= len(dst):
+                    return None
+                pd *= dst[j]
+                b.append(j)
+                j += 1
+        gs.append(a)
+        gd.append(b)
+    while i < len(src):  # trailing unit dims
+        gs[-1].append(i)
+        i += 1
+    while j < len(dst):
+        gd[-1].append(j)
+        j += 1
+    return gs, gd
+
+
+def _nonunit(shape):
+    return [(i, d) for i, d in enumerate(shape) if d != 1]
+
+
+class _Emitter:
+    def __init__(self, device):
+        self.lines = []
+        self.consts = {}
+        self.const_lines = []
+        self.used = set()
+        self.maps = {}
+        self.map_lines = []
+        self.device = DEVICES[device]
+        self.opaque = {}
+        self.top_ops = 0
+
+    # -- names, constants, maps -------------------------------------------
+    def fresh(self, base):
+        base = re.sub(r"[^A-Za-z0-9_]", "_", base) or "v"
+        if re.fullmatch(r"[rb]\d+|cst\d+|c\d+", base):
+            base += "_"
+        name, k = base, 0
+        while name in self.used:
+            k += 1
+            name = f"{base}_{k}"
+        self.used.add(name)
+        return "%" + name
+
+    def emit(self, text):
+        self.lines.append("  " + text)
+        self.top_ops += 1
+
+    def const(self, value, dt):
+        if _is_float(dt):
+            lit = _float_literal(value, dt)
+        elif dt == "i1":
+            lit = "true" if value else "false"
+        elif dt == "index":
+            lit = str(int(value))
+        else:
+            lit = str(int(value))
+        key = (lit, dt)
+        if key not in self.consts:
+            name = f"%c{len(self.consts)}"
+            self.consts[key] = name
+            self.const_lines.append(f"  {name} = arith.constant {lit} : {dt}")
+        return self.consts[key]
+
+    def amap(self, ndims, exprs):
+        dims = ", ".join(f"d{i}" for i in range(ndims))
+        text = f"affine_map<({dims}) -> ({', '.join(exprs)})>"
+        if text not in self.maps:
+            self.maps[text] = f"#map{len(self.maps)}"
+            self.map_lines.append(f"{self.maps[text]} = {text}")
+        return self.maps[text]
+
+    # -- basic ops ---------------------------------------------------------
+    def empty(self, shape, dt, base):
+        name = self.fresh(base + "_e")
+        t = _T(name, shape, dt)
+        self.emit(f"{name} = tensor.empty() : {t.type}")
+        return t
+
+    def fill(self, value, shape, dt, base):
+        e = self.empty(shape, dt, base)
+        name = self.fresh(base + "_f")
+        self.emit(f"{name} = linalg.fill ins({self.const(value, dt)} : {dt}) "
+                  f"outs({e.name} : {e.type}) -> {e.type}")
+        return _T(name, shape, dt)
+
+    def generic(self, base, ndims, iters, ins, outs, body, res_names=None):
+        """ins: [(value _T, exprs)], outs: [(init _T, exprs)]; body(region,
+        in_args, out_args) returns the yielded scalars."""
+        region = _Region(self)
+        in_args = [region.arg(t.dt) for t, _ in ins]
+        out_args = [region.arg(t.dt) for t, _ in outs]
+        yields = body(region, in_args, out_args)
+        maps = [self.amap(ndims, e) for _, e in ins] + [self.amap(ndims, e) for _, e in outs]
+        its = ", ".join(f'"{i}"' for i in iters)
+        ins_s = ""
+        if ins:
+            ins_s = (" ins(" + ", ".join(t.name for t, _ in ins) + " : "
+                     + ", ".join(t.type for t, _ in ins) + ")")
+        outs_s = (" outs(" + ", ".join(t.name for t, _ in outs) + " : "
+                  + ", ".join(t.type for t, _ in outs) + ")")
+        results = [_T(self.fresh(base), t.shape, t.dt) for t, _ in outs]
+        if len(results) == 1:
+            lhs = results[0].name
+            rtypes = results[0].type
+        else:
+            lhs = results[0].name + f":{len(results)}"
+            rtypes = "(" + ", ".join(r.type for r in results) + ")"
+            first = results[0].name
+            results = [_T(f"{first}#{k}", r.shape, r.dt) for k, r in enumerate(results)]
+        lines = [f"{lhs} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
+                 f"iterator_types = [{its}]}}{ins_s}{outs_s} {{",
+                 "  ^bb0(" + ", ".join(f"{a}: {t}" for a, t in region.args) + "):"]
+        lines += ["    " + l for l in region.lines]
+        lines.append(f"    linalg.yield {', '.join(yields)} : "
+                     + ", ".join(t.dt for t, _ in outs))
+        lines.append(f"  }} -> {rtypes}")
+        self.lines.append("  " + "\n  ".join(lines))
+        self.top_ops += 1
+        return results
+
+    # -- views ---------------------------------------------------------------
+    def materialize(self, v, base="m"):
+        if isinstance(v, _T):
+            return v
+        if v.plain():
+            return v.root
+        if v.cache is not None:
+            return v.cache
+        mapped = [d for d in v.dims if d is not None]
+        broadcast = any(d is None and s != 1 for d, s in zip(v.dims, v.shape))
+        if not broadcast and mapped == sorted(mapped):
+            out = self.reshape(v.root, v.shape, base)
+        elif (not broadcast and len(v.shape) == len(v.root.shape)
+              and None not in v.dims):
+            e = self.empty(v.shape, v.dt, base)
+            name = self.fresh(base)
+            perm = [0] * len(v.dims)
+            for i, d in enumerate(v.dims):
+                perm[i] = d
+            self.emit(f"{name} = linalg.transpose ins({v.root.name} : {v.root.type}) "
+                      f"outs({e.name} : {e.type}) permutation = {perm}")
+            out = _T(name, v.shape, v.dt)
+        else:
+            n = len(v.shape)
+            e = self.empty(v.shape, v.dt, base)
+            exprs = [f"d{i}" for i in range(n)]
+            out = self.generic(base, n, ["parallel"] * n,
+                               [(v.root, v.access(exprs))], [(e, exprs)],
+                               lambda r, a, o: [a[0]])[0]
+        v.cache = out
+        return out
+
+    def reshape(self, t, shape, base):
+        shape = tuple(shape)
+        if t.shape == shape:
+            return t
+        src, dst = t.shape, shape
+        if not src or not dst:
+            # rank 0 <-> all-unit shape
+            name = self.fresh(base)
+            res = _T(name, dst, t.dt)
+            if not dst:
+                self.emit(f"{name} = tensor.collapse_shape {t.name} [] : {t.type} into {res.type}")
+            else:
+                self.emit(f"{name} = tensor.expand_shape {t.name} [] output_shape {list(dst)} "
+                          f": {t.type} into {res.type}")
+            return res
+        r = _reassociation(src, dst)
+        if r is None:
+            raise ValueError(f"cannot reshape {list(src)} to {list(dst)}")
+        gs, gd = r
+        common = tuple(_numel([src[i] for i in g]) for g in gs)
+        cur = t
+        if common != src:
+            name = self.fresh(base + "_c" if common != dst else base)
+            res = _T(name, common, t.dt)
+            self.emit(f"{name} = tensor.collapse_shape {cur.name} {gs} : {cur.type} into {res.type}")
+            cur = res
+        if common != dst:
+            name = self.fresh(base)
+            res = _T(name, dst, t.dt)
+            self.emit(f"{name} = tensor.expand_shape {cur.name} {gd} output_shape {list(dst)} "
+                      f": {cur.type} into {res.type}")
+            cur = res
+        return cur
+
+    def pad(self, t, low, high, value, base):
+        if not any(low) and not any(high):
+            return t
+        shape = tuple(s + a + b for s, a, b in zip(t.shape, low, high))
+        name = self.fresh(base)
+        res = _T(name, shape, t.dt)
+        idx = ", ".join(f"%b{i}: index" for i in range(len(shape)))
+        self.lines.append(
+            f"  {name} = tensor.pad {t.name} low{list(low)} high{list(high)} {{\n"
+            f"  ^bb0({idx}):\n    tensor.yield {self.const(value, t.dt)} : {t.dt}\n"
+            f"  }} : {t.type} to {res.type}")
+        self.top_ops += 1
+        return res
+
+    # -- cost of opaque ops -------------------------------------------------
+    def opaque_op(self, aten_name, operands, results, flops, base):
+        operands = [self.materialize(v) for v in operands]
+        bytes_ = sum(_numel(t.shape) * _BYTES[t.dt] for t in operands)
+        bytes_ += sum(_numel(s) * _BYTES[dt] for s, dt in results)
+        peak, bw = self.device
+        seconds = max(flops / peak, bytes_ / bw)
+        names = [self.fresh(base)]
+        rtypes = [_ttype(s, dt) for s, dt in results]
+        lhs = names[0] if len(results) == 1 else f"{names[0]}:{len(results)}"
+        self.emit(f'{lhs} = ckpt.opaque "{aten_name}"({", ".join(t.name for t in operands)}) '
+                  f"{{ckpt.cost = #ckpt.cost<flops = {int(flops)}, bytes = {int(bytes_)}, "
+                  f"time = {seconds:.6e}>}} : ({', '.join(t.type for t in operands)}) -> "
+                  + (rtypes[0] if len(rtypes) == 1 else "(" + ", ".join(rtypes) + ")"))
+        self.opaque[aten_name] = self.opaque.get(aten_name, 0) + 1
+        if len(results) == 1:
+            return [_T(names[0], results[0][0], results[0][1])]
+        return [_T(f"{names[0]}#{k}", s, dt) for k, (s, dt) in enumerate(results)]
+
+
+class _Region:
+    """Scalar code of a linalg.generic body."""
+
+    def __init__(self, em):
+        self.em = em
+        self.lines = []
+        self.args = []
+        self.n = 0
+
+    def arg(self, dt):
+        name = f"%b{len(self.args)}"
+        self.args.append((name, dt))
+        return name
+
+    def op(self, text):
+        name = f"%r{self.n}"
+        self.n += 1
+        self.lines.append(f"{name} = {text}")
+        return name
+
+    def c(self, value, dt):
+        return self.em.const(value, dt)
+
+    def index(self, dim):
+        return self.op(f"linalg.index {dim} : index")
+
+    # arithmetic on a compute type
+    def add(self, a, b, dt):
+        return self.op(f"arith.{'addf' if _is_float(dt) else 'ori' if dt == 'i1' else 'addi'} {a}, {b} : {dt}")
+
+    def sub(self, a, b, dt):
+        return self.op(f"arith.{'subf' if _is_float(dt) else 'subi'} {a}, {b} : {dt}")
+
+    def mul(self, a, b, dt):
+        return self.op(f"arith.{'mulf' if _is_float(dt) else 'andi' if dt == 'i1' else 'muli'} {a}, {b} : {dt}")
+
+    def div(self, a, b, dt):
+        return self.op(f"arith.{'divf' if _is_float(dt) else 'divsi'} {a}, {b} : {dt}")
+
+    def neg(self, a, dt):
+        if _is_float(dt):
+            return self.op(f"arith.negf {a} : {dt}")
+        return self.op(f"arith.subi {self.c(0, dt)}, {a} : {dt}")
+
+    def max(self, a, b, dt):
+        return self.op(f"arith.{'maximumf' if _is_float(dt) else 'maxsi'} {a}, {b} : {dt}")
+
+    def min(self, a, b, dt):
+        return self.op(f"arith.{'minimumf' if _is_float(dt) else 'minsi'} {a}, {b} : {dt}")
+
+    def math(self, fn, a, dt):
+        return self.op(f"math.{fn} {a} : {dt}")
+
+    def cmp(self, pred, a, b, dt):
+        if _is_float(dt):
+            fp = {"eq": "oeq", "ne": "une", "lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge"}[pred]
+            return self.op(f"arith.cmpf {fp}, {a}, {b} : {dt}")
+        ip = {"eq": "eq", "ne": "ne", "lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge"}[pred]
+        if dt == "i1":
+            ip = {"lt": "ult", "le": "ule", "gt": "ugt", "ge": "uge"}.get(pred, ip)
+        return self.op(f"arith.cmpi {ip}, {a}, {b} : {dt}")
+
+    def select(self, c, a, b, dt):
+        return self.op(f"arith.select {c}, {a}, {b} : {dt}")
+
+    def cast(self, a, src, dst):
+        if src == dst:
+            return a
+        if _is_float(src) and _is_float(dst):
+            wider = {"f16": 1, "bf16": 1, "f32": 2, "f64": 3}
+            return self.op(f"arith.{'extf' if wider[dst] > wider[src] else 'truncf'} {a} : {src} to {dst}")
+        if _is_float(dst):
+            return self.op(f"arith.{'uitofp' if src == 'i1' else 'sitofp'} {a} : {src} to {dst}")
+        if dst == "i1":
+            return self.cmp("ne", a, self.c(0, src), src)
+        if _is_float(src):
+            return self.op(f"arith.fptosi {a} : {src} to {dst}")
+        if src == "index":
+            return self.op(f"arith.index_cast {a} : index to {dst}")
+        if _BYTES[dst] > _BYTES[src]:
+            return self.op(f"arith.{'extui' if src == 'i1' else 'extsi'} {a} : {src} to {dst}")
+        return self.op(f"arith.trunci {a} : {src} to {dst}")
+
+    def scalar(self, v, dt):
+        """A Python number or a block argument, as dt."""
+        if isinstance(v, tuple):  # (ssa name, dtype)
+            return self.cast(v[0], v[1], dt)
+        if _is_float(dt):
+            return self.c(float(v), dt)
+        if dt == "i1":
+            return self.c(bool(v), dt)
+        return self.c(int(v), dt)

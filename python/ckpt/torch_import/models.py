@@ -1,0 +1,140 @@
+"""The built-in models: small ones and torchvision constructors.
+
+Part of ckpt.torch_import (see its docstring).
+"""
+
+import math
+
+
+# ---------------------------------------------------------------------------
+# Built-in small models (executable end to end on the CPU).
+
+def _tiny_models():
+    import torch
+    from torch import nn
+
+    class TinyBlock(nn.Module):
+        def __init__(self, cin, cout, stride):
+            super().__init__()
+            self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+            self.bn1 = nn.BatchNorm2d(cout)
+            self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+            self.bn2 = nn.BatchNorm2d(cout)
+            self.down = None
+            if stride != 1 or cin != cout:
+                self.down = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False),
+                                          nn.BatchNorm2d(cout))
+
+        def forward(self, x):
+            out = torch.relu(self.bn1(self.conv1(x)))
+            out = self.bn2(self.conv2(out))
+            identity = x if self.down is None else self.down(x)
+            return torch.relu(out + identity)
+
+    class TinyResNet(nn.Module):
+        """A small ResNet: conv3x3 stem (with bias) + relu, 3x3/2 max pooling,
+        a basic block, a downsampling block (3x3/2 conv, 1x1/2 shortcut),
+        2x2 average pooling, a linear classifier (with bias); batch norm after
+        every convolution of the blocks."""
+
+        def __init__(self, classes=10, width=8, image=16):
+            super().__init__()
+            self.stem = nn.Conv2d(3, width, 3, 1, 1, bias=True)
+            self.pool = nn.MaxPool2d(3, 2, 1)
+            self.block1 = TinyBlock(width, width, 1)
+            self.block2 = TinyBlock(width, 2 * width, 2)
+            self.avg = nn.AvgPool2d(2)
+            side = (image + 1) // 2  # after the max pooling
+            side = (side - 1) // 2 + 1  # after the stride-2 block
+            self.fc = nn.Linear(2 * width * (side // 2) ** 2, classes)
+
+        def forward(self, x):
+            x = self.pool(torch.relu(self.stem(x)))
+            x = self.block2(self.block1(x))
+            return self.fc(torch.flatten(self.avg(x), 1))
+
+    class TinyMLP(nn.Module):
+        """Linear -> tanh -> Linear -> relu -> Linear (with biases)."""
+
+        def __init__(self, features=12, hidden=16, classes=4):
+            super().__init__()
+            self.fc1 = nn.Linear(features, hidden)
+            self.fc2 = nn.Linear(hidden, hidden)
+            self.fc3 = nn.Linear(hidden, classes)
+
+        def forward(self, x):
+            return self.fc3(torch.relu(self.fc2(torch.tanh(self.fc1(x)))))
+
+    class TinyTransformer(nn.Module):
+        """A pre-LayerNorm attention block on [N, T, D] and a GELU MLP, mean
+        over the tokens, a linear classifier."""
+
+        def __init__(self, dim=8, classes=5):
+            super().__init__()
+            self.ln1 = nn.LayerNorm(dim)
+            self.qkv = nn.Linear(dim, 3 * dim)
+            self.proj = nn.Linear(dim, dim)
+            self.ln2 = nn.LayerNorm(dim)
+            self.mlp1 = nn.Linear(dim, 2 * dim)
+            self.mlp2 = nn.Linear(2 * dim, dim)
+            self.head = nn.Linear(dim, classes)
+            self.dim = dim
+
+        def forward(self, x):
+            q, k, v = self.qkv(self.ln1(x)).split(self.dim, dim=-1)
+            att = torch.softmax(q @ k.transpose(1, 2) / math.sqrt(self.dim), dim=-1)
+            x = x + self.proj(att @ v)
+            x = x + self.mlp2(torch.nn.functional.gelu(self.mlp1(self.ln2(x))))
+            return self.head(x.mean(dim=1))
+
+    return TinyResNet, TinyMLP, TinyTransformer
+
+
+# name -> (default image size or input shape, default classes)
+MODELS = {
+    "resnet18": 224, "resnet34": 224, "resnet50": 224, "resnet101": 224,
+    "resnet152": 224, "densenet121": 224, "inception_v3": 299, "vgg16": 224,
+    "tinyresnet": 16, "tinymlp": None, "tinytransformer": None,
+}
+
+
+def build_model(name, classes=None, image=None, batch=1, seed=0):
+    """The model `name` (see MODELS; other torchvision classification models
+    by their constructor's name too, 224x224 by default) and example inputs:
+    returns (module, x, target) with x of shape [batch, 3, image, image] for
+    the image models ([batch, 12] for tinymlp, [batch, 6, 8] for
+    tinytransformer) and target one-hot class probabilities [batch, classes]."""
+    import torch
+    if name not in MODELS:
+        import torchvision
+        ctor = getattr(torchvision.models, name, None)
+        if name.startswith("_") or not callable(ctor) or isinstance(ctor, type):
+            raise ValueError(f"unknown model '{name}'; known: {', '.join(MODELS)} "
+                             f"(or another torchvision.models constructor)")
+    gen = torch.Generator().manual_seed(seed)
+    torch.manual_seed(seed)
+    if name.startswith("tiny"):
+        TinyResNet, TinyMLP, TinyTransformer = _tiny_models()
+        classes = classes or {"tinyresnet": 10, "tinymlp": 4, "tinytransformer": 5}[name]
+        if name == "tinyresnet":
+            image = image or 16
+            model = TinyResNet(classes, image=image)
+            x = torch.rand(batch, 3, image, image, generator=gen) - 0.5
+        elif name == "tinymlp":
+            model = TinyMLP(classes=classes)
+            x = torch.rand(batch, 12, generator=gen) - 0.5
+        else:
+            model = TinyTransformer(classes=classes)
+            x = torch.rand(batch, 6, 8, generator=gen) - 0.5
+    else:
+        import torchvision
+        classes = classes or 1000
+        image = image or MODELS.get(name) or 224
+        kwargs = {"num_classes": classes}
+        if name == "inception_v3":
+            kwargs.update(aux_logits=False, init_weights=False)
+        model = getattr(torchvision.models, name)(**kwargs)
+        x = torch.rand(batch, 3, image, image, generator=gen) - 0.5
+    labels = torch.randint(0, classes, (batch,), generator=gen)
+    target = torch.nn.functional.one_hot(labels, classes).to(torch.float32)
+    return model, x, target

@@ -1,0 +1,634 @@
+"""Handlers of structured ops: convolution, pooling, matmul, slicing, padding, creation.
+
+Part of ckpt.torch_import (see its docstring).
+"""
+
+import math
+
+from .trace import _is_view
+from .emit import _T, _is_float, _numel
+from .ops import _HANDLERS, _Unsupported, _handler, _ints, _meta, _opname
+
+
+# ---------------------------------------------------------------------------
+# Handlers of the structured ops.
+
+def _conv_params(node):
+    a = node.args
+    stride, padding, dilation = _ints(a[3]), _ints(a[4]), _ints(a[5])
+    transposed, groups = a[6], a[8]
+    return stride, padding, dilation, transposed, groups
+
+
+@_handler("convolution.default")
+def _h_convolution(tr, node, base, metas):
+    em = tr.em
+    stride, padding, dilation, transposed, groups = _conv_params(node)
+    x = tr.mat(node.args[0], base + "_x")
+    w = tr.mat(node.args[1], base + "_w")
+    if transposed or groups != 1 or len(x.shape) != 4 or _is_float(x.dt) is False:
+        raise _Unsupported()
+    if any(o != 0 for o in _ints(node.args[7])):
+        raise _Unsupported()
+    shape, dt = metas[0]
+    xp = em.pad(x, [0, 0] + padding, [0, 0] + padding, 0.0, base + "_pad")
+    init = em.fill(0.0, shape, dt, base)
+    name = em.fresh(base)
+    res = _T(name, shape, dt)
+    em.emit(f"{name} = linalg.conv_2d_nchw_fchw {{dilations = dense<{dilation}> : tensor<2xi64>, "
+            f"strides = dense<{stride}> : tensor<2xi64>}} ins({xp.name}, {w.name} : {xp.type}, "
+            f"{w.type}) outs({init.name} : {init.type}) -> {res.type}")
+    if node.args[2] is not None:
+        res = _add_bias(em, res, tr.view(node.args[2]), 1, base + "_bias")
+    return res
+
+
+def _add_bias(em, t, bias, dim, base):
+    """t + bias broadcast along dim `dim` of t (bias [C] or [..., C] with
+    the trailing dims aligned). A separate op, not the init of the
+    contraction: an op that reads only parameters would be an entry of the
+    forward graph, which the planner's separator search cannot cut."""
+    n = len(t.shape)
+    if len(bias.shape) == 1:
+        exprs = [f"d{dim}"]
+    else:
+        off = n - len(bias.shape)
+        exprs = [f"d{off + k}" if bias.shape[k] == t.shape[off + k] else "0"
+                 for k in range(len(bias.shape))]
+    e = em.empty(t.shape, t.dt, base)
+    ids = [f"d{i}" for i in range(n)]
+    return em.generic(base, n, ["parallel"] * n, [(t, ids), (bias.root, bias.access(exprs))],
+                      [(e, ids)], lambda r, a, o: [r.add(a[0], r.cast(a[1], bias.dt, t.dt), t.dt)])[0]
+
+
+def _dilate_pad(em, g, stride, low, high, base):
+    """g [N, C, Ho, Wo] with stride-1 zeros between rows/columns and `low` /
+    `high` zeros around (spatial dims)."""
+    n, c, ho, wo = g.shape
+    if stride == [1, 1]:
+        return em.pad(g, [0, 0] + low, [0, 0] + high, 0.0, base)
+    full = (n, c, low[0] + (ho - 1) * stride[0] + 1 + high[0],
+            low[1] + (wo - 1) * stride[1] + 1 + high[1])
+    z = em.fill(0.0, full, g.dt, base)
+    name = em.fresh(base)
+    res = _T(name, full, g.dt)
+    em.emit(f"{name} = tensor.insert_slice {g.name} into {z.name}[0, 0, {low[0]}, {low[1]}] "
+            f"[{n}, {c}, {ho}, {wo}] [1, 1, {stride[0]}, {stride[1]}] : {g.type} into {res.type}")
+    return res
+
+
+@_handler("convolution_backward.default")
+def _h_convolution_backward(tr, node, base, metas):
+    em = tr.em
+    a = node.args
+    stride, padding, dilation = _ints(a[4]), _ints(a[5]), _ints(a[6])
+    transposed, output_padding, groups, mask = a[7], _ints(a[8]), a[9], a[10]
+    g = tr.mat(a[0], base + "_g")
+    x_node, w_node = a[1], a[2]
+    xshape = _meta(x_node)[0][0]
+    w = tr.mat(w_node, base + "_w")
+    if transposed or groups != 1 or len(xshape) != 4 or any(output_padding):
+        raise _Unsupported()
+    n, c, h, wd = xshape
+    f, _, kh, kw = w.shape
+    _, _, ho, wo = g.shape
+    dt = g.dt
+    k = [kh, kw]
+    results = [None, None, None]
+    if mask[0]:
+        low = [dilation[i] * (k[i] - 1) - padding[i] for i in range(2)]
+        size = [h + dilation[0] * (kh - 1), wd + dilation[1] * (kw - 1)]
+        high = [size[i] - low[i] - ((g.shape[2 + i] - 1) * stride[i] + 1) for i in range(2)]
+        if min(low) < 0 or min(high) < 0:
+            raise _Unsupported()
+        gp = _dilate_pad(em, g, stride, low, high, base + "_gpad")
+        e = em.empty((c, f, kh, kw), w.dt, base + "_wflip")
+        wf = em.generic(base + "_wflip", 4, ["parallel"] * 4,
+                        [(w, ["d1", "d0", f"{kh - 1} - d2", f"{kw - 1} - d3"])],
+                        [(e, ["d0", "d1", "d2", "d3"])], lambda r, a_, o: [a_[0]])[0]
+        init = em.fill(0.0, (n, c, h, wd), dt, base + "_dx")
+        name = em.fresh(base + "_dx")
+        res = _T(name, (n, c, h, wd), dt)
+        em.emit(f"{name} = linalg.conv_2d_nchw_fchw {{dilations = dense<{dilation}> : tensor<2xi64>, "
+                f"strides = dense<1> : tensor<2xi64>}} ins({gp.name}, {wf.name} : {gp.type}, "
+                f"{wf.type}) outs({init.name} : {init.type}) -> {res.type}")
+        results[0] = res
+    if mask[1]:
+        x = tr.mat(x_node, base + "_x")
+        # the input rows and columns the forward convolution read
+        need = [(g.shape[2 + i] - 1) * stride[i] + dilation[i] * (k[i] - 1) + 1 for i in range(2)]
+        high = [max(0, need[i] - padding[i] - xshape[2 + i]) for i in range(2)]
+        xp = em.pad(x, [0, 0] + padding, [0, 0] + high, 0.0, base + "_xpad")
+        init = em.fill(0.0, w.shape, dt, base + "_dw")
+
+        def body(r, a_, o):
+            return [r.add(o[0], r.mul(a_[0], a_[1], dt), dt)]
+        # iteration (f, c, kh, kw, n, oh, ow)
+        hexp = f"d5 * {stride[0]} + d2 * {dilation[0]}"
+        wexp = f"d6 * {stride[1]} + d3 * {dilation[1]}"
+        results[1] = em.generic(base + "_dw", 7, ["parallel"] * 4 + ["reduction"] * 3,
+                                [(xp, ["d4", "d1", hexp, wexp]), (g, ["d4", "d0", "d5", "d6"])],
+                                [(init, ["d0", "d1", "d2", "d3"])], body)[0]
+    if mask[2]:
+        init = em.fill(0.0, (f,), dt, base + "_db")
+        results[2] = em.generic(base + "_db", 4, ["parallel", "reduction", "reduction", "reduction"],
+                                [(g, ["d1", "d0", "d2", "d3"])], [(init, ["d0"])],
+                                lambda r, a_, o: [r.add(o[0], a_[0], dt)])[0]
+    return tuple(results)
+
+
+def _pool_params(node, kernel_at, with_dilation):
+    a = node.args
+    k = _ints(a[kernel_at])
+    stride = _ints(a[kernel_at + 1]) if len(a) > kernel_at + 1 and a[kernel_at + 1] else k
+    padding = _ints(a[kernel_at + 2]) if len(a) > kernel_at + 2 else [0, 0]
+    if with_dilation:
+        dilation = _ints(a[kernel_at + 3]) if len(a) > kernel_at + 3 else [1, 1]
+    else:
+        dilation = [1, 1]
+    return k, stride, padding, dilation
+
+
+@_handler("max_pool2d_with_indices.default")
+def _h_max_pool(tr, node, base, metas):
+    em = tr.em
+    x = tr.mat(node.args[0], base + "_x")
+    if len(x.shape) != 4 or not _is_float(x.dt):
+        raise _Unsupported()
+    k, stride, padding, dilation = _pool_params(node, 1, True)
+    (shape, dt), (_, idt) = metas
+    w = x.shape[3]
+    need = [(shape[2 + i] - 1) * stride[i] + dilation[i] * (k[i] - 1) + 1 for i in range(2)]
+    high = [max(0, need[i] - padding[i] - x.shape[2 + i]) for i in range(2)]
+    xp = em.pad(x, [0, 0] + padding, [0, 0] + high, -math.inf, base + "_pad")
+    win = em.empty(tuple(k), dt, base + "_win")
+    vals = em.fill(-math.inf, shape, dt, base + "_vals")
+    idx = em.fill(0, shape, idt, base + "_idx")
+
+    def body(r, a, o):
+        v, m, i = a[0], o[0], o[1]
+        oh, ow, kh, kw = r.index(2), r.index(3), r.index(4), r.index(5)
+        hh = r.op(f"affine.apply affine_map<(a, b) -> (a * {stride[0]} + b * {dilation[0]} - "
+                  f"{padding[0]})>({oh}, {kh})")
+        ww = r.op(f"affine.apply affine_map<(a, b) -> (a * {stride[1]} + b * {dilation[1]} - "
+                  f"{padding[1]})>({ow}, {kw})")
+        flat = r.op(f"affine.apply affine_map<(a, b) -> (a * {w} + b)>({hh}, {ww})")
+        flat = r.cast(flat, "index", idt)
+        gt = r.cmp("gt", v, m, dt)
+        nan = r.op(f"arith.cmpf uno, {v}, {v} : {dt}")
+        take = r.op(f"arith.ori {gt}, {nan} : i1")
+        return [r.select(take, v, m, dt), r.select(take, flat, i, idt)]
+    hexp = f"d2 * {stride[0]} + d4 * {dilation[0]}"
+    wexp = f"d3 * {stride[1]} + d5 * {dilation[1]}"
+    out = em.generic(base, 6, ["parallel"] * 4 + ["reduction"] * 2,
+                     [(xp, ["d0", "d1", hexp, wexp]), (win, ["d4", "d5"])],
+                     [(vals, ["d0", "d1", "d2", "d3"]), (idx, ["d0", "d1", "d2", "d3"])], body)
+    return (out[0], out[1])
+
+
+@_handler("max_pool2d_with_indices_backward.default")
+def _h_max_pool_backward(tr, node, base, metas):
+    em = tr.em
+    g = tr.mat(node.args[0], base + "_g")
+    x_shape = _meta(node.args[1])[0][0]
+    idx = tr.mat(node.args[7], base + "_idx")
+    k, stride, padding, dilation = _pool_params(node, 2, True)
+    if len(x_shape) != 4:
+        raise _Unsupported()
+    shape, dt = metas[0]
+    n, c, h, w = x_shape
+    ho, wo = g.shape[2], g.shape[3]
+    win = em.empty(tuple(k), dt, base + "_win")
+    init = em.fill(0.0, shape, dt, base)
+
+    def body(r, a, o):
+        i0, i1, ih, iw, kh, kw = (r.index(d) for d in range(6))
+        conds = []
+        pos = []
+        for (ix, kx, s, p, dd, lim) in ((ih, kh, stride[0], padding[0], dilation[0], ho),
+                                          (iw, kw, stride[1], padding[1], dilation[1], wo)):
+            # output row t / s reads input row ix through tap kx when
+            # t = ix + p - kx * d >= 0, t % s == 0 and t / s < lim
+            t = r.op(f"affine.apply affine_map<(a, b) -> (a + {p} - b * {dd})>({ix}, {kx})")
+            ok = r.op(f"arith.cmpi sge, {t}, {r.c(0, 'index')} : index")
+            q = r.op(f"arith.divsi {t}, {r.c(s, 'index')} : index")
+            if s != 1:
+                rem = r.op(f"arith.remsi {t}, {r.c(s, 'index')} : index")
+                ok2 = r.op(f"arith.cmpi eq, {rem}, {r.c(0, 'index')} : index")
+                ok = r.op(f"arith.andi {ok}, {ok2} : i1")
+            ok3 = r.op(f"arith.cmpi slt, {q}, {r.c(lim, 'index')} : index")
+            ok = r.op(f"arith.andi {ok}, {ok3} : i1")
+            pos.append(r.op(f"arith.select {ok}, {q}, {r.c(0, 'index')} : index"))
+            conds.append(ok)
+        valid = r.op(f"arith.andi {conds[0]}, {conds[1]} : i1")
+        gv = r.op(f"tensor.extract {g.name}[{i0}, {i1}, {pos[0]}, {pos[1]}] : {g.type}")
+        iv = r.op(f"tensor.extract {idx.name}[{i0}, {i1}, {pos[0]}, {pos[1]}] : {idx.type}")
+        flat = r.op(f"affine.apply affine_map<(a, b) -> (a * {w} + b)>({ih}, {iw})")
+        flat = r.cast(flat, "index", idx.dt)
+        same = r.op(f"arith.cmpi eq, {iv}, {flat} : {idx.dt}")
+        hit = r.op(f"arith.andi {valid}, {same} : i1")
+        return [r.add(o[0], r.select(hit, gv, r.scalar(0, dt), dt), dt)]
+    return em.generic(base, 6, ["parallel"] * 4 + ["reduction"] * 2,
+                      [(win, ["d4", "d5"])], [(init, ["d0", "d1", "d2", "d3"])], body)[0]
+
+
+def _avg_pool_supported(x_shape, out_shape, k, stride, padding, ceil_mode, count_include_pad,
+                        divisor_override):
+    if divisor_override is not None:
+        return False
+    if any(padding) and not count_include_pad:
+        return False
+    for i in range(2):
+        floor = (x_shape[2 + i] + 2 * padding[i] - k[i]) // stride[i] + 1
+        if out_shape[2 + i] != floor:
+            return False  # ceil mode added a partial window
+    return True
+
+
+def _avg_args(node, at):
+    a = node.args
+    k = _ints(a[at])
+    stride = _ints(a[at + 1]) if len(a) > at + 1 and a[at + 1] else k
+    padding = _ints(a[at + 2]) if len(a) > at + 2 else [0, 0]
+    ceil_mode = a[at + 3] if len(a) > at + 3 else False
+    cip = a[at + 4] if len(a) > at + 4 else True
+    div = a[at + 5] if len(a) > at + 5 else None
+    return k, stride, padding, ceil_mode, cip, div
+
+
+def _avg_pool(tr, x, k, stride, padding, shape, base):
+    em = tr.em
+    dt = x.dt
+    xp = em.pad(x, [0, 0] + padding, [0, 0] + padding, 0.0, base + "_pad")
+    win = em.empty(tuple(k), dt, base + "_win")
+    init = em.fill(0.0, shape, dt, base)
+    scale = 1.0 / (k[0] * k[1])
+    hexp, wexp = f"d2 * {stride[0]} + d4", f"d3 * {stride[1]} + d5"
+    return em.generic(base, 6, ["parallel"] * 4 + ["reduction"] * 2,
+                      [(xp, ["d0", "d1", hexp, wexp]), (win, ["d4", "d5"])],
+                      [(init, ["d0", "d1", "d2", "d3"])],
+                      lambda r, a, o: [r.add(o[0], r.mul(a[0], r.scalar(scale, dt), dt), dt)])[0]
+
+
+def _avg_pool_backward(tr, g, x_shape, k, stride, padding, base):
+    em = tr.em
+    dt = g.dt
+    n, c, h, w = x_shape
+    low = [k[i] - 1 - padding[i] for i in range(2)]
+    size = [h + k[0] - 1, w + k[1] - 1]
+    high = [size[i] - low[i] - ((g.shape[2 + i] - 1) * stride[i] + 1) for i in range(2)]
+    if min(low) < 0 or min(high) < 0:
+        raise _Unsupported()
+    gp = _dilate_pad(em, g, stride, low, high, base + "_gpad")
+    win = em.empty(tuple(k), dt, base + "_win")
+    init = em.fill(0.0, x_shape, dt, base)
+    scale = 1.0 / (k[0] * k[1])
+    return em.generic(base, 6, ["parallel"] * 4 + ["reduction"] * 2,
+                      [(gp, ["d0", "d1", "d2 + d4", "d3 + d5"]), (win, ["d4", "d5"])],
+                      [(init, ["d0", "d1", "d2", "d3"])],
+                      lambda r, a, o: [r.add(o[0], r.mul(a[0], r.scalar(scale, dt), dt), dt)])[0]
+
+
+@_handler("avg_pool2d.default")
+def _h_avg_pool(tr, node, base, metas):
+    x = tr.mat(node.args[0], base + "_x")
+    shape, dt = metas[0]
+    k, stride, padding, ceil_mode, cip, div = _avg_args(node, 1)
+    if len(x.shape) != 4 or not _avg_pool_supported(x.shape, shape, k, stride, padding,
+                                                     ceil_mode, cip, div):
+        raise _Unsupported()
+    return _avg_pool(tr, x, k, stride, padding, shape, base)
+
+
+@_handler("avg_pool2d_backward.default")
+def _h_avg_pool_backward(tr, node, base, metas):
+    g = tr.mat(node.args[0], base + "_g")
+    x_shape = _meta(node.args[1])[0][0]
+    k, stride, padding, ceil_mode, cip, div = _avg_args(node, 2)
+    if len(x_shape) != 4 or not _avg_pool_supported(x_shape, g.shape, k, stride, padding,
+                                                     ceil_mode, cip, div):
+        raise _Unsupported()
+    return _avg_pool_backward(tr, g, x_shape, k, stride, padding, base)
+
+
+@_handler("_adaptive_avg_pool2d.default")
+def _h_adaptive(tr, node, base, metas):
+    x = tr.mat(node.args[0], base + "_x")
+    shape, dt = metas[0]
+    if len(x.shape) != 4 or x.shape[2] % shape[2] or x.shape[3] % shape[3]:
+        raise _Unsupported()
+    k = [x.shape[2] // shape[2], x.shape[3] // shape[3]]
+    if k == [1, 1]:
+        return x
+    return _avg_pool(tr, x, k, k, [0, 0], shape, base)
+
+
+@_handler("_adaptive_avg_pool2d_backward.default")
+def _h_adaptive_backward(tr, node, base, metas):
+    g = tr.mat(node.args[0], base + "_g")
+    x_shape = _meta(node.args[1])[0][0]
+    if len(x_shape) != 4 or x_shape[2] % g.shape[2] or x_shape[3] % g.shape[3]:
+        raise _Unsupported()
+    k = [x_shape[2] // g.shape[2], x_shape[3] // g.shape[3]]
+    if k == [1, 1]:
+        return g
+    return _avg_pool_backward(tr, g, x_shape, k, k, [0, 0], base)
+
+
+def _contract(tr, node, base, metas, a_node, b_node, batched, bias_node=None):
+    em = tr.em
+    shape, dt = metas[0]
+    a, b = tr.view(a_node), tr.view(b_node)
+    if not (_is_float(a.dt) and a.dt == b.dt == dt):
+        raise _Unsupported()
+    init = em.fill(0.0, shape, dt, base)
+    res = None
+    if a.plain() and b.plain():
+        op = "linalg.batch_matmul" if batched else "linalg.matmul"
+        name = em.fresh(base)
+        res = _T(name, shape, dt)
+        em.emit(f"{name} = {op} ins({a.root.name}, {b.root.name} : {a.root.type}, {b.root.type}) "
+                f"outs({init.name} : {init.type}) -> {res.type}")
+    else:
+        res = _generic_contract(em, a, b, init, batched, base)
+    if bias_node is not None:
+        res = _add_bias(em, res, tr.view(bias_node), len(shape) - 1, base + "_bias")
+    return res
+
+
+def _generic_contract(em, a, b, init, batched, base):
+    dt = init.dt
+    if batched:   # (b, m, n, k)
+        ae, be, oe, nd = ["d0", "d1", "d3"], ["d0", "d3", "d2"], ["d0", "d1", "d2"], 4
+    else:         # (m, n, k)
+        ae, be, oe, nd = ["d0", "d2"], ["d2", "d1"], ["d0", "d1"], 3
+    return em.generic(base, nd, ["parallel"] * (nd - 1) + ["reduction"],
+                      [(a.root, a.access(ae)), (b.root, b.access(be))], [(init, oe)],
+                      lambda r, x, o: [r.add(o[0], r.mul(x[0], x[1], dt), dt)])[0]
+
+
+@_handler("mm.default")
+def _h_mm(tr, node, base, metas):
+    return _contract(tr, node, base, metas, node.args[0], node.args[1], False)
+
+
+@_handler("bmm.default")
+def _h_bmm(tr, node, base, metas):
+    return _contract(tr, node, base, metas, node.args[0], node.args[1], True)
+
+
+@_handler("addmm.default")
+def _h_addmm(tr, node, base, metas):
+    if node.kwargs.get("beta", 1) != 1 or node.kwargs.get("alpha", 1) != 1:
+        raise _Unsupported()
+    return _contract(tr, node, base, metas, node.args[1], node.args[2], False,
+                     bias_node=node.args[0])
+
+
+@_handler("cat.default")
+def _h_cat(tr, node, base, metas):
+    em = tr.em
+    shape, dt = metas[0]
+    dim = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim", 0)
+    dim %= len(shape)
+    parts = [tr.mat(a, base + "_in") for a in node.args[0]]
+    parts = [p for p in parts if len(p.shape) == len(shape) and p.shape[dim] > 0]
+    if any(p.dt != dt for p in parts):
+        raise _Unsupported()
+    if len(parts) == 1:
+        return parts[0]
+    name = em.fresh(base)
+    res = _T(name, shape, dt)
+    em.emit(f"{name} = tensor.concat dim({dim}) {', '.join(p.name for p in parts)} : "
+            f"({', '.join(p.type for p in parts)}) -> {res.type}")
+    return res
+
+
+def _slice_range(size, start, end, step):
+    start = 0 if start is None else start
+    end = size if end is None else end
+    if start < 0:
+        start += size
+    if end < 0:
+        end += size
+    start = min(max(start, 0), size)
+    end = min(max(end, start), size)
+    return start, end, step
+
+
+@_handler("slice.Tensor")
+def _h_slice(tr, node, base, metas):
+    em = tr.em
+    x = tr.mat(node.args[0], base + "_x")
+    a = list(node.args) + [None] * 5
+    dim = (a[1] if a[1] is not None else 0) % len(x.shape)
+    start, end, step = _slice_range(x.shape[dim], a[2], a[3], a[4] if a[4] is not None else 1)
+    shape, dt = metas[0]
+    if shape == x.shape:
+        return x
+    offs = [0] * len(shape)
+    strides = [1] * len(shape)
+    offs[dim], strides[dim] = start, step
+    name = em.fresh(base)
+    res = _T(name, shape, dt)
+    em.emit(f"{name} = tensor.extract_slice {x.name}{offs} {list(shape)} {strides} : "
+            f"{x.type} to {res.type}")
+    return res
+
+
+@_handler("select.int")
+def _h_select(tr, node, base, metas):
+    em = tr.em
+    x = tr.mat(node.args[0], base + "_x")
+    dim = node.args[1] % len(x.shape)
+    index = node.args[2] % x.shape[dim]
+    shape, dt = metas[0]
+    offs = [0] * len(x.shape)
+    sizes = list(x.shape)
+    offs[dim], sizes[dim] = index, 1
+    name = em.fresh(base)
+    res = _T(name, shape, dt)
+    em.emit(f"{name} = tensor.extract_slice {x.name}{offs} {sizes} {[1] * len(sizes)} : "
+            f"{x.type} to {res.type}")
+    return res
+
+
+def _insert(em, src, dst, offs, sizes, strides, base):
+    name = em.fresh(base)
+    res = _T(name, dst.shape, dst.dt)
+    em.emit(f"{name} = tensor.insert_slice {src.name} into {dst.name}{offs} {sizes} {strides} : "
+            f"{src.type} into {dst.type}")
+    return res
+
+
+@_handler("slice_backward.default")
+def _h_slice_backward(tr, node, base, metas):
+    g = tr.mat(node.args[0], base + "_g")
+    sizes, dim, start, end, step = node.args[1:6]
+    shape, dt = metas[0]
+    dim %= len(shape)
+    start, end, step = _slice_range(shape[dim], start, end, step)
+    z = tr.em.fill(0.0 if _is_float(dt) else 0, shape, dt, base)
+    offs, strides = [0] * len(shape), [1] * len(shape)
+    offs[dim], strides[dim] = start, step
+    return _insert(tr.em, g, z, offs, list(g.shape), strides, base)
+
+
+@_handler("select_backward.default")
+def _h_select_backward(tr, node, base, metas):
+    g = tr.mat(node.args[0], base + "_g")
+    sizes, dim, index = node.args[1:4]
+    shape, dt = metas[0]
+    dim %= len(shape)
+    z = tr.em.fill(0.0 if _is_float(dt) else 0, shape, dt, base)
+    offs, sz = [0] * len(shape), list(shape)
+    offs[dim], sz[dim] = index % shape[dim], 1
+    return _insert(tr.em, g, z, offs, sz, [1] * len(shape), base)
+
+
+@_handler("slice_scatter.default")
+def _h_slice_scatter(tr, node, base, metas):
+    x = tr.mat(node.args[0], base + "_x")
+    src = tr.mat(node.args[1], base + "_src")
+    a = list(node.args) + [None] * 6
+    dim = (a[2] if a[2] is not None else 0) % len(x.shape)
+    start, end, step = _slice_range(x.shape[dim], a[3], a[4], a[5] if a[5] is not None else 1)
+    offs, strides = [0] * len(x.shape), [1] * len(x.shape)
+    offs[dim], strides[dim] = start, step
+    return _insert(tr.em, src, x, offs, list(src.shape), strides, base)
+
+
+@_handler("select_scatter.default")
+def _h_select_scatter(tr, node, base, metas):
+    x = tr.mat(node.args[0], base + "_x")
+    src = tr.mat(node.args[1], base + "_src")
+    dim = node.args[2] % len(x.shape)
+    offs, sz = [0] * len(x.shape), list(x.shape)
+    offs[dim], sz[dim] = node.args[3] % x.shape[dim], 1
+    return _insert(tr.em, src, x, offs, sz, [1] * len(x.shape), base)
+
+
+def _strided_box(node, base_shape, size, stride, offset):
+    """The box (offsets, steps) of base_shape that as_strided(size, stride,
+    offset) selects when the input is a contiguous tensor of its own storage
+    (a fresh result, not a view), or None."""
+    src = node.args[0]
+    val = getattr(src, "meta", {}).get("val")
+    if _is_view(src) or src.op != "call_function":
+        return None
+    if val is not None and (val.storage_offset() != 0 or not val.is_contiguous()):
+        return None
+    n = len(base_shape)
+    if len(size) != n:
+        return None
+    cstride = [_numel(base_shape[i + 1:]) for i in range(n)]
+    offs, steps, rest = [], [], offset
+    for i in range(n):
+        offs.append(rest // cstride[i])
+        rest %= cstride[i]
+        if size[i] == 1:
+            steps.append(1)
+        elif stride[i] % cstride[i] == 0 and stride[i] > 0:
+            steps.append(stride[i] // cstride[i])
+        else:
+            return None
+        if offs[i] + (size[i] - 1) * steps[i] >= base_shape[i]:
+            return None
+    return offs, steps
+
+
+@_handler("as_strided.default")
+def _h_as_strided(tr, node, base, metas):
+    x = tr.mat(node.args[0], base + "_x")
+    size, stride = list(node.args[1]), list(node.args[2])
+    offset = node.args[3] if len(node.args) > 3 and node.args[3] is not None else 0
+    box = _strided_box(node, x.shape, size, stride, offset)
+    if box is None:
+        raise _Unsupported()
+    offs, steps = box
+    shape, dt = metas[0]
+    name = tr.em.fresh(base)
+    res = _T(name, shape, dt)
+    tr.em.emit(f"{name} = tensor.extract_slice {x.name}{offs} {size} {steps} : "
+               f"{x.type} to {res.type}")
+    return res
+
+
+@_handler("as_strided_scatter.default")
+def _h_as_strided_scatter(tr, node, base, metas):
+    x = tr.mat(node.args[0], base + "_x")
+    src = tr.mat(node.args[1], base + "_src")
+    size, stride = list(node.args[2]), list(node.args[3])
+    offset = node.args[4] if len(node.args) > 4 and node.args[4] is not None else 0
+    box = _strided_box(node, x.shape, size, stride, offset)
+    if box is None or tuple(size) != src.shape:
+        raise _Unsupported()
+    offs, steps = box
+    return _insert(tr.em, src, x, offs, size, steps, base)
+
+
+@_handler("split.Tensor", "split_with_sizes.default", "unbind.int")
+def _h_split(tr, node, base, metas):
+    em = tr.em
+    x = tr.mat(node.args[0], base + "_x")
+    name = _opname(node)
+    dim = (node.args[2] if len(node.args) > 2 else node.kwargs.get("dim", 0)) \
+        if name != "unbind.int" else (node.args[1] if len(node.args) > 1 else 0)
+    dim %= len(x.shape)
+    out = []
+    start = 0
+    for k, (shape, dt) in enumerate(metas):
+        offs, sizes = [0] * len(x.shape), list(x.shape)
+        if name == "unbind.int":
+            offs[dim], sizes[dim] = k, 1
+        else:
+            offs[dim], sizes[dim] = start, shape[dim]
+            start += shape[dim]
+        r = em.fresh(f"{base}_{k}")
+        res = _T(r, shape, dt)
+        em.emit(f"{r} = tensor.extract_slice {x.name}{offs} {sizes} {[1] * len(sizes)} : "
+                f"{x.type} to {res.type}")
+        out.append(res)
+    return tuple(out)
+
+
+@_handler("constant_pad_nd.default")
+def _h_constant_pad(tr, node, base, metas):
+    x = tr.mat(node.args[0], base + "_x")
+    pads = list(node.args[1])
+    value = node.args[2] if len(node.args) > 2 else 0
+    if any(p < 0 for p in pads):
+        raise _Unsupported()
+    n = len(x.shape)
+    low, high = [0] * n, [0] * n
+    for i in range(len(pads) // 2):
+        low[n - 1 - i], high[n - 1 - i] = pads[2 * i], pads[2 * i + 1]
+    return tr.em.pad(x, low, high, value, base)
+
+
+def _creation(value_of):
+    def handler(tr, node, base, metas):
+        shape, dt = metas[0]
+        v = value_of(node)
+        if _is_float(dt):
+            v = float(v)
+        elif dt == "i1":
+            v = bool(v)
+        else:
+            v = int(v)
+        return tr.em.fill(v, shape, dt, base)
+    return handler
+
+
+for _n, _f in (("ones_like.default", lambda n: 1), ("zeros_like.default", lambda n: 0),
+               ("empty_like.default", lambda n: 0), ("new_zeros.default", lambda n: 0),
+               ("new_ones.default", lambda n: 1), ("new_empty.default", lambda n: 0),
+               ("new_empty_strided.default", lambda n: 0),
+               ("zeros.default", lambda n: 0), ("ones.default", lambda n: 1),
+               ("empty.memory_format", lambda n: 0),
+               ("full_like.default", lambda n: n.args[1]),
+               ("new_full.default", lambda n: n.args[2]),
+               ("full.default", lambda n: n.args[1]),
+               ("scalar_tensor.default", lambda n: n.args[0]),
+               ("fill.Scalar", lambda n: n.args[1])):
+    _HANDLERS[_n] = _creation(_f)
