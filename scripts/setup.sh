@@ -27,7 +27,7 @@ die() { printf 'setup.sh: error: %s\n' "$*" >&2; exit 1; }
 packages=(
   cmake ninja-build g++ git
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
-  libgtest-dev libbenchmark-dev pkg-config coinor-libcbc-dev
+  libgtest-dev libbenchmark-dev pkg-config coinor-libcbc-dev clang-format-22
   pybind11-dev python3-pybind11 python3-numpy python3-pytest
   python3-torch python3-torchvision python3-matplotlib
 )

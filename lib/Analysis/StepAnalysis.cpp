@@ -145,9 +145,8 @@ MemoryTimeline ckpt::simulateMemory(ArrayRef<Operation *> order,
   options.live = true;
   options.buffers = true;
   options.partial = true;
-  sched::Evaluation eval =
-      sched::evaluate(built.problem, sched::identitySchedule(built.problem),
-                      options);
+  sched::Evaluation eval = sched::evaluate(
+      built.problem, sched::identitySchedule(built.problem), options);
   const unsigned end = order.size();
   auto positionOf = [&](size_t exec) {
     return exec >= built.positionOf.size() ? end : built.positionOf[exec];

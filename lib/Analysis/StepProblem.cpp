@@ -87,8 +87,8 @@ public:
             rule = sched::BufferRule::InPlace;
         }
       }
-      int value = out.problem.addResult(id, static_cast<int64_t>(bytes), rule,
-                                        source);
+      int value =
+          out.problem.addResult(id, static_cast<int64_t>(bytes), rule, source);
       out.valueOf.push_back(result);
       out.idOf[result] = value;
     }
@@ -117,8 +117,8 @@ public:
     out.positionOf.push_back(position);
     for (auto [result, yielded] :
          llvm::zip(recompute.getResults(), yield.getOperands())) {
-      uint64_t bytes = llvm::alignTo(
-          getTypeBytes(result.getType()).value_or(0), alignment);
+      uint64_t bytes =
+          llvm::alignTo(getTypeBytes(result.getType()).value_or(0), alignment);
       int source = lookup(yielded);
       int value = out.problem.addResult(id, static_cast<int64_t>(bytes),
                                         sched::BufferRule::View, source);

@@ -11,27 +11,25 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/Pipelines/Pipelines.h"
 #include "ckpt/Pipelines/Passes.h"
+#include "ckpt/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
-#include "mlir/Dialect/Linalg/Passes.h"
-#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Approximation.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-#include "mlir/Transforms/Passes.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -40,6 +38,8 @@
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -129,10 +129,9 @@ struct GPUManagedMemoryPass
       auto type = dyn_cast<MemRefType>(arg.getType());
       if (!type)
         continue;
-      auto unranked = UnrankedMemRefType::get(type.getElementType(),
-                                              type.getMemorySpace());
-      Value cast =
-          memref::CastOp::create(builder, arg.getLoc(), unranked, arg);
+      auto unranked =
+          UnrankedMemRefType::get(type.getElementType(), type.getMemorySpace());
+      Value cast = memref::CastOp::create(builder, arg.getLoc(), unranked, arg);
       gpu::HostRegisterOp::create(builder, arg.getLoc(), cast);
       registered.push_back(cast);
     }
@@ -144,13 +143,12 @@ struct GPUManagedMemoryPass
         gpu::HostUnregisterOp::create(builder, ret.getLoc(), cast);
     });
   }
-
 };
 
 /// Where the CUDA toolkit is, for ptxas, fatbinary and libdevice.
 struct Toolkit {
-  std::string path;      ///< Empty: none found.
-  std::string namedBy;   ///< "toolkit=", "CUDA_HOME", ...: who named it.
+  std::string path;       ///< Empty: none found.
+  std::string namedBy;    ///< "toolkit=", "CUDA_HOME", ...: who named it.
   bool libdevice = false; ///< path/nvvm/libdevice/libdevice.10.bc exists.
 };
 
@@ -212,8 +210,7 @@ struct ToNVVMIntrinsic : public OpRewritePattern<From> {
 };
 
 /// absf and copysign on f32/f64 by their sign bit.
-template <typename From>
-struct SignBit : public OpRewritePattern<From> {
+template <typename From> struct SignBit : public OpRewritePattern<From> {
   using OpRewritePattern<From>::OpRewritePattern;
   LogicalResult matchAndRewrite(From op,
                                 PatternRewriter &rewriter) const override {
@@ -309,20 +306,21 @@ struct GPUModuleToBinaryPass
             libdeviceCalls[kernels.getSymNameAttr()] = func.getName();
             break;
           }
-      WalkResult calls = module.walk([&](gpu::LaunchFuncOp launch) {
-        auto it = libdeviceCalls.find(launch.getKernelModuleName());
-        if (it == libdeviceCalls.end())
-          return WalkResult::advance();
-        launch.emitError()
-            << kPipelineName << ": kernel @"
-            << launch.getKernelModuleName().getValue() << " calls '"
-            << it->second
-            << "', which only libdevice defines, and libdevice is not "
-               "linked (math=approx, or no CUDA toolkit with "
-               "nvvm/libdevice/libdevice.10.bc was found: set CUDA_HOME "
-               "or toolkit=)";
-        return WalkResult::interrupt();
-      });
+      WalkResult calls =
+          module.walk([&](gpu::LaunchFuncOp launch) {
+            auto it = libdeviceCalls.find(launch.getKernelModuleName());
+            if (it == libdeviceCalls.end())
+              return WalkResult::advance();
+            launch.emitError()
+                << kPipelineName << ": kernel @"
+                << launch.getKernelModuleName().getValue() << " calls '"
+                << it->second
+                << "', which only libdevice defines, and libdevice is not "
+                   "linked (math=approx, or no CUDA toolkit with "
+                   "nvvm/libdevice/libdevice.10.bc was found: set CUDA_HOME "
+                   "or toolkit=)";
+            return WalkResult::interrupt();
+          });
       if (calls.wasInterrupted())
         return signalPassFailure();
     }
@@ -349,13 +347,13 @@ struct GPUModuleToBinaryPass
     if (failed(runPipeline(pm, module)) || error)
       signalPassFailure();
   }
-
 };
 
 } // namespace
 
-LogicalResult ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
-                                              const LowerToNVPTXOptions &options) {
+LogicalResult
+ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
+                                const LowerToNVPTXOptions &options) {
   StringRef chip = options.chip;
   if (!chip.starts_with("sm_") || chip.size() == 3) {
     llvm::errs() << kPipelineName << ": unknown chip '" << chip

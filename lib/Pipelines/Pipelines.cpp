@@ -20,7 +20,6 @@
 using namespace mlir;
 using namespace ckpt;
 
-
 void ckpt::buildRematPipeline(OpPassManager &pm,
                               const RematPipelineOptions &options) {
   pm.addPass(createWrapStepPass());

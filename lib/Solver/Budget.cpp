@@ -54,10 +54,14 @@ std::optional<BudgetSpec> ckpt::parseBudget(std::string_view text,
     return spec;
   }
   const std::pair<std::string_view, double> units[] = {
-      {"", 1.0},          {"B", 1.0},
-      {"KB", 1e3},        {"MB", 1e6},
-      {"GB", 1e9},        {"KiB", 1024.0},
-      {"MiB", 1024.0 * 1024}, {"GiB", 1024.0 * 1024 * 1024},
+      {"", 1.0},
+      {"B", 1.0},
+      {"KB", 1e3},
+      {"MB", 1e6},
+      {"GB", 1e9},
+      {"KiB", 1024.0},
+      {"MiB", 1024.0 * 1024},
+      {"GiB", 1024.0 * 1024 * 1024},
       {"TiB", 1024.0 * 1024 * 1024 * 1024}};
   double scale = -1;
   for (const auto &[name, factor] : units)
@@ -83,5 +87,6 @@ int64_t ckpt::budgetBytes(const BudgetSpec &spec, uint64_t reference) {
                      : spec.value;
   if (value >= kMaxBudgetBytes)
     return std::numeric_limits<int64_t>::max();
-  return static_cast<int64_t>(std::max<uint64_t>(1, static_cast<uint64_t>(value)));
+  return static_cast<int64_t>(
+      std::max<uint64_t>(1, static_cast<uint64_t>(value)));
 }

@@ -226,12 +226,12 @@ splitAvx512(float *acc, const float *A, const float *B, float p, float Alast,
 /// The chain in the DP's own 1-based arrays, sizes divided by their gcd,
 /// plus per-(s,t) thresholds and feasibility bounds.
 struct Problem {
-  int n = 0;                      // L+1 stages
-  bool allowAll = true;           // C2 for s < t
-  int64_t scale = 1;              // gcd of all sizes
-  std::vector<int64_t> a, d;      // [0..n]
+  int n = 0;                       // L+1 stages
+  bool allowAll = true;            // C2 for s < t
+  int64_t scale = 1;               // gcd of all sizes
+  std::vector<int64_t> a, d;       // [0..n]
   std::vector<int64_t> ab, of, ob; // [1..n], index 0 unused
-  std::vector<double> uf, ub, PF; // [1..n]; PF[l] = uf[1] + ... + uf[l]
+  std::vector<double> uf, ub, PF;  // [1..n]; PF[l] = uf[1] + ... + uf[l]
   // Per pair (s <= t), indexed by idx(s,t).
   std::vector<int64_t> mNone; // m_none^{s,t} (s < t)
   std::vector<int64_t> lo;    // least m with C(s,t,m) finite
@@ -320,10 +320,11 @@ Problem makeProblem(const Chain &c, bool allowAll) {
       P.lo[i] = std::min(opt1, opt2);
       loRow[rowBase[s] + (t - s)] = P.lo[i];
       if (allowAll) // store-all: F_all^s, then (s+1, t) stores all.
-        P.hi[i] = std::max(P.mAll(s, t), P.ab[s] + P.hi[Problem::idx(s + 1, t)]);
+        P.hi[i] =
+            std::max(P.mAll(s, t), P.ab[s] + P.hi[Problem::idx(s + 1, t)]);
       else // F_ck^s, then (s+1, t), then F_all^s B^s.
-        P.hi[i] = std::max({P.mNone[i], P.a[s] + P.hi[Problem::idx(s + 1, t)],
-                            P.mAll(s, s)});
+        P.hi[i] = std::max(
+            {P.mNone[i], P.a[s] + P.hi[Problem::idx(s + 1, t)], P.mAll(s, s)});
       assert(P.hi[i] >= P.lo[i]);
     }
   }
@@ -406,9 +407,9 @@ struct Table {
 
   /// Per-pair pruning state (see applySplit).
   struct PairState {
-    int64_t e;     ///< Candidates can only improve m <= e.
-    float prevC;   ///< c of the previous split (c must not decrease).
-    int64_t start; ///< max(lo, m_none): no split below (hi + 1 if empty).
+    int64_t e;      ///< Candidates can only improve m <= e.
+    float prevC;    ///< c of the previous split (c must not decrease).
+    int64_t start;  ///< max(lo, m_none): no split below (hi + 1 if empty).
     int64_t lo, hi; ///< The row (copied from metaT).
     float *acc;
     /// A new pass over the splits: c may restart from below.
@@ -431,9 +432,9 @@ struct Table {
 /// cannot win: both the candidate and acc are non-increasing in m, so on a
 /// block [m1, m2] the candidate is >= its value at m2 and acc <= acc[m1].
 template <bool BVaries>
-void minAddBlocks(float *acc, int64_t lo, int64_t x, int64_t y,
-                  const float *A, int64_t aOff, const float *B, int64_t bOff,
-                  float p, float bConst) {
+void minAddBlocks(float *acc, int64_t lo, int64_t x, int64_t y, const float *A,
+                  int64_t aOff, const float *B, int64_t bOff, float p,
+                  float bConst) {
   constexpr int64_t kBlock = 32;
   auto flush = [&](int64_t from, int64_t to) {
     if (BVaries)
@@ -528,8 +529,8 @@ inline void Table::applySplit(int s, int t, int sp, PairState &st) {
   const int64_t ea = ra.hi + w, eb = rb.hi; // rows vary up to ea / eb
 #if CKPT_X86_DISPATCH
   if (kHasAvx512) {
-    st.e = splitAvx512(a + (Lo - lo), A + (Lo - w - ra.lo), B + (Lo - rb.lo),
-                       p, Alast, Blast, c, st.e - Lo, ea - Lo, eb - Lo) +
+    st.e = splitAvx512(a + (Lo - lo), A + (Lo - w - ra.lo), B + (Lo - rb.lo), p,
+                       Alast, Blast, c, st.e - Lo, ea - Lo, eb - Lo) +
            Lo;
     return;
   }
@@ -787,8 +788,8 @@ int64_t ckpt::solver::minFeasibleLimit(const Chain &unitChain,
 
 namespace {
 /// Lays out and fills the table of `P` for m up to `W`.
-bool buildTable(const Problem &P, int64_t W, const DPOptions &options,
-                Table &T, size_t &tableBytes, std::string &error) {
+bool buildTable(const Problem &P, int64_t W, const DPOptions &options, Table &T,
+                size_t &tableBytes, std::string &error) {
   const int n = P.n;
   const size_t np = P.numPairs();
   T.metaT.resize(np);
@@ -873,9 +874,10 @@ ChainDPTable::ChainDPTable(std::unique_ptr<Impl> impl)
     : impl(std::move(impl)) {}
 ChainDPTable::~ChainDPTable() = default;
 
-std::unique_ptr<ChainDPTable>
-ChainDPTable::build(const Chain &unitChain, int64_t maxLimit,
-                    const DPOptions &options, std::string &error) {
+std::unique_ptr<ChainDPTable> ChainDPTable::build(const Chain &unitChain,
+                                                  int64_t maxLimit,
+                                                  const DPOptions &options,
+                                                  std::string &error) {
   auto impl = std::make_unique<Impl>(unitChain, options.allowAllChains);
   impl->maxLimit = std::max<int64_t>(maxLimit, 0);
   const Problem &P = impl->P;

@@ -128,9 +128,9 @@ bool ckpt::solver::chainFromJson(const json::Value &doc, ChainInput &out,
             json::Value::kindName(doc.kind());
     return false;
   }
-  static const char *known[] = {"memory", "slots", "wa",    "wdelta", "uf",
-                                "ub",     "of",    "ob",    "wabar",  "name",
-                                "comment"};
+  static const char *known[] = {"memory", "slots", "wa",     "wdelta",
+                                "uf",     "ub",    "of",     "ob",
+                                "wabar",  "name",  "comment"};
   for (const auto &m : doc.asObject()) {
     bool ok = !m.first.empty() && m.first[0] == '_';
     for (const char *k : known)

@@ -15,8 +15,8 @@ std::string Chain::validate() const {
   auto lengthError = [&](const char *name, size_t got, size_t want,
                          const char *what) {
     return "field '" + std::string(name) + "' must have " +
-           std::to_string(want) + " entries (" + what + ", with L = " +
-           std::to_string(stages - 1) + " from 'uf'), got " +
+           std::to_string(want) + " entries (" + what +
+           ", with L = " + std::to_string(stages - 1) + " from 'uf'), got " +
            std::to_string(got);
   };
   struct SizeField {
@@ -28,8 +28,8 @@ std::string Chain::validate() const {
   if (ub.size() != stages)
     return lengthError("ub", ub.size(), stages, "L+1");
   const SizeField sizes[] = {
-      {"wa", &wa, stages + 1, "L+2"},       {"wdelta", &wdelta, stages + 1, "L+2"},
-      {"of", &of, stages, "L+1"},           {"ob", &ob, stages, "L+1"},
+      {"wa", &wa, stages + 1, "L+2"},   {"wdelta", &wdelta, stages + 1, "L+2"},
+      {"of", &of, stages, "L+1"},       {"ob", &ob, stages, "L+1"},
       {"wabar", &wabar, stages, "L+1"},
   };
   for (const auto &f : sizes)

@@ -174,8 +174,7 @@ std::vector<Op> fixedSequence(const Chain &chain, const Strategy &s) {
 
 /// Is `strategy` feasible with budget M and `slots` slots (slots > 0)?
 bool feasibleWithSlots(const Chain &chain, const Strategy &strategy,
-                       const std::vector<Op> &fixed, int64_t M,
-                       int64_t slots) {
+                       const std::vector<Op> &fixed, int64_t M, int64_t slots) {
   Chain u = toUnits(chain, MemoryModel{M, slots});
   if (isDP(strategy))
     return minFeasibleLimit(u, strategy.kind == Strategy::Kind::Optimal) <=
@@ -302,9 +301,8 @@ StrategyResult ckpt::solver::runStrategy(const Chain &chain,
 }
 
 bool ckpt::solver::sweep(const Chain &chain, const Strategy &strategy,
-                         int64_t slots, int count,
-                         std::vector<SweepPoint> &out, std::string &error,
-                         unsigned threads) {
+                         int64_t slots, int count, std::vector<SweepPoint> &out,
+                         std::string &error, unsigned threads) {
   out.clear();
   if (count < 1) {
     error = "the sweep needs at least one budget";
@@ -314,8 +312,10 @@ bool ckpt::solver::sweep(const Chain &chain, const Strategy &strategy,
   if (!minFeasibleMemory(chain, strategy, slots, lo, error))
     return false;
   if (!lo) {
-    error = "strategy " + strategy.name() + " is infeasible for every memory "
-            "with " + std::to_string(slots) + " slots";
+    error = "strategy " + strategy.name() +
+            " is infeasible for every memory "
+            "with " +
+            std::to_string(slots) + " slots";
     return false;
   }
   if (!minFeasibleMemory(chain, Strategy{Strategy::Kind::StoreAll, 0}, slots,
@@ -330,8 +330,8 @@ bool ckpt::solver::sweep(const Chain &chain, const Strategy &strategy,
   for (int k = 0; k < count; ++k) {
     int64_t m = *lo;
     if (count > 1)
-      m += static_cast<int64_t>(std::llround(
-          static_cast<long double>(top - *lo) * k / (count - 1)));
+      m += static_cast<int64_t>(
+          std::llround(static_cast<long double>(top - *lo) * k / (count - 1)));
     if (m == prev)
       continue;
     prev = m;

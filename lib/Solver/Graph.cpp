@@ -197,8 +197,8 @@ Graph withBackward(const Graph &fwd, const std::vector<char> *noGradient) {
     if (!differentiated(v))
       continue;
     const Node &f = fwd.node(v);
-    grad[v] = g.addNode("d_" + f.name, /*backward=*/true, 2.0 * f.cost,
-                        f.bytes);
+    grad[v] =
+        g.addNode("d_" + f.name, /*backward=*/true, 2.0 * f.cost, f.bytes);
   }
   for (int v = 0; v < n; ++v)
     for (int w : fwd.succ(v))

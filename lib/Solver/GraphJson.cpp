@@ -39,8 +39,8 @@ struct Reader {
       return fail(obj, what + ": missing field '" + key + "'");
     }
     if (!f->isNumber() || !std::isfinite(f->asDouble()) || f->asDouble() < 0)
-      return fail(*f, what + ": field '" + key +
-                          "' must be a non-negative number");
+      return fail(*f,
+                  what + ": field '" + key + "' must be a non-negative number");
     out = f->asDouble();
     return true;
   }
@@ -122,8 +122,8 @@ GraphReadResult graphFromJson(const json::Value &doc) {
       return r.res;
     }
     Node n;
-    bool layered = !nv.find("id") && nv.find("name") &&
-                   nv.find("name")->isNumber();
+    bool layered =
+        !nv.find("id") && nv.find("name") && nv.find("name")->isNumber();
     if (!layered) {
       if (!r.integer(nv, "id", what, n.origId))
         return r.res;
@@ -195,8 +195,8 @@ GraphReadResult graphFromJson(const json::Value &doc) {
       return r.res;
     }
     if (is->second == it->second) {
-      r.fail(lv, what + ": self-loop on node " + std::to_string(s) +
-                     " ('" + g.node(is->second).name + "') is a cycle");
+      r.fail(lv, what + ": self-loop on node " + std::to_string(s) + " ('" +
+                     g.node(is->second).name + "') is a cycle");
       return r.res;
     }
     g.addEdge(is->second, it->second);
@@ -207,8 +207,7 @@ GraphReadResult graphFromJson(const json::Value &doc) {
   if (!g.topologicalOrder(order, &cyc)) {
     const Node &n = g.node(cyc);
     r.fail(json::Value(), "the graph has a cycle through node " +
-                              std::to_string(n.origId) + " ('" + n.name +
-                              "')");
+                              std::to_string(n.origId) + " ('" + n.name + "')");
     return r.res;
   }
   r.res.ok = true;
@@ -240,7 +239,8 @@ GraphReadResult readGraphFile(const std::string &path) {
   std::fclose(f);
   r = parseGraphJson(text);
   if (!r.ok) {
-    bool positioned = !r.error.empty() && r.error[0] >= '0' && r.error[0] <= '9';
+    bool positioned =
+        !r.error.empty() && r.error[0] >= '0' && r.error[0] <= '9';
     r.error = path + (positioned ? ":" : ": ") + r.error;
   }
   return r;

@@ -49,8 +49,7 @@ const char *ckpt::sched::statusName(IlpResult::Status status) {
 
 bool ckpt::sched::ilpAvailable() { return false; }
 
-IlpResult ckpt::sched::solveIlp(const Problem &, int64_t,
-                                const IlpOptions &) {
+IlpResult ckpt::sched::solveIlp(const Problem &, int64_t, const IlpOptions &) {
   IlpResult result;
   result.error = "this build of ckpt has no ILP solver: CBC "
                  "(coinor-libcbc-dev) was not found when it was configured";
@@ -95,7 +94,7 @@ struct Program {
 
 /// A term of a constraint: a column with a coefficient, or a constant.
 struct Term {
-  int col = -1;       ///< -1: constant
+  int col = -1; ///< -1: constant
   double constant = 0;
 };
 
@@ -103,18 +102,18 @@ struct Term {
 /// needs in memory while it runs.
 struct Model {
   int n = 0;
-  std::vector<double> mem;           ///< bytes / budget
+  std::vector<double> mem; ///< bytes / budget
   std::vector<std::vector<int>> preds, succs;
   std::vector<char> returned, recomputable;
   double costScale = 1;
-  std::vector<double> cost;          ///< cost / costScale
+  std::vector<double> cost; ///< cost / costScale
 
   // Columns (-1: fixed 0).
   std::vector<std::vector<int>> R, S; // R[t][i], S[t][i] for i < t
   std::vector<std::vector<std::pair<int, int>>> edgesOf; // per k: (i, eidx)
   int numEdges = 0;
-  std::vector<std::vector<int>> F;   // F[t][eidx] (-1: none)
-  std::vector<std::vector<int>> U;   // U[t][k]
+  std::vector<std::vector<int>> F;           // F[t][eidx] (-1: none)
+  std::vector<std::vector<int>> U;           // U[t][k]
   std::vector<std::pair<int, int>> edgeList; // eidx -> (i, k)
 
   Term r(int t, int i) const {
@@ -210,12 +209,14 @@ void buildProgram(Model &m, Program &p) {
     m.S[t].assign(t, -1);
     for (int i = 0; i < t; ++i) {
       if (m.recomputable[i] && !m.succs[i].empty())
-        m.R[t][i] = p.addCol(0, 1, m.cost[i], true,
-                             "R_" + std::to_string(t) + "_" + std::to_string(i));
-      bool useful = m.returned[i] || lastReader[i] >= t || recomputableReader[i];
+        m.R[t][i] =
+            p.addCol(0, 1, m.cost[i], true,
+                     "R_" + std::to_string(t) + "_" + std::to_string(i));
+      bool useful =
+          m.returned[i] || lastReader[i] >= t || recomputableReader[i];
       if (useful)
-        m.S[t][i] = p.addCol(0, 1, 0, true,
-                             "S_" + std::to_string(t) + "_" + std::to_string(i));
+        m.S[t][i] = p.addCol(
+            0, 1, 0, true, "S_" + std::to_string(t) + "_" + std::to_string(i));
     }
   }
   // Keeping needs a copy in the previous stage: S[t+1][i] <= S[t][i] + R[t][i].
@@ -278,7 +279,8 @@ void buildProgram(Model &m, Program &p) {
       Term rk = m.r(t, k);
       if (rk.col < 0 && rk.constant == 0)
         continue;
-      // hazards h = (1 - rk) + S[t+1][i] + sum R[t][j], j in succ(i), k < j <= t
+      // hazards h = (1 - rk) + S[t+1][i] + sum R[t][j], j in succ(i), k < j <=
+      // t
       std::vector<std::pair<int, double>> terms; // columns of h
       double constant = 1 - rk.constant;
       if (rk.col >= 0)
@@ -483,8 +485,7 @@ public:
 /// Forwards CBC's new incumbents and bounds to a Reporter.
 class Events : public CbcEventHandler {
 public:
-  Events(const Model &m, Reporter &reporter)
-      : m(m), reporter(reporter) {}
+  Events(const Model &m, Reporter &reporter) : m(m), reporter(reporter) {}
   CbcAction event(CbcEvent which) override {
     if (!model_ || model_->parentModel())
       return noAction; // a sub-tree of a heuristic
@@ -516,8 +517,7 @@ void runCbc(const IlpOptions &options, const Model &m, const Program &p,
             const Schedule *startSchedule, Reporter &reporter) {
   OsiClpSolverInterface solver;
   solver.setIntParam(OsiNameDiscipline, 2);
-  CoinPackedMatrix matrix(false, p.rows.data(), p.cols.data(),
-                          p.values.data(),
+  CoinPackedMatrix matrix(false, p.rows.data(), p.cols.data(), p.values.data(),
                           static_cast<CoinBigIndex>(p.values.size()));
   matrix.setDimensions(static_cast<int>(p.rowLo.size()),
                        static_cast<int>(p.colLo.size()));
@@ -583,8 +583,7 @@ void runCbc(const IlpOptions &options, const Model &m, const Program &p,
 /// The warm start in the program's form (recomputations of a stage in the
 /// problem's order) with its column values, when it fits the budget.
 bool programStart(const Problem &problem, int64_t budget, const Model &m,
-                  const Program &p, const Schedule &schedule,
-                  Schedule &normal,
+                  const Program &p, const Schedule &schedule, Schedule &normal,
                   std::vector<std::pair<std::string, double>> &start) {
   normal.clear();
   std::vector<char> seen(problem.numOps(), 0);
@@ -722,10 +721,9 @@ IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
   Collect collect(problem, budget);
   Schedule startSchedule;
   std::vector<std::pair<std::string, double>> start;
-  bool warmStarted =
-      options.warmStart && programStart(problem, budget, m, p,
-                                        *options.warmStart, startSchedule,
-                                        start);
+  bool warmStarted = options.warmStart &&
+                     programStart(problem, budget, m, p, *options.warmStart,
+                                  startSchedule, start);
   if (options.warmStart) // it is an incumbent even if CBC cannot use it
     collect.incumbent(*options.warmStart);
   std::string failure;
@@ -832,9 +830,9 @@ IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
     result.lowerBound = result.cost;
   if (!failure.empty() && result.schedule.empty())
     result.error = failure;
-  result.seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - t0)
-                       .count();
+  result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+          .count();
   return result;
 }
 

@@ -6,8 +6,8 @@
 #include "ckpt/Solver/ChainStrategies.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <memory>
@@ -104,8 +104,8 @@ public:
 
   Candidate expand(const std::vector<solver::Op> &sequence,
                    const std::string &producer) const {
-    Candidate c = score(problem, expandSequence(problem, pc, sequence),
-                        producer);
+    Candidate c =
+        score(problem, expandSequence(problem, pc, sequence), producer);
     c.sequence = sequence;
     return c;
   }
@@ -128,8 +128,8 @@ public:
       }
       solver::DPOptions options;
       options.allowAllChains = allowAll;
-      dp->table = solver::ChainDPTable::build(units, dp->limit, options,
-                                              dp->error);
+      dp->table =
+          solver::ChainDPTable::build(units, dp->limit, options, dp->error);
     }
     if (!dp->table)
       return dp->error;
@@ -227,8 +227,7 @@ private:
 
 /// fit=model: Theorem 1 as the paper states it, on the chain.
 PlanResult planChainModel(const Problem &problem, const ProblemChain &pc,
-                          const std::string &name,
-                          const PlanOptions &options) {
+                          const std::string &name, const PlanOptions &options) {
   PlanResult result;
   std::vector<solver::Op> sequence;
   int64_t chainPeak = 0;
@@ -294,12 +293,12 @@ PlanResult finish(const Best &best) {
 }
 
 /// Improves a candidate that fits by local search (Remat.h).
-Candidate search(const Problem &problem, const Candidate &start,
-                 int64_t budget, const SearchOptions &options) {
+Candidate search(const Problem &problem, const Candidate &start, int64_t budget,
+                 const SearchOptions &options) {
   Schedule improved = improve(problem, start.schedule, budget, options);
-  Candidate c = score(problem, improved,
-                      start.producer == "search" ? "search"
-                                                 : start.producer + "+search");
+  Candidate c =
+      score(problem, improved,
+            start.producer == "search" ? "search" : start.producer + "+search");
   if (!c.valid || c.peak > budget || c.cost > start.cost)
     return start;
   return c;
@@ -370,8 +369,8 @@ Candidate leastPeakCandidate(const Problem &problem,
       leanest = std::move(c);
   };
   const Schedule identity = identitySchedule(problem);
-  offer(score(problem, fitBudget(problem, identity, target, options),
-              "search"));
+  offer(
+      score(problem, fitBudget(problem, identity, target, options), "search"));
   if (lean && lean->valid) {
     offer(*lean);
     offer(score(problem, fitBudget(problem, lean->schedule, target, options),
@@ -382,8 +381,7 @@ Candidate leastPeakCandidate(const Problem &problem,
   Improving restarts(options);
   for (uint64_t seed = 1; seed <= kRestarts && !restarts.work.spent(); ++seed) {
     restarts.options.seed = seed;
-    offer(score(problem,
-                fitBudget(problem, identity, target, restarts.options),
+    offer(score(problem, fitBudget(problem, identity, target, restarts.options),
                 "search"));
   }
   if (!leanest)
@@ -391,9 +389,9 @@ Candidate leastPeakCandidate(const Problem &problem,
   // Then ruin-and-recreate towards a lower peak.
   Improving lowering(options);
   lowering.options.rounds = kLowerings;
-  Candidate lower = score(
-      problem, lowerPeak(problem, leanest->schedule, lowering.options),
-      leanest->producer);
+  Candidate lower =
+      score(problem, lowerPeak(problem, leanest->schedule, lowering.options),
+            leanest->producer);
   if (lower.valid && lower.peak < leanest->peak)
     return lower;
   return *leanest;
@@ -408,8 +406,8 @@ struct Attempt {
   SearchOptions searchOptions;
 };
 
-Attempt attempt(const Problem &problem, const PlanOptions &options,
-                bool forIlp, LazyChain &chain) {
+Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
+                LazyChain &chain) {
   Attempt a{Best{options.budget, {}, {}}, {}, {}, {}};
   Best &best = a.best;
   Candidate identity = score(problem, identitySchedule(problem), "store-all");
@@ -424,8 +422,8 @@ Attempt attempt(const Problem &problem, const PlanOptions &options,
 
   // The greedy from the schedule as written.
   Candidate greedy = score(
-      problem, fitBudget(problem, identity.schedule, options.budget,
-                         searchOptions),
+      problem,
+      fitBudget(problem, identity.schedule, options.budget, searchOptions),
       "search");
   best.offer(greedy);
   if (greedy.valid && greedy.peak <= options.budget)
@@ -451,10 +449,10 @@ Attempt attempt(const Problem &problem, const PlanOptions &options,
     best.leastPeak = chainBest.leastPeak;
   if (!best.fit && lean && lean->valid) {
     // Nothing fits yet: the greedy from the chain's leanest schedule.
-    Candidate fromLean = score(
-        problem, fitBudget(problem, lean->schedule, options.budget,
-                           searchOptions),
-        "chain+search");
+    Candidate fromLean =
+        score(problem,
+              fitBudget(problem, lean->schedule, options.budget, searchOptions),
+              "chain+search");
     best.offer(fromLean);
     if (fromLean.valid && fromLean.peak <= options.budget)
       best.offer(search(problem, fromLean, options.budget, improving));
@@ -489,8 +487,7 @@ PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
   // many bytes less; a failure goes back to one byte under the peak, and the
   // search ends when that fails (so one byte under the result is refused).
   int64_t step = 1;
-  for (int i = 0; i < kDescents && leanest.valid && leanest.peak > step;
-       ++i) {
+  for (int i = 0; i < kDescents && leanest.valid && leanest.peak > step; ++i) {
     PlanOptions lower = options;
     lower.budget = leanest.peak - step;
     Attempt below = attempt(problem, lower, /*forIlp=*/false, chain);
@@ -527,8 +524,8 @@ PlanResult ckpt::sched::planSchedule(const Problem &problem,
   const std::string &name = options.strategy;
   if (!isStrategy(name)) {
     PlanResult result;
-    result.error = "unknown strategy '" + name + "': expected " +
-                   strategyNames();
+    result.error =
+        "unknown strategy '" + name + "': expected " + strategyNames();
     return result;
   }
   if (name == "optimal" && !options.fitModel)
@@ -611,8 +608,8 @@ PlanResult ckpt::sched::planSchedule(const Problem &problem,
     break;
   case solver::Strategy::Kind::Sqrt: {
     int k = static_cast<int>(std::lround(std::sqrt(static_cast<double>(L))));
-    best.offer(producer.expand(solver::periodicSequence(L, std::max(1, k)),
-                               "chain"));
+    best.offer(
+        producer.expand(solver::periodicSequence(L, std::max(1, k)), "chain"));
     break;
   }
   case solver::Strategy::Kind::MemoryPoor:

@@ -117,9 +117,9 @@ ProblemChain ckpt::sched::buildProblemChain(const Problem &problem,
       continue;
     bool input = constant[op] || kept[op];
     int64_t bytes = constant[op] || marker[op] ? 0 : resultBytes(problem, op);
-    nodeOf[op] = g.addNode(problem.ops[op].name, !forward[op],
-                           problem.ops[op].cost, static_cast<uint64_t>(bytes),
-                           input);
+    nodeOf[op] =
+        g.addNode(problem.ops[op].name, !forward[op], problem.ops[op].cost,
+                  static_cast<uint64_t>(bytes), input);
     result.nodeOp.push_back(op);
     if (kept[op])
       result.persistentBytes += bytes;
@@ -301,7 +301,8 @@ Schedule ckpt::sched::expandSequence(const Problem &problem,
       const std::vector<int> &ops = backwardOps[op.stage - 1];
       schedule.insert(schedule.end(), ops.begin(), ops.end());
     } else {
-      std::vector<int> ops = withConstants(chain.stageOps[op.stage - 1], ++stamp);
+      std::vector<int> ops =
+          withConstants(chain.stageOps[op.stage - 1], ++stamp);
       schedule.insert(schedule.end(), ops.begin(), ops.end());
     }
   }

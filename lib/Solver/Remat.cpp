@@ -21,11 +21,11 @@ namespace {
 
 /// Where the stages of a flat schedule are.
 struct Stages {
-  std::vector<int> stageOf;      ///< per execution
-  std::vector<size_t> start;     ///< per stage: its first execution
-  std::vector<size_t> base;      ///< per stage: its first execution's index
-                                 ///< (the schedule's size for the trailing one)
-  std::vector<char> first;       ///< per execution: an op's first execution
+  std::vector<int> stageOf;  ///< per execution
+  std::vector<size_t> start; ///< per stage: its first execution
+  std::vector<size_t> base;  ///< per stage: its first execution's index
+                             ///< (the schedule's size for the trailing one)
+  std::vector<char> first;   ///< per execution: an op's first execution
 
   void build(const Problem &problem, const Schedule &schedule) {
     stageOf.assign(schedule.size(), 0);
@@ -451,8 +451,7 @@ private:
           break;
         }
         size_t next = sim.nextRead(y, tau);
-        if (next == std::numeric_limits<size_t>::max() &&
-            sim.vLast[y] <= tau)
+        if (next == std::numeric_limits<size_t>::max() && sim.vLast[y] <= tau)
           continue; // dead before tau
         if (next == std::numeric_limits<size_t>::max())
           next = end; // returned: the end reads it (recompute it last)
@@ -531,8 +530,8 @@ private:
   /// repeats a move of the same buffer (moves[firstMove, endMove) and the
   /// moves appended after `endMove` when given).
   void addMove(const std::vector<int> &producers, size_t q, size_t tau,
-               int variant, size_t b, int stage, size_t firstMove,
-               double bound, std::vector<Move> &moves,
+               int variant, size_t b, int stage, size_t firstMove, double bound,
+               std::vector<Move> &moves,
                size_t endMove = std::numeric_limits<size_t>::max()) {
     Move move;
     move.stage = stage;
@@ -764,12 +763,11 @@ Schedule ckpt::sched::dropRecomputations(const Problem &problem,
   return drop(problem, schedule, budget, sim, options.maxEvaluations);
 }
 
-Schedule ckpt::sched::improve(const Problem &problem,
-                              const Schedule &schedule, int64_t budget,
-                              const SearchOptions &options) {
+Schedule ckpt::sched::improve(const Problem &problem, const Schedule &schedule,
+                              int64_t budget, const SearchOptions &options) {
   Simulator sim(problem, options.work);
-  Schedule current = drop(problem, schedule, budget, sim,
-                          options.maxEvaluations);
+  Schedule current =
+      drop(problem, schedule, budget, sim, options.maxEvaluations);
   Simulator::Light score = sim.run(current, budget, false);
   if (!score.valid || score.peak > budget)
     return current;
@@ -777,21 +775,22 @@ Schedule ckpt::sched::improve(const Problem &problem,
   // One greedy and one checking simulator for every ruin-and-recreate step.
   Greedy greedy(problem, options);
   Simulator check(problem, options.work);
-  ruinAndRecreate(problem, current, options, spent, [&](const Schedule &ruined) {
-    greedy.restart(options.maxEvaluations - spent);
-    Schedule refit = greedy.fit(ruined, budget);
-    spent += greedy.evaluations();
-    check.evaluations = 0;
-    refit = drop(problem, prune(problem, refit), budget, check,
-                 std::max<int64_t>(options.maxEvaluations - spent, 1));
-    spent += check.evaluations;
-    Simulator::Light trial = check.run(refit, budget, false);
-    if (!(trial.valid && trial.peak <= budget && trial.cost < score.cost))
-      return Recreated{};
-    current.swap(refit);
-    score = trial;
-    return Recreated{true, false};
-  });
+  ruinAndRecreate(
+      problem, current, options, spent, [&](const Schedule &ruined) {
+        greedy.restart(options.maxEvaluations - spent);
+        Schedule refit = greedy.fit(ruined, budget);
+        spent += greedy.evaluations();
+        check.evaluations = 0;
+        refit = drop(problem, prune(problem, refit), budget, check,
+                     std::max<int64_t>(options.maxEvaluations - spent, 1));
+        spent += check.evaluations;
+        Simulator::Light trial = check.run(refit, budget, false);
+        if (!(trial.valid && trial.peak <= budget && trial.cost < score.cost))
+          return Recreated{};
+        current.swap(refit);
+        score = trial;
+        return Recreated{true, false};
+      });
   return current;
 }
 
@@ -813,21 +812,22 @@ Schedule ckpt::sched::lowerPeak(const Problem &problem, const Schedule &start,
   // fit the rest one byte under the current peak: a recomputation placed
   // early by the greedy can block a lower peak found otherwise. A cheaper
   // schedule at the same peak is kept too, without another round.
-  ruinAndRecreate(problem, current, options, spent, [&](const Schedule &ruined) {
-    greedy.restart(options.maxEvaluations - spent);
-    Schedule refit = prune(problem, greedy.fit(ruined, score.peak - 1));
-    spent += greedy.evaluations();
-    check.evaluations = 0;
-    Simulator::Light trial = check.run(refit, score.peak - 1, false);
-    spent += check.evaluations;
-    bool lower = trial.valid && trial.peak < score.peak;
-    if (!lower && !(trial.valid && trial.peak == score.peak &&
-                    trial.cost < score.cost))
-      return Recreated{};
-    current.swap(refit);
-    score = trial;
-    // A lower peak changed the recomputations: start over.
-    return Recreated{lower, lower};
-  });
+  ruinAndRecreate(
+      problem, current, options, spent, [&](const Schedule &ruined) {
+        greedy.restart(options.maxEvaluations - spent);
+        Schedule refit = prune(problem, greedy.fit(ruined, score.peak - 1));
+        spent += greedy.evaluations();
+        check.evaluations = 0;
+        Simulator::Light trial = check.run(refit, score.peak - 1, false);
+        spent += check.evaluations;
+        bool lower = trial.valid && trial.peak < score.peak;
+        if (!lower && !(trial.valid && trial.peak == score.peak &&
+                        trial.cost < score.cost))
+          return Recreated{};
+        current.swap(refit);
+        score = trial;
+        // A lower peak changed the recomputations: start over.
+        return Recreated{lower, lower};
+      });
   return current;
 }

@@ -47,7 +47,8 @@ std::string Problem::validate() const {
     if (value.producer >= 0) {
       const std::vector<int> &results = ops[value.producer].results;
       if (std::find(results.begin(), results.end(), v) == results.end())
-        return "value " + std::to_string(v) + " is not a result of its producer";
+        return "value " + std::to_string(v) +
+               " is not a result of its producer";
     }
     if (value.rule != BufferRule::Fresh) {
       if (value.producer < 0)
@@ -61,7 +62,8 @@ std::string Problem::validate() const {
     }
   }
   for (int op = 0; op < numOps(); ++op) {
-    if (!(ops[op].cost >= 0) || ops[op].cost == std::numeric_limits<double>::infinity())
+    if (!(ops[op].cost >= 0) ||
+        ops[op].cost == std::numeric_limits<double>::infinity())
       return opName(op) + " has a negative or non-finite cost";
     for (size_t i = 0; i < ops[op].reads.size(); ++i) {
       int r = ops[op].reads[i];
@@ -119,10 +121,10 @@ std::vector<int> ckpt::sched::runCounts(const Problem &problem,
 namespace {
 /// The versions of a schedule: what each execution defines and reads.
 struct Versions {
-  std::vector<int> value;      // value id
-  std::vector<size_t> exec;    // defining execution
-  std::vector<size_t> last;    // last read (exec, or the schedule size)
-  std::vector<int> source;     // version whose buffer it may take, or -1
+  std::vector<int> value;   // value id
+  std::vector<size_t> exec; // defining execution
+  std::vector<size_t> last; // last read (exec, or the schedule size)
+  std::vector<int> source;  // version whose buffer it may take, or -1
 };
 
 /// Pass 1 of evaluate: versions and last reads. Returns false (with the
@@ -248,7 +250,8 @@ Evaluation ckpt::sched::evaluate(const Problem &problem,
       bufferOf[y] = shared;
       buffers[shared].last = std::max(buffers[shared].last, versions.last[y]);
       if (options.buffers)
-        detail[shared].versions.push_back({versions.exec[y], versions.value[y]});
+        detail[shared].versions.push_back(
+            {versions.exec[y], versions.value[y]});
       continue;
     }
     if (value.bytes == 0)

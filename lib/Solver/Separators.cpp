@@ -532,7 +532,8 @@ bool validateChain(const Graph &g, const SeparatorChain &c, std::string *why) {
       return fail("stage " + std::to_string(j) + " is empty");
     for (int v : c.stages[j].nodes)
       if (v < 0 || v >= n || c.stageOf[v] != j)
-        return fail("stage " + std::to_string(j) + " lists a node whose "
+        return fail("stage " + std::to_string(j) +
+                    " lists a node whose "
                     "stageOf differs");
     total += c.stages[j].nodes.size();
   }
@@ -543,7 +544,8 @@ bool validateChain(const Graph &g, const SeparatorChain &c, std::string *why) {
       if (c.stageOf[v] < 0 || c.stageOf[v] > m)
         return fail("forward op '" + g.node(v).name + "' has no stage");
     } else if (c.stageOf[v] != -1) {
-      return fail("node '" + g.node(v).name + "' is not a forward op but "
+      return fail("node '" + g.node(v).name +
+                  "' is not a forward op but "
                   "has a stage");
     }
   }
@@ -612,8 +614,7 @@ bool separates(const Graph &g, const std::vector<int> &s,
                const std::vector<char> *floating) {
   int n = g.numNodes();
   auto floats = [&](int v) {
-    return floating && v < static_cast<int>(floating->size()) &&
-           (*floating)[v];
+    return floating && v < static_cast<int>(floating->size()) && (*floating)[v];
   };
   std::vector<char> blocked(n, 0), seen(n, 0), isLoss(n, 0);
   for (int v : s)

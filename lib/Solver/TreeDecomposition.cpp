@@ -1,4 +1,5 @@
-//===- TreeDecomposition.cpp - Elimination orderings and tree decompositions ===//
+//===- TreeDecomposition.cpp - Elimination orderings and tree decompositions
+//===//
 
 #include "ckpt/Solver/TreeDecomposition.h"
 
@@ -208,8 +209,8 @@ class BitsetEliminator {
 public:
   BitsetEliminator(const UGraph &g, Heuristic h)
       : n_(g.numVertices()), words_((n_ + 63) / 64), h_(h),
-        rows_(static_cast<size_t>(n_) * words_, 0), alive_(words_, 0),
-        deg_(n_), fill_(n_, 0), nbm_(words_), mark_(n_, 0) {
+        rows_(static_cast<size_t>(n_) * words_, 0), alive_(words_, 0), deg_(n_),
+        fill_(n_, 0), nbm_(words_), mark_(n_, 0) {
     for (int v = 0; v < n_; ++v) {
       set(alive_.data(), v);
       for (int w : g.neighbors(v))
@@ -257,7 +258,9 @@ private:
     return Entry(deg_[v], 0, v);
   }
   void push(int v) { heap_.push(entry(v)); }
-  uint64_t *row(int v) { return rows_.data() + static_cast<size_t>(v) * words_; }
+  uint64_t *row(int v) {
+    return rows_.data() + static_cast<size_t>(v) * words_;
+  }
   static void set(uint64_t *r, int b) { r[b >> 6] |= uint64_t(1) << (b & 63); }
   static bool test(const uint64_t *r, int b) {
     return (r[b >> 6] >> (b & 63)) & 1;
@@ -349,9 +352,9 @@ void runElimination(const UGraph &g, Heuristic h, std::vector<int> &order,
     Eliminator(g, h).run(order, nbrs);
 }
 
-TreeDecomposition buildFromNeighbourhoods(
-    int n, const std::vector<int> &order,
-    const std::vector<std::vector<int>> &nbrs) {
+TreeDecomposition
+buildFromNeighbourhoods(int n, const std::vector<int> &order,
+                        const std::vector<std::vector<int>> &nbrs) {
   TreeDecomposition td;
   std::vector<int> pos(n, 0);
   for (int i = 0; i < n; ++i)
@@ -532,8 +535,8 @@ bool validate(const UGraph &g, const TreeDecomposition &td, std::string *why) {
     for (int v : g.neighbors(u)) {
       if (v < u)
         continue;
-      const auto &small = bagsOf[u].size() <= bagsOf[v].size() ? bagsOf[u]
-                                                                : bagsOf[v];
+      const auto &small =
+          bagsOf[u].size() <= bagsOf[v].size() ? bagsOf[u] : bagsOf[v];
       int other = &small == &bagsOf[u] ? v : u;
       bool found = false;
       for (int b : small)

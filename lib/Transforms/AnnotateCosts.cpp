@@ -28,7 +28,8 @@ struct AnnotateCostsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<CostSetup> costs = setUpCosts(module.getLoc(), stringify(device), profile);
+    FailureOr<CostSetup> costs =
+        setUpCosts(module.getLoc(), stringify(device), profile);
     if (mlir::failed(costs))
       return signalPassFailure();
 

@@ -1,9 +1,9 @@
 //===- InsertFrees.cpp - free every buffer after its last use -------------===//
 
+#include "ckpt/Transforms/InsertFrees.h"
 #include "ckpt/Analysis/StepAnalysis.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Transforms/Passes.h"
-#include "ckpt/Transforms/InsertFrees.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"

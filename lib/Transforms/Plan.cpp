@@ -1,7 +1,7 @@
 //===- Plan.cpp - the ckpt-plan pass --------------------------------------===//
 //
-// A thin wrapper: planStep (lib/Analysis/PlanStep.cpp) plans each step; the pass
-// writes the schedule it returns as the step's #ckpt.plan.
+// A thin wrapper: planStep (lib/Analysis/PlanStep.cpp) plans each step; the
+// pass writes the schedule it returns as the step's #ckpt.plan.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,7 +43,8 @@ void PlanPass::runOnOperation() {
         << timeLimit.getValue();
     return signalPassFailure();
   }
-  FailureOr<CostSetup> costs = setUpCosts(module.getLoc(), stringify(device), profile);
+  FailureOr<CostSetup> costs =
+      setUpCosts(module.getLoc(), stringify(device), profile);
   if (failed(costs))
     return signalPassFailure();
   StepPlanRequest request;
@@ -69,8 +70,8 @@ void PlanPass::runOnOperation() {
     }
     request.budget = *spec;
     step->removeAttr(kPlanAttrName);
-    FailureOr<StepPlan> plan = planStep(
-        step, getChildAnalysis<StepAnalysis>(step), *costs, request);
+    FailureOr<StepPlan> plan =
+        planStep(step, getChildAnalysis<StepAnalysis>(step), *costs, request);
     if (mlir::failed(plan)) {
       failed = true;
       continue;
@@ -82,8 +83,7 @@ void PlanPass::runOnOperation() {
     step->setAttr(kPlanAttrName,
                   PlanAttr::get(&getContext(), strategy, plan->budget,
                                 static_cast<uint64_t>(result.peak),
-                                llvm::APFloat(result.time),
-                                plan->storeAllPeak,
+                                llvm::APFloat(result.time), plan->storeAllPeak,
                                 llvm::APFloat(plan->storeAllTime), schedule,
                                 llvm::APFloat(lowerBound)));
   }

@@ -43,20 +43,20 @@ struct PrintAnalysisPass
       InFlightDiagnostic remark = mlir::emitRemark(op->getLoc())
                                   << "#" << pos << " "
                                   << (forward ? "forward" : "backward");
-      if (llvm::any_of(op->getResults(), [&](Value v) {
-            return analysis.isActivation(v);
-          }))
+      if (llvm::any_of(op->getResults(),
+                       [&](Value v) { return analysis.isActivation(v); }))
         remark << ", activation";
       if (forward && !StepAnalysis::isRecomputable(op))
         remark << ", not recomputable";
       remark << ", allocates " << allocated << " B, live "
              << timeline.liveDuring[pos] << " B";
     }
-    mlir::emitRemark(step.getLoc()) << "forward ops: " << analysis.getForwardOps().size()
-                      << ", backward ops: " << analysis.getBackwardOps().size()
-                      << ", activations: " << analysis.getActivations().size()
-                      << " (" << activationBytes << " B), peak "
-                      << timeline.peak << " B at #" << timeline.peakPosition;
+    mlir::emitRemark(step.getLoc())
+        << "forward ops: " << analysis.getForwardOps().size()
+        << ", backward ops: " << analysis.getBackwardOps().size()
+        << ", activations: " << analysis.getActivations().size() << " ("
+        << activationBytes << " B), peak " << timeline.peak << " B at #"
+        << timeline.peakPosition;
   }
 };
 } // namespace

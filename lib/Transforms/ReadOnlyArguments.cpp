@@ -26,9 +26,8 @@ struct ReadOnlyArgumentsPass
     BoolAttr no = BoolAttr::get(&getContext(), false);
     for (auto [index, type] : llvm::enumerate(func.getArgumentTypes()))
       if (isa<TensorType>(type))
-        func.setArgAttr(index,
-                        bufferization::BufferizationDialect::kWritableAttrName,
-                        no);
+        func.setArgAttr(
+            index, bufferization::BufferizationDialect::kWritableAttrName, no);
   }
 };
 } // namespace

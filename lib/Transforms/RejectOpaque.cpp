@@ -16,7 +16,8 @@ using namespace mlir;
 using namespace ckpt;
 
 namespace {
-struct RejectOpaquePass : public ckpt::impl::RejectOpaquePassBase<RejectOpaquePass> {
+struct RejectOpaquePass
+    : public ckpt::impl::RejectOpaquePassBase<RejectOpaquePass> {
   void runOnOperation() override {
     bool found = false;
     getOperation()->walk([&](OpaqueOp op) {

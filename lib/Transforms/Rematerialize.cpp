@@ -10,19 +10,19 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ckpt/Transforms/Rematerialize.h"
 #include "ckpt/Analysis/StepAnalysis.h"
 #include "ckpt/Analysis/StepProblem.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Solver/Schedule.h"
 #include "ckpt/Transforms/Passes.h"
-#include "ckpt/Transforms/Rematerialize.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
-#include <map>
 #include "llvm/ADT/SetVector.h"
+#include <map>
 
 namespace ckpt {
 #define GEN_PASS_DEF_REMATERIALIZEPASS
@@ -134,7 +134,8 @@ struct ScheduleRewriter {
       StepAnalysis::getReadValues(built.opOf[schedule[e]], read);
       for (Value value : read) {
         auto id = idOf.find(value);
-        auto it = id == idOf.end() ? versionOf.end() : versionOf.find(id->second);
+        auto it =
+            id == idOf.end() ? versionOf.end() : versionOf.find(id->second);
         if (it == versionOf.end()) {
           inputs.insert(value); // a block argument or a value from outside
           continue;
@@ -180,9 +181,10 @@ struct ScheduleRewriter {
           continue;
         }
         auto id = idOf.find(value);
-        auto it = id == idOf.end() ? versionOf.end() : versionOf.find(id->second);
-        Value outer = it != versionOf.end() ? valueOf(id->second, it->second)
-                                            : value;
+        auto it =
+            id == idOf.end() ? versionOf.end() : versionOf.find(id->second);
+        Value outer =
+            it != versionOf.end() ? valueOf(id->second, it->second) : value;
         mapping.map(value, argument.lookup(outer));
       }
       Operation *clone = innerBuilder.clone(*op, mapping);

@@ -72,7 +72,8 @@ void ReportPass::runOnOperation() {
   ModuleOp module = getOperation();
   if (failed(checkSlots(module.getLoc(), slots)))
     return signalPassFailure();
-  FailureOr<CostSetup> costs = setUpCosts(module.getLoc(), stringify(device), profile);
+  FailureOr<CostSetup> costs =
+      setUpCosts(module.getLoc(), stringify(device), profile);
   if (failed(costs))
     return signalPassFailure();
 
@@ -143,9 +144,9 @@ void ReportPass::runOnOperation() {
 
     // The baselines at the same budget.
     json::Value baselines = json::Value::object();
-    for (llvm::StringRef name : {"store-all", "periodic:2", "periodic:3",
-                                 "periodic:4", "sqrt", "revolve",
-                                 "memory-poor"}) {
+    for (llvm::StringRef name :
+         {"store-all", "periodic:2", "periodic:3", "periodic:4", "sqrt",
+          "revolve", "memory-poor"}) {
       sched::PlanOptions baseline;
       baseline.strategy = name.str();
       baseline.budget = static_cast<int64_t>(budget);

@@ -83,8 +83,7 @@ LogicalResult WrapStepPass::wrap(func::FuncOp func, ModuleOp module) {
           func.emitError("cannot wrap '")
           << func.getSymName()
           << "': it is referenced, and a training step cannot be called";
-      diag.attachNote(uses->begin()->getUser()->getLoc())
-          << "referenced here";
+      diag.attachNote(uses->begin()->getUser()->getLoc()) << "referenced here";
       return diag;
     }
   }

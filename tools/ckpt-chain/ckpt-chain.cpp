@@ -87,8 +87,7 @@ int main(int argc, char **argv) {
             name == "--sweep" || name == "--format" || name == "--threads")
           return fail("option '" + std::string(name) +
                       "' needs a value: " + std::string(name) + "=VALUE");
-        return fail("unknown option '" + std::string(arg) +
-                    "' (see --help)");
+        return fail("unknown option '" + std::string(arg) + "' (see --help)");
       }
       std::string_view value = arg.substr(eq + 1);
       int64_t n = 0;
@@ -99,8 +98,8 @@ int main(int argc, char **argv) {
           return fail("invalid --format '" + std::string(value) +
                       "' (expected csv or jsonl)");
         format = std::string(value);
-      } else if (name == "--memory" || name == "--slots" ||
-                 name == "--sweep" || name == "--threads") {
+      } else if (name == "--memory" || name == "--slots" || name == "--sweep" ||
+                 name == "--threads") {
         bool allowZero = name == "--slots" || name == "--threads";
         if (!parseInt(value, n) || n < 0 || (n == 0 && !allowZero))
           return fail("invalid value '" + std::string(value) + "' for " +

@@ -51,7 +51,8 @@ json::Value names(const Graph &g, const std::vector<int> &ids) {
   return a;
 }
 
-json::Value chainJson(const Graph &g, const SeparatorChain &c, bool stageNodes) {
+json::Value chainJson(const Graph &g, const SeparatorChain &c,
+                      bool stageNodes) {
   json::Value o = json::Value::object();
   o.set("separators_count", static_cast<int64_t>(c.separators.size()));
   o.set("stages_count", static_cast<int64_t>(c.stages.size()));
@@ -99,8 +100,9 @@ int main(int argc, char **argv) {
     } else if (a == "--heuristic=min-degree") {
       heur = Heuristic::MinDegree;
     } else if (a.rfind("--heuristic=", 0) == 0) {
-      std::fprintf(stderr, "ckpt-graph: error: unknown heuristic '%s' "
-                           "(expected min-fill or min-degree)\n",
+      std::fprintf(stderr,
+                   "ckpt-graph: error: unknown heuristic '%s' "
+                   "(expected min-fill or min-degree)\n",
                    a.c_str() + 12);
       return 1;
     } else if (a == "--exact") {
@@ -167,9 +169,10 @@ int main(int argc, char **argv) {
       times.set(std::string(vw.name) + "_" + heuristicName(h), msSince(t1));
       std::string why;
       if (!validate(u, td, &why)) {
-        std::fprintf(stderr, "ckpt-graph: internal error: invalid %s "
-                             "decomposition: %s\n", heuristicName(h),
-                     why.c_str());
+        std::fprintf(stderr,
+                     "ckpt-graph: internal error: invalid %s "
+                     "decomposition: %s\n",
+                     heuristicName(h), why.c_str());
         return 2;
       }
       w.set(heuristicName(h), td.width());

@@ -29,6 +29,7 @@
 #include "ckpt/Solver/Json.h"
 #include "ckpt/Solver/SplitMix64.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -40,7 +41,6 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -50,8 +50,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -158,18 +158,30 @@ struct RuntimeApi {
 /// Every mgpu* function MLIR 22's gpu-to-llvm and gpu.binary translation
 /// call (lib/Runtime/CudaRuntime.cpp defines them all).
 static const char *const kGpuRuntimeFunctions[] = {
-    "mgpuModuleLoad",         "mgpuModuleLoadJIT",
-    "mgpuModuleUnload",       "mgpuModuleGetFunction",
-    "mgpuLaunchKernel",       "mgpuLaunchClusterKernel",
-    "mgpuStreamCreate",       "mgpuStreamDestroy",
-    "mgpuStreamSynchronize",  "mgpuStreamWaitEvent",
-    "mgpuEventCreate",        "mgpuEventDestroy",
-    "mgpuEventSynchronize",   "mgpuEventRecord",
-    "mgpuMemAlloc",           "mgpuMemFree",
-    "mgpuMemcpy",             "mgpuMemset32",
-    "mgpuMemset16",           "mgpuMemHostRegister",
-    "mgpuMemHostUnregister",  "mgpuMemHostRegisterMemRef",
-    "mgpuMemHostUnregisterMemRef", "mgpuSetDefaultDevice"};
+    "mgpuModuleLoad",
+    "mgpuModuleLoadJIT",
+    "mgpuModuleUnload",
+    "mgpuModuleGetFunction",
+    "mgpuLaunchKernel",
+    "mgpuLaunchClusterKernel",
+    "mgpuStreamCreate",
+    "mgpuStreamDestroy",
+    "mgpuStreamSynchronize",
+    "mgpuStreamWaitEvent",
+    "mgpuEventCreate",
+    "mgpuEventDestroy",
+    "mgpuEventSynchronize",
+    "mgpuEventRecord",
+    "mgpuMemAlloc",
+    "mgpuMemFree",
+    "mgpuMemcpy",
+    "mgpuMemset32",
+    "mgpuMemset16",
+    "mgpuMemHostRegister",
+    "mgpuMemHostUnregister",
+    "mgpuMemHostRegisterMemRef",
+    "mgpuMemHostUnregisterMemRef",
+    "mgpuSetDefaultDevice"};
 
 /// libckpt_cuda_runtime.so: --cuda-runtime, else beside ckpt-run's lib/.
 static std::string cudaRuntimePath(const char *argv0) {
@@ -198,8 +210,8 @@ static bool loadGpuRuntime(const char *argv0, RuntimeApi &api) {
   void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!handle) {
     const char *why = dlerror();
-    fail(llvm::Twine("no CUDA device available: cannot load '") + path +
-         "' (" + (why ? why : "unknown reason") + ")");
+    fail(llvm::Twine("no CUDA device available: cannot load '") + path + "' (" +
+         (why ? why : "unknown reason") + ")");
     return false;
   }
   bool missing = false;
@@ -540,8 +552,7 @@ int main(int argc, char **argv) {
   // Check it is lowered (for the device asked for) and find the entry.
   auto binaries = module->getOps<gpu::BinaryOp>();
   if (!useGpu && !binaries.empty())
-    return fail("the module holds GPU kernels (" +
-                describe(*binaries.begin()) +
+    return fail("the module holds GPU kernels (" + describe(*binaries.begin()) +
                 "): it was lowered by ckpt-lower-to-nvptx; run it with --gpu, "
                 "or lower the step with ckpt-lower-to-cpu");
   if (Operation *op = findUnloweredOp(*module, entryName, useGpu))
@@ -807,8 +818,8 @@ int main(int argc, char **argv) {
   // The step's memory: the host hooks' counters on the CPU; with --gpu the
   // device allocations' (mgpuMemAlloc), where every buffer of a
   // ckpt-lower-to-nvptx step lives; its host allocations are given apart.
-  uint64_t live = useGpu ? stats.deviceLiveBytes + stats.liveBytes
-                         : stats.liveBytes;
+  uint64_t live =
+      useGpu ? stats.deviceLiveBytes + stats.liveBytes : stats.liveBytes;
   uint64_t leaked = live > resultBytes ? live - resultBytes : 0;
 
   llvm::outs() << "{\"entry\": " << jsonString(entry);

@@ -35,9 +35,11 @@ const char *kUsage =
     "  --budget=B         bytes (units B, KB, MB, GB, KiB, MiB, GiB, TiB) or\n"
     "                     a percentage of the store-all peak ('80%');\n"
     "                     default 100%\n"
-    "  --strategy=NAME    optimal (default), ilp, store-all, periodic:K, sqrt,\n"
+    "  --strategy=NAME    optimal (default), ilp, store-all, periodic:K, "
+    "sqrt,\n"
     "                     revolve, memory-poor or articulation\n"
-    "  --slots=S          memory slots of the chain DP (default 500, 0: exact)\n"
+    "  --slots=S          memory slots of the chain DP (default 500, 0: "
+    "exact)\n"
     "  --time-limit=SEC   ilp: CBC's time limit in seconds (default 60)\n"
     "  --threads=N        ilp: CBC threads (default 1)\n"
     "  --ilp-log          ilp: CBC's log on standard output\n"
@@ -75,8 +77,8 @@ int main(int argc, char **argv) {
       budgetText = v;
     } else if (const char *v = value("--strategy=")) {
       options.strategy = v;
-      if (!sched::isStrategy(options.strategy) ||
-          options.strategy == "speed" || options.strategy == "manual")
+      if (!sched::isStrategy(options.strategy) || options.strategy == "speed" ||
+          options.strategy == "manual")
         return fail("unknown strategy '" + options.strategy +
                     "' (expected optimal, ilp, store-all, periodic:K, sqrt, "
                     "revolve, memory-poor or articulation)");

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/InitCkpt.h"
 #include "ckpt/Pipelines/Pipelines.h"
+#include "ckpt/InitCkpt.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -173,6 +173,6 @@ TEST_F(Pipelines, RematOptionsAreThePlanPassOptions) {
                                      : text.substr(open + 1, close - open - 1);
   };
   EXPECT_FALSE(inside(plan).empty()) << plan;
-  EXPECT_EQ(inside(remat), inside(plan)) << "pipeline: " << remat
-                                         << "\npass:     " << plan;
+  EXPECT_EQ(inside(remat), inside(plan))
+      << "pipeline: " << remat << "\npass:     " << plan;
 }

@@ -111,8 +111,8 @@ bool apply(const Chain &c, const State &s, const Op &op, bool persistent,
     return false;
   if (op.kind == OpKind::FNone && persistent && s.a[l - 1] == 2)
     return false;
-  memory = held(c, s) +
-           (op.kind == OpKind::FAll ? c.wabarAt(l) : c.wa[l]) + c.ofAt(l);
+  memory = held(c, s) + (op.kind == OpKind::FAll ? c.wabarAt(l) : c.wa[l]) +
+           c.ofAt(l);
   if (op.kind == OpKind::FAll)
     out.abar[l] = true;
   else
@@ -185,12 +185,11 @@ Best cheapest(const Chain &c, int64_t limit, bool persistent) {
     for (const Op &op : ops) {
       State next;
       int64_t memory;
-      if (!apply(c, node.state, op, persistent, next, memory) ||
-          memory > limit)
+      if (!apply(c, node.state, op, persistent, next, memory) || memory > limit)
         continue;
       const double cost =
-          node.cost + (op.kind == OpKind::Backward ? c.ubAt(op.stage)
-                                                   : c.ufAt(op.stage));
+          node.cost +
+          (op.kind == OpKind::Backward ? c.ubAt(op.stage) : c.ufAt(op.stage));
       auto [it, inserted] =
           nodes.try_emplace(next.key(), Node{cost, next, e.key, op});
       if (!inserted) {
@@ -243,7 +242,8 @@ int64_t leastLimit(const Chain &c, bool persistent) {
 /// A random chain with small integer sizes and durations (wabar >= wa).
 /// With `gradientsLikeActivations` every delta^i has the size of a^i (the
 /// model's usual case); otherwise delta^i is drawn on its own.
-Chain randomChain(std::mt19937 &rng, int stages, bool gradientsLikeActivations) {
+Chain randomChain(std::mt19937 &rng, int stages,
+                  bool gradientsLikeActivations) {
   std::uniform_int_distribution<int64_t> size(0, 5), extra(0, 4), over(0, 1);
   std::uniform_int_distribution<int> time(0, 7);
   Chain c;
@@ -384,8 +384,7 @@ TEST(ChainBruteForce, DPAgainstPersistentSequencesAnyGradientSize) {
     ASSERT_EQ(c.validate(), "");
     const bool exact = backwardsNeverGrow(c);
     growing += !exact;
-    compareAtEveryLimit(c, exact, false, tally,
-                        "iter " + std::to_string(iter));
+    compareAtEveryLimit(c, exact, false, tally, "iter " + std::to_string(iter));
   }
   EXPECT_GT(growing, 10);
   RecordProperty("growing", growing);
@@ -414,9 +413,9 @@ TEST(ChainBruteForce, RecomputingBeforeAGrowingBackwardPays) {
   ASSERT_TRUE(dp.feasible);
   EXPECT_EQ(dp.makespan, 75);
   std::vector<Op> better;
-  for (const char *name : {"Fck1", "Fn2", "Fn3", "Fall4", "Fall5", "B5",
-                           "Fck1", "Fn2", "Fall3", "B4", "B3", "Fck1",
-                           "Fall2", "B2", "Fall1", "B1"}) {
+  for (const char *name :
+       {"Fck1", "Fn2", "Fn3", "Fall4", "Fall5", "B5", "Fck1", "Fn2", "Fall3",
+        "B4", "B3", "Fck1", "Fall2", "B2", "Fall1", "B1"}) {
     Op op;
     ASSERT_TRUE(parseOp(name, op));
     better.push_back(op);

@@ -5,12 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ckpt/Solver/Schedule.h"
 #include "ckpt/Solver/Graph.h"
 #include "ckpt/Solver/Ilp.h"
 #include "ckpt/Solver/Planner.h"
 #include "ckpt/Solver/ProblemChain.h"
 #include "ckpt/Solver/Remat.h"
-#include "ckpt/Solver/Schedule.h"
 
 #include <gtest/gtest.h>
 
@@ -104,10 +104,12 @@ TEST(Schedule, InvalidSchedulesNameTheirFault) {
   Problem p = trainingChain({10, 20}, {1, 1});
   Evaluation e = evaluate(p, {0, 1, 2, 3});
   EXPECT_FALSE(e.valid);
-  EXPECT_NE(e.error.find("op 4 ('b1') never runs"), std::string::npos) << e.error;
+  EXPECT_NE(e.error.find("op 4 ('b1') never runs"), std::string::npos)
+      << e.error;
   e = evaluate(p, {1, 0, 2, 3, 4});
   EXPECT_FALSE(e.valid);
-  EXPECT_NE(e.error.find("before it is computed"), std::string::npos) << e.error;
+  EXPECT_NE(e.error.find("before it is computed"), std::string::npos)
+      << e.error;
   e = evaluate(p, {0, 1, 2, 3, 4, 9});
   EXPECT_FALSE(e.valid);
   EXPECT_NE(e.error.find("which does not exist"), std::string::npos) << e.error;
@@ -401,17 +403,17 @@ TEST(ProblemChain, ExpandsAChainSequence) {
   // b3 (B3), f1 and f2 again, then b2 and b1 (B2), which read them.
   using solver::Op;
   using solver::OpKind;
-  std::vector<Op> seq = {{OpKind::FCk, 1},   {OpKind::FNone, 2},
-                         {OpKind::FAll, 3},  {OpKind::FAll, 4},
+  std::vector<Op> seq = {{OpKind::FCk, 1},      {OpKind::FNone, 2},
+                         {OpKind::FAll, 3},     {OpKind::FAll, 4},
                          {OpKind::Backward, 4}, {OpKind::Backward, 3},
-                         {OpKind::FAll, 1},  {OpKind::FAll, 2},
+                         {OpKind::FAll, 1},     {OpKind::FAll, 2},
                          {OpKind::Backward, 2}, {OpKind::Backward, 1}};
   Schedule s = expandSequence(p, chain, seq);
   // Positions: 0 f1, 1 f2, 2 f3, 3 loss, 4 b3, 5 b2, 6 b1.
   EXPECT_EQ(s, (Schedule{0, 1, 2, 3, 4, 0, 1, 5, 6}));
   // No recomputation at all: the identity, as written.
-  std::vector<Op> all = {{OpKind::FAll, 1}, {OpKind::FAll, 2},
-                         {OpKind::FAll, 3}, {OpKind::FAll, 4},
+  std::vector<Op> all = {{OpKind::FAll, 1},     {OpKind::FAll, 2},
+                         {OpKind::FAll, 3},     {OpKind::FAll, 4},
                          {OpKind::Backward, 4}, {OpKind::Backward, 3},
                          {OpKind::Backward, 2}, {OpKind::Backward, 1}};
   EXPECT_EQ(expandSequence(p, chain, all), identitySchedule(p));

@@ -42,10 +42,10 @@ struct StepPlanRequest {
 struct StepPlan {
   /// The step as the planners see it (ops by block position).
   OrderProblem problem;
-  uint64_t budget = 0;        ///< bytes
-  uint64_t storeAllPeak = 0;  ///< the step as written (simulated)
+  uint64_t budget = 0;       ///< bytes
+  uint64_t storeAllPeak = 0; ///< the step as written (simulated)
   double storeAllTime = 0;
-  sched::PlanResult result;   ///< feasible (planStep fails otherwise)
+  sched::PlanResult result; ///< feasible (planStep fails otherwise)
 };
 
 /// The separators 'speed' (the results of matmul and convolution ops) and

@@ -63,8 +63,7 @@ struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
 /// Options of `ckpt-lower-to-nvptx`.
 struct LowerToNVPTXOptions
     : public mlir::PassPipelineOptions<LowerToNVPTXOptions> {
-  Option<std::string> chip{*this, "chip",
-                           llvm::cl::desc("Target GPU (sm_XX)"),
+  Option<std::string> chip{*this, "chip", llvm::cl::desc("Target GPU (sm_XX)"),
                            llvm::cl::init("sm_90")};
   Option<std::string> features{*this, "features",
                                llvm::cl::desc("Target features (PTX ISA "

@@ -47,12 +47,12 @@ struct DPOptions {
 
 /// Result of solveChainDP().
 struct DPSolution {
-  std::string error;         ///< Non-empty: the DP could not run.
-  bool feasible = false;     ///< C_BP(1, L+1, limit - wa[0]) < infinity.
-  double makespan = 0;       ///< Sum of durations of `sequence`.
-  std::vector<Op> sequence;  ///< Algorithm 2's sequence (if feasible).
+  std::string error;            ///< Non-empty: the DP could not run.
+  bool feasible = false;        ///< C_BP(1, L+1, limit - wa[0]) < infinity.
+  double makespan = 0;          ///< Sum of durations of `sequence`.
+  std::vector<Op> sequence;     ///< Algorithm 2's sequence (if feasible).
   int64_t minFeasibleLimit = 0; ///< Least limit (units) that is feasible.
-  size_t tableBytes = 0;     ///< Memory used by the DP table.
+  size_t tableBytes = 0;        ///< Memory used by the DP table.
 };
 
 /// Solves C_BP(1, L+1, limit - wa[0]) for `unitChain` (sizes in units) and

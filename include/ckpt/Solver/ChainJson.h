@@ -36,8 +36,7 @@ struct ChainInput {
 
 /// Reads a chain from a parsed JSON document. On failure returns false and
 /// sets `error` to "LINE:COLUMN: message" naming the field.
-bool chainFromJson(const json::Value &doc, ChainInput &out,
-                   std::string &error);
+bool chainFromJson(const json::Value &doc, ChainInput &out, std::string &error);
 
 /// Parses JSON text and reads the chain; errors are "LINE:COLUMN: ...".
 bool parseChain(std::string_view text, ChainInput &out, std::string &error);

@@ -106,10 +106,10 @@ bool parseOp(std::string_view text, Op &out);
 
 /// Result of simulate().
 struct Simulation {
-  bool valid = false;   ///< Every input present, all of delta^0 computed.
-  std::string error;    ///< Why not valid (names the operation).
-  double makespan = 0;  ///< Sum of the operations' durations.
-  int64_t peak = 0;     ///< Highest memory use during an operation.
+  bool valid = false;    ///< Every input present, all of delta^0 computed.
+  std::string error;     ///< Why not valid (names the operation).
+  double makespan = 0;   ///< Sum of the operations' durations.
+  int64_t peak = 0;      ///< Highest memory use during an operation.
   size_t errorIndex = 0; ///< Index of the failing operation.
 };
 

@@ -52,20 +52,20 @@ std::string strategyHelp();
 
 /// Options for runStrategy().
 struct SolveOptions {
-  unsigned threads = 0;          ///< DP worker threads (0 = auto).
-  bool withSequence = true;      ///< Return the sequence.
-  bool withMinFeasible = true;   ///< Compute minFeasibleMemory.
+  unsigned threads = 0;        ///< DP worker threads (0 = auto).
+  bool withSequence = true;    ///< Return the sequence.
+  bool withMinFeasible = true; ///< Compute minFeasibleMemory.
 };
 
 /// The outcome of running a strategy on a chain under a budget.
 struct StrategyResult {
-  std::string error;      ///< Non-empty: bad input (nothing else is set).
+  std::string error; ///< Non-empty: bad input (nothing else is set).
   Strategy strategy;
   MemoryModel budget;
-  bool feasible = false;  ///< Peak (in units) within the limit.
-  double makespan = 0;    ///< Sum of the sequence's durations.
-  int64_t peak = 0;       ///< Simulated peak with exact sizes (bytes).
-  int64_t peakUnits = 0;  ///< Simulated peak in units (= peak if exact).
+  bool feasible = false; ///< Peak (in units) within the limit.
+  double makespan = 0;   ///< Sum of the sequence's durations.
+  int64_t peak = 0;      ///< Simulated peak with exact sizes (bytes).
+  int64_t peakUnits = 0; ///< Simulated peak in units (= peak if exact).
   std::vector<Op> sequence;
   /// The least memory M (same unit as budget.memory, same slot count) for
   /// which this strategy is feasible; nullopt if it is feasible for no M

@@ -1,4 +1,5 @@
-//===- Graph.h - Plain directed data-flow graph for separator analysis -*- C++ -*-===//
+//===- Graph.h - Plain directed data-flow graph for separator analysis -*- C++
+//-*-===//
 //
 // A training step as a directed graph of values: one node per value (the
 // output of one operation), an edge u -> v when v reads u. Each node carries
@@ -37,9 +38,10 @@ struct Node {
   std::string name;      ///< Display name (JSON "name", or the id as text).
   int64_t origId = 0;    ///< Original identifier (JSON "id" / integer name).
   bool backward = false; ///< Belongs to the backward (gradient) pass.
-  bool input = false;    ///< Step input / parameter: never stored, never recomputed.
-  double cost = 0.0;     ///< Compute cost (relative time) of producing it.
-  uint64_t bytes = 0;    ///< Size of the node's output.
+  bool input =
+      false; ///< Step input / parameter: never stored, never recomputed.
+  double cost = 0.0;  ///< Compute cost (relative time) of producing it.
+  uint64_t bytes = 0; ///< Size of the node's output.
 };
 
 /// Directed graph with CSR successor and predecessor lists. Build with
@@ -77,7 +79,8 @@ public:
 
   /// Topological order (Kahn). Returns false on a cycle and sets
   /// *cycleNode to a node on a cycle.
-  bool topologicalOrder(std::vector<int> &order, int *cycleNode = nullptr) const;
+  bool topologicalOrder(std::vector<int> &order,
+                        int *cycleNode = nullptr) const;
 
   /// Loss nodes: forward ops with no forward-op successor. Sorted.
   std::vector<int> lossNodes() const;

@@ -35,24 +35,24 @@ namespace sched {
 bool ilpAvailable();
 
 struct IlpOptions {
-  double timeLimit = 60;  ///< seconds; <= 0: none
+  double timeLimit = 60; ///< seconds; <= 0: none
   int threads = 1;
-  bool log = false;       ///< CBC's log on stdout
+  bool log = false; ///< CBC's log on stdout
   /// A schedule to start from (used when it runs the problem's ops in its
   /// order, with recomputations in that order, and fits the budget).
   const Schedule *warmStart = nullptr;
 };
 
 struct IlpResult {
-  std::string error;   ///< non-empty: nothing else is meaningful
+  std::string error; ///< non-empty: nothing else is meaningful
   enum class Status {
     Optimal,    ///< proven optimal (within CBC's gap tolerance)
     Feasible,   ///< a schedule, not proven optimal when the time ran out
     Infeasible, ///< proven: no schedule of this form fits the budget
     Unknown     ///< no schedule found, infeasibility not proven
   } status = Status::Unknown;
-  Schedule schedule;   ///< when Optimal or Feasible
-  double cost = 0;     ///< total cost of `schedule` (every execution)
+  Schedule schedule;     ///< when Optimal or Feasible
+  double cost = 0;       ///< total cost of `schedule` (every execution)
   double lowerBound = 0; ///< proven lower bound on the total cost
   bool warmStarted = false;
   int64_t variables = 0, constraints = 0;

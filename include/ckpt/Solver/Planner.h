@@ -45,8 +45,8 @@ bool isStrategy(const std::string &name);
 
 struct PlanOptions {
   std::string strategy = "optimal";
-  int64_t budget = 0;   ///< bytes
-  int64_t slots = 500;  ///< chain DP memory slots (0: exact sizes)
+  int64_t budget = 0;  ///< bytes
+  int64_t slots = 500; ///< chain DP memory slots (0: exact sizes)
   /// fit=model: the chain model's peak must fit, not the schedule's.
   bool fitModel = false;
   /// 'speed' and 'manual': the candidate separators (kind Candidates).
@@ -60,11 +60,11 @@ struct PlanOptions {
 };
 
 struct PlanResult {
-  std::string error;     ///< bad input or solver failure
+  std::string error; ///< bad input or solver failure
   bool feasible = false;
-  Schedule schedule;     ///< when feasible
-  double time = 0;       ///< cost of `schedule`
-  int64_t peak = 0;      ///< exact peak of `schedule`
+  Schedule schedule; ///< when feasible
+  double time = 0;   ///< cost of `schedule`
+  int64_t peak = 0;  ///< exact peak of `schedule`
   /// The least peak the strategy reaches (when infeasible: the least
   /// feasible budget it can name); nullopt when it reaches none.
   std::optional<int64_t> leastPeak;

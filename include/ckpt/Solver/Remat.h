@@ -73,8 +73,7 @@ Schedule fitBudget(const Problem &problem, const Schedule &start,
 /// Removes recomputations, the most expensive first, while the peak stays
 /// within `budget` (never makes a schedule within budget go above it).
 Schedule dropRecomputations(const Problem &problem, const Schedule &schedule,
-                            int64_t budget,
-                            const SearchOptions &options = {});
+                            int64_t budget, const SearchOptions &options = {});
 
 /// dropRecomputations, then ruin-and-recreate rounds. `schedule` must be
 /// within `budget`; so is the result, and it costs no more.

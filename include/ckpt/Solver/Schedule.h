@@ -52,25 +52,25 @@ enum class BufferRule : uint8_t {
 
 /// A value: the result of one op, or an input of the computation.
 struct Value {
-  int64_t bytes = 0;   ///< Size of a buffer of its own.
-  int producer = -1;   ///< The op defining it; -1 for an input.
+  int64_t bytes = 0; ///< Size of a buffer of its own.
+  int producer = -1; ///< The op defining it; -1 for an input.
   BufferRule rule = BufferRule::Fresh;
-  int source = -1;     ///< View / InPlace: the value whose buffer it takes.
+  int source = -1;       ///< View / InPlace: the value whose buffer it takes.
   bool returned = false; ///< Read at the end: its last version lives on.
 };
 
 /// An op of the computation.
 struct Op {
   std::string name;
-  double cost = 0;           ///< Time of one execution.
-  bool recomputable = true;  ///< May run more than once.
-  bool backward = false;     ///< For producers and reports only.
+  double cost = 0;          ///< Time of one execution.
+  bool recomputable = true; ///< May run more than once.
+  bool backward = false;    ///< For producers and reports only.
   /// Constant-like (computed from constants alone, e.g. a tensor.empty or a
   /// fill of a constant): planners re-run it next to every recomputed op
   /// that reads it rather than keep its result.
   bool constant = false;
-  std::vector<int> reads;    ///< Values read (distinct).
-  std::vector<int> results;  ///< Values defined.
+  std::vector<int> reads;   ///< Values read (distinct).
+  std::vector<int> results; ///< Values defined.
 };
 
 /// The computation to schedule. Ops are listed in a topological order: an op
@@ -111,8 +111,9 @@ Schedule identitySchedule(const Problem &problem);
 /// One buffer of an evaluated schedule.
 struct Buffer {
   int64_t bytes = 0;
-  size_t def = 0;     ///< Execution that creates it.
-  size_t lastUse = 0; ///< Last execution reading it (size() of the schedule: the end).
+  size_t def = 0; ///< Execution that creates it.
+  size_t lastUse =
+      0; ///< Last execution reading it (size() of the schedule: the end).
   /// The versions it holds, as (execution, value) pairs, in creation order.
   std::vector<std::pair<size_t, int>> versions;
 };
@@ -128,11 +129,11 @@ struct EvalOptions {
 /// The outcome of `evaluate`.
 struct Evaluation {
   bool valid = false;
-  std::string error;     ///< Why not valid (names the execution and op).
-  size_t errorIndex = 0; ///< The offending execution.
-  double cost = 0;       ///< Sum of the executions' costs.
-  int64_t peak = 0;      ///< Most bytes live while one execution runs.
-  size_t peakIndex = 0;  ///< First execution at the peak.
+  std::string error;           ///< Why not valid (names the execution and op).
+  size_t errorIndex = 0;       ///< The offending execution.
+  double cost = 0;             ///< Sum of the executions' costs.
+  int64_t peak = 0;            ///< Most bytes live while one execution runs.
+  size_t peakIndex = 0;        ///< First execution at the peak.
   std::vector<int64_t> live;   ///< Bytes live during each execution.
   std::vector<Buffer> buffers; ///< In creation order.
 };

@@ -1,4 +1,5 @@
-//===- Separators.h - Separator chains and stages of a training graph -*- C++ -*-===//
+//===- Separators.h - Separator chains and stages of a training graph -*- C++
+//-*-===//
 //
 // From a Graph (forward + backward + step inputs) to an ordered chain of
 // separators S_0 .. S_{m-1} from the step inputs to the loss, and the m+1
@@ -55,13 +56,13 @@ struct Separator {
 };
 
 struct Stage {
-  std::vector<int> nodes;    ///< Forward ops of the stage, sorted.
-  int inputSeparator = -1;   ///< Index into separators; -1: step inputs only.
-  int outputSeparator = -1;  ///< Index into separators; -1: the loss.
-  double cost = 0.0;         ///< Sum of the nodes' cost (forward compute).
-  uint64_t bytes = 0;        ///< Sum of the nodes' bytes.
-  uint64_t inputBytes = 0;   ///< Bytes of the input separator (0 for stage 0).
-  uint64_t outputBytes = 0;  ///< Bytes of the output separator (0 for last).
+  std::vector<int> nodes;   ///< Forward ops of the stage, sorted.
+  int inputSeparator = -1;  ///< Index into separators; -1: step inputs only.
+  int outputSeparator = -1; ///< Index into separators; -1: the loss.
+  double cost = 0.0;        ///< Sum of the nodes' cost (forward compute).
+  uint64_t bytes = 0;       ///< Sum of the nodes' bytes.
+  uint64_t inputBytes = 0;  ///< Bytes of the input separator (0 for stage 0).
+  uint64_t outputBytes = 0; ///< Bytes of the output separator (0 for last).
   /// Forward ops of this stage read by a backward node (edges fwd -> bwd):
   /// what the stage's backward needs (omega_abar), sorted.
   std::vector<int> backwardReads;
@@ -71,9 +72,9 @@ struct Stage {
 struct SeparatorChain {
   std::vector<Separator> separators; ///< Ordered from the inputs to the loss.
   std::vector<Stage> stages;         ///< separators.size() + 1 (0 if no ops).
-  std::vector<int> stageOf;          ///< Per Graph node; -1 unless a forward op.
-  std::vector<int> entries;          ///< Forward ops with no forward-op pred.
-  std::vector<int> losses;           ///< Forward ops with no forward-op succ.
+  std::vector<int> stageOf; ///< Per Graph node; -1 unless a forward op.
+  std::vector<int> entries; ///< Forward ops with no forward-op pred.
+  std::vector<int> losses;  ///< Forward ops with no forward-op succ.
   /// Floating forward ops (sorted; empty unless floatSources): not reachable
   /// from an anchor, each placed in the stage of its earliest reader.
   std::vector<int> floating;

@@ -1,4 +1,5 @@
-//===- TreeDecomposition.h - Tree decompositions of undirected graphs -*- C++ -*-===//
+//===- TreeDecomposition.h - Tree decompositions of undirected graphs -*- C++
+//-*-===//
 //
 // Greedy elimination orderings (min-fill, min-degree) with incremental
 // fill/degree maintenance and a lazy priority queue, the tree decomposition

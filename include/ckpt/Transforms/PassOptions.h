@@ -66,7 +66,8 @@ public:
   llvm::StringRef getDescription(unsigned n) const override {
     return Values[n].HelpStr;
   }
-  const llvm::cl::GenericOptionValue &getOptionValue(unsigned n) const override {
+  const llvm::cl::GenericOptionValue &
+  getOptionValue(unsigned n) const override {
     return Values[n].V;
   }
 
@@ -104,17 +105,15 @@ public:
 
 /// The values of each option, for ODS `Option`s and pipeline options alike.
 #define CKPT_FIT_VALUES                                                        \
-  ::llvm::cl::values(                                                          \
-      clEnumValN(::ckpt::FitMode::Simulation, "simulation",                    \
-                 "the simulated peak of the schedule"),                        \
-      clEnumValN(::ckpt::FitMode::Model, "model",                              \
-                 "the chain model's peak (Theorem 1)"))
+  ::llvm::cl::values(clEnumValN(::ckpt::FitMode::Simulation, "simulation",     \
+                                "the simulated peak of the schedule"),         \
+                     clEnumValN(::ckpt::FitMode::Model, "model",               \
+                                "the chain model's peak (Theorem 1)"))
 #define CKPT_DEVICE_VALUES                                                     \
-  ::llvm::cl::values(                                                          \
-      clEnumValN(::ckpt::Device::H100, "h100", "NVIDIA H100"),                 \
-      clEnumValN(::ckpt::Device::A100, "a100", "NVIDIA A100"),                 \
-      clEnumValN(::ckpt::Device::V100, "v100", "NVIDIA V100"),                 \
-      clEnumValN(::ckpt::Device::CPU, "cpu", "a CPU core"))
+  ::llvm::cl::values(clEnumValN(::ckpt::Device::H100, "h100", "NVIDIA H100"),  \
+                     clEnumValN(::ckpt::Device::A100, "a100", "NVIDIA A100"),  \
+                     clEnumValN(::ckpt::Device::V100, "v100", "NVIDIA V100"),  \
+                     clEnumValN(::ckpt::Device::CPU, "cpu", "a CPU core"))
 #define CKPT_DEALLOC_VALUES                                                    \
   ::llvm::cl::values(                                                          \
       clEnumValN(::ckpt::DeallocMode::Ckpt, "ckpt",                            \
@@ -141,8 +140,7 @@ public:
 #define CKPT_ENUM_OPTION_PARSER(E)                                             \
   namespace llvm {                                                             \
   namespace cl {                                                               \
-  template <>                                                                  \
-  class parser<E> : public ::ckpt::EnumOptionParser<E> {                       \
+  template <> class parser<E> : public ::ckpt::EnumOptionParser<E> {           \
   public:                                                                      \
     using EnumOptionParser::EnumOptionParser;                                  \
   };                                                                           \

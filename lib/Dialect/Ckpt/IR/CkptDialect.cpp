@@ -32,8 +32,8 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
   }
   if (attr.getName() == kPlanAttrName) {
     if (!isa<StepOp>(op))
-      return op->emitError("'") << kPlanAttrName
-                                << "' may only be attached to a ckpt.step";
+      return op->emitError("'")
+             << kPlanAttrName << "' may only be attached to a ckpt.step";
     if (!isa<PlanAttr>(attr.getValue()))
       return op->emitError("'")
              << kPlanAttrName << "' must be a #ckpt.plan attribute, got "
@@ -54,8 +54,8 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
            << attr.getName().getValue() << "'";
   auto func = dyn_cast<FunctionOpInterface>(op);
   if (!func)
-    return op->emitError("'") << kLossAttrName
-                              << "' may only be attached to a function";
+    return op->emitError("'")
+           << kLossAttrName << "' may only be attached to a function";
   auto index = dyn_cast<IntegerAttr>(attr.getValue());
   if (!index || !index.getType().isSignlessInteger())
     return op->emitError("'")
@@ -63,9 +63,8 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
            << attr.getValue();
   int64_t value = index.getInt();
   if (value < 0 || value >= static_cast<int64_t>(func.getNumResults()))
-    return op->emitError("'")
-           << kLossAttrName << "' = " << value
-           << " is out of range: the function has " << func.getNumResults()
-           << " results";
+    return op->emitError("'") << kLossAttrName << "' = " << value
+                              << " is out of range: the function has "
+                              << func.getNumResults() << " results";
   return success();
 }

@@ -154,9 +154,10 @@ LogicalResult RecomputeOp::verifyRegions() {
   // of the region's own temporaries change no value.
   for (Operation &op : block.without_terminator()) {
     if (!isa<FreeOp>(op) && !isMemoryEffectFree(&op)) {
-      InFlightDiagnostic diag = emitOpError(
-          "may only hold side-effect-free ops, but the region holds '")
-                                << op.getName() << "'";
+      InFlightDiagnostic diag =
+          emitOpError(
+              "may only hold side-effect-free ops, but the region holds '")
+          << op.getName() << "'";
       diag.attachNote(op.getLoc()) << "op with side effects is here";
       return diag;
     }
