@@ -4,9 +4,9 @@
     scripts/gpu-check.sh [--cpu-only] [--budgets 100,70,50] [--models a,b]
                          [--rtol 1e-3] [--keep DIR]
 
-Models: the zoo steps resnet, transformer and mlp8 of test/Inputs/steps and
-torchvision's ResNet-18 (batch 2, 64x64, 10 classes) imported through
-ckpt.torch_import. For every model and budget (percent of the step's
+Models: the zoo steps resnet, transformer and mlp8 of test/Inputs/steps,
+torchvision's ResNet-18 (batch 2, 64x64, 10 classes) and the 2-layer GPT
+`tinygpt` (batch 8) imported through ckpt.torch_import. For every model and budget (percent of the step's
 store-all peak; the step's least feasible budget where that is more):
 ckpt-plan (optimal, h100 costs), ckpt-rematerialize and
 ckpt-insert-frees, whose memory simulation predicts the peak; then
@@ -49,14 +49,17 @@ MODELS = {
     "transformer": (os.path.join(STEPS, "transformer.mlir"), "transformer_step"),
     "mlp8": (os.path.join(STEPS, "mlp8.mlir"), "mlp8_step"),
     "resnet18": (None, "resnet18_step"),
+    "tinygpt": (None, "tinygpt_step"),
 }
+# How the imported models are built (ckpt.torch_import.build_model).
+IMPORTS = {"resnet18": "batch=2, image=64, classes=10", "tinygpt": "batch=8"}
 
 
-def import_resnet18(path):
-    """torchvision's ResNet-18 at batch 2, 64x64, 10 classes, as a step file."""
+def import_model(name, path):
+    """An imported model (IMPORTS) as a step file."""
     code = ("import sys; from ckpt import torch_import as ti; "
-            "m, x, t = ti.build_model('resnet18', batch=2, image=64, classes=10); "
-            "open(sys.argv[1], 'w').write(ti.import_module(m, x, t, name='resnet18'))")
+            f"m, x, t = ti.build_model('{name}', {IMPORTS[name]}); "
+            f"open(sys.argv[1], 'w').write(ti.import_module(m, x, t, name='{name}'))")
     remat.run(["/usr/bin/python3", "-c", code, path])
 
 
@@ -88,7 +91,7 @@ def check_model(name, budgets, gpu, rtol, tmp, misses):
     path, entry = MODELS[name]
     if path is None:
         path = os.path.join(tmp, f"{name}.mlir")
-        import_resnet18(path)
+        import_model(name, path)
     wrapped = remat.wrap(path, tmp)
     rows = []
     first = {}

@@ -121,9 +121,11 @@ def run_mlir(wrapper, workdir, mlir_bin, mlir_lib):
     return p.stdout
 
 
-def splitmix_inputs(shapes, seed):
+def splitmix_inputs(shapes, seed, dtypes=None):
     """ckpt-run's inputs (`ckpt-run --seed=SEED`): one splitmix64 stream over
-    the arguments in order, each float32 (bits >> 40) * 2^-24 - 0.5."""
+    the arguments in order, each float32 (bits >> 40) * 2^-24 - 0.5, or, for
+    the arguments whose entry of `dtypes` is an integer numpy type (int64,
+    int32), bits % 17 - 8 in that type. `dtypes` defaults to all float32."""
     total = sum(int(np.prod(s)) for s in shapes)
     k = np.arange(1, total + 1, dtype=np.uint64)
     with np.errstate(over="ignore"):
@@ -133,8 +135,12 @@ def splitmix_inputs(shapes, seed):
         z = z ^ (z >> np.uint64(31))
     v = (z >> np.uint64(40)).astype(np.float32) * np.float32(2.0 ** -24) - np.float32(0.5)
     out, o = [], 0
-    for s in shapes:
+    for i, s in enumerate(shapes):
         n = int(np.prod(s))
-        out.append(v[o:o + n].reshape(s))
+        dt = np.dtype(dtypes[i]) if dtypes is not None else np.dtype(np.float32)
+        if np.issubdtype(dt, np.integer):
+            out.append(((z[o:o + n] % np.uint64(17)).astype(np.int64) - 8).astype(dt).reshape(s))
+        else:
+            out.append(v[o:o + n].reshape(s))
         o += n
     return out

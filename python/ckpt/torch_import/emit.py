@@ -186,7 +186,9 @@ class _Emitter:
         if key not in self.consts:
             name = f"%c{len(self.consts)}"
             self.consts[key] = name
-            self.const_lines.append(f"  {name} = arith.constant {lit} : {dt}")
+            # A bool attribute is typed i1 already: `arith.constant true`.
+            typed = lit if dt == "i1" else f"{lit} : {dt}"
+            self.const_lines.append(f"  {name} = arith.constant {typed}")
         return self.consts[key]
 
     def amap(self, ndims, exprs):

@@ -87,7 +87,55 @@ def _tiny_models():
             x = x + self.mlp2(torch.nn.functional.gelu(self.mlp1(self.ln2(x))))
             return self.head(x.mean(dim=1))
 
-    return TinyResNet, TinyMLP, TinyTransformer
+    class GPTBlock(nn.Module):
+        """Pre-LayerNorm causal self-attention (nn.MultiheadAttention with a
+        triu mask) and a GELU MLP, both residual."""
+
+        def __init__(self, dim, heads, seq):
+            super().__init__()
+            self.ln1 = nn.LayerNorm(dim)
+            self.attn = nn.MultiheadAttention(dim, heads, dropout=0.0, batch_first=True)
+            self.ln2 = nn.LayerNorm(dim)
+            self.mlp = nn.Sequential(nn.Linear(dim, 4 * dim), nn.GELU(),
+                                     nn.Linear(4 * dim, dim))
+            self.seq = seq
+
+        def forward(self, x):
+            mask = torch.triu(torch.ones(self.seq, self.seq, dtype=torch.bool,
+                                         device=x.device), 1)
+            h = self.ln1(x)
+            a, _ = self.attn(h, h, h, attn_mask=mask, need_weights=False)
+            x = x + a
+            return x + self.mlp(self.ln2(x))
+
+    class GPT(nn.Module):
+        """A decoder-only transformer: token and position embeddings, `layers`
+        GPT blocks, a final LayerNorm and a linear head over the vocabulary,
+        whose logits [batch * seq, vocab] are returned for a cross entropy
+        against the next tokens. Token ids are taken modulo nothing: the
+        absolute value of the input is used (ckpt-run's integer inputs are
+        in [-8, 8]), so any integer input in (-vocab, vocab) is valid."""
+
+        def __init__(self, vocab=256, dim=64, heads=4, seq=32, layers=2):
+            super().__init__()
+            self.tok = nn.Embedding(vocab, dim)
+            self.pos = nn.Embedding(seq, dim)
+            self.blocks = nn.Sequential(*[GPTBlock(dim, heads, seq) for _ in range(layers)])
+            self.ln = nn.LayerNorm(dim)
+            self.head = nn.Linear(dim, vocab, bias=False)
+            self.seq = seq
+
+        def forward(self, idx):
+            pos = torch.arange(self.seq, device=idx.device)
+            x = self.tok(idx.abs()) + self.pos(pos)
+            x = self.ln(self.blocks(x))
+            return self.head(x).flatten(0, 1)
+
+    return TinyResNet, TinyMLP, TinyTransformer, GPT
+
+
+# The GPT configurations: vocabulary, width, heads, sequence, layers.
+GPTS = {"tinygpt": (256, 64, 4, 32, 2), "gpt2small": (50257, 768, 12, 1024, 12)}
 
 
 # name -> (default image size or input shape, default classes)
@@ -95,6 +143,7 @@ MODELS = {
     "resnet18": 224, "resnet34": 224, "resnet50": 224, "resnet101": 224,
     "resnet152": 224, "densenet121": 224, "inception_v3": 299, "vgg16": 224,
     "tinyresnet": 16, "tinymlp": None, "tinytransformer": None,
+    "tinygpt": None, "gpt2small": None,
 }
 
 
@@ -103,7 +152,12 @@ def build_model(name, classes=None, image=None, batch=1, seed=0):
     by their constructor's name too, 224x224 by default) and example inputs:
     returns (module, x, target) with x of shape [batch, 3, image, image] for
     the image models ([batch, 12] for tinymlp, [batch, 6, 8] for
-    tinytransformer) and target one-hot class probabilities [batch, classes]."""
+    tinytransformer) and target one-hot class probabilities [batch, classes].
+    The GPTs (tinygpt: vocabulary 256, width 64, 4 heads, sequence 32, 2
+    layers; gpt2small: GPT-2 small's 50257, 768, 12, 1024, 12) take token ids
+    x [batch, seq] (int64) and next-token targets as class indices [batch *
+    seq] (int64; the step takes them one-hot, [batch * seq, vocab] f32);
+    `classes` and `image` do not apply to them."""
     import torch
     if name not in MODELS:
         import torchvision
@@ -113,8 +167,14 @@ def build_model(name, classes=None, image=None, batch=1, seed=0):
                              f"(or another torchvision.models constructor)")
     gen = torch.Generator().manual_seed(seed)
     torch.manual_seed(seed)
+    if name in GPTS:
+        vocab, dim, heads, seq, layers = GPTS[name]
+        GPT = _tiny_models()[3]
+        model = GPT(vocab, dim, heads, seq, layers)
+        x = torch.randint(0, vocab, (batch, seq), generator=gen)
+        return model, x, torch.randint(0, vocab, (batch * seq,), generator=gen)
     if name.startswith("tiny"):
-        TinyResNet, TinyMLP, TinyTransformer = _tiny_models()
+        TinyResNet, TinyMLP, TinyTransformer, _ = _tiny_models()
         classes = classes or {"tinyresnet": 10, "tinymlp": 4, "tinytransformer": 5}[name]
         if name == "tinyresnet":
             image = image or 16

@@ -192,9 +192,19 @@ def _unary_math(fn):
 
 for _n, _f in (("exp", "exp"), ("log", "log"), ("tanh", "tanh"), ("sqrt", "sqrt"),
                ("rsqrt", "rsqrt"), ("erf", "erf"), ("sin", "sin"), ("cos", "cos"),
-               ("abs", "absf"), ("floor", "floor"), ("ceil", "ceil"), ("log1p", "log1p"),
+               ("floor", "floor"), ("ceil", "ceil"), ("log1p", "log1p"),
                ("expm1", "expm1"), ("log2", "log2"), ("exp2", "exp2")):
     _ELEMENTWISE[f"{_n}.default"] = (_unary_math(_f), False)
+
+
+@_ew("abs.default")
+def _ew_abs(r, a, dt, kw):
+    x = _sc(r, a[0], dt)
+    if _is_float(dt):
+        return r.math("absf", x, dt)
+    if dt == "i1":
+        return x
+    return r.math("absi", x, dt)
 
 
 @_ew("sigmoid.default")
@@ -403,4 +413,6 @@ EXECUTABLE_OPS = sorted(set(_ELEMENTWISE) | _VIEW_OPS | _REDUCTIONS | {
     "zeros.default", "ones.default", "full.default", "scalar_tensor.default",
     "empty.memory_format", "fill.Scalar", "split.Tensor", "split_with_sizes.default",
     "unbind.int", "as_strided.default", "as_strided_scatter.default",
-    "new_empty_strided.default"})
+    "new_empty_strided.default", "arange.default", "arange.start",
+    "arange.start_step", "triu.default", "tril.default", "baddbmm.default",
+    "embedding.default", "embedding_dense_backward.default"})

@@ -385,6 +385,113 @@ def _h_addmm(tr, node, base, metas):
                      bias_node=node.args[0])
 
 
+@_handler("baddbmm.default")
+def _h_baddbmm(tr, node, base, metas):
+    """input + batch1 @ batch2 (beta = alpha = 1), the input broadcast as a
+    bias: nn.MultiheadAttention's masked attention scores."""
+    if node.kwargs.get("beta", 1) != 1 or node.kwargs.get("alpha", 1) != 1:
+        raise _Unsupported()
+    return _contract(tr, node, base, metas, node.args[1], node.args[2], True,
+                     bias_node=node.args[0])
+
+
+@_handler("arange.default", "arange.start", "arange.start_step")
+def _h_arange(tr, node, base, metas):
+    """start + step * i, computed in the result type."""
+    shape, dt = metas[0]
+    args = list(node.args)
+    if _opname(node) == "arange.default":
+        start, step = 0, 1
+    else:
+        start = args[0]
+        step = args[2] if len(args) > 2 else node.kwargs.get("step", 1)
+    if not all(isinstance(v, (int, float)) for v in (start, step)):
+        raise _Unsupported()
+    if not _is_float(dt) and not all(isinstance(v, int) for v in (start, step)):
+        raise _Unsupported()
+    em = tr.em
+    e = em.empty(shape, dt, base)
+
+    def body(r, a, o):
+        i = r.cast(r.cast(r.index(0), "index", "i64"), "i64", dt)
+        return [r.add(r.scalar(start, dt), r.mul(r.scalar(step, dt), i, dt), dt)]
+    return em.generic(base, 1, ["parallel"], [], [(e, ["d0"])], body)[0]
+
+
+@_handler("triu.default", "tril.default")
+def _h_triangle(tr, node, base, metas):
+    """x where column - row >= diagonal (triu) or <= diagonal (tril), over
+    the last two dims; zero (false) elsewhere: causal masks."""
+    shape, dt = metas[0]
+    n = len(shape)
+    diagonal = node.args[1] if len(node.args) > 1 else node.kwargs.get("diagonal", 0)
+    if n < 2 or not isinstance(diagonal, int):
+        raise _Unsupported()
+    upper = _opname(node) == "triu.default"
+    x = tr.view(node.args[0])
+    em = tr.em
+    ids = [f"d{i}" for i in range(n)]
+    e = em.empty(shape, dt, base)
+
+    def body(r, a, o):
+        off = r.op(f"arith.subi {r.index(n - 1)}, {r.index(n - 2)} : index")
+        keep = r.cmp("ge" if upper else "le", off, r.c(diagonal, "index"), "index")
+        return [r.select(keep, a[0], r.scalar(0, dt), dt)]
+    return em.generic(base, n, ["parallel"] * n, [(x.root, x.access(ids))], [(e, ids)],
+                      body)[0]
+
+
+@_handler("embedding.default")
+def _h_embedding(tr, node, base, metas):
+    """weight[indices[...], :]: a gather, as a linalg.generic over the
+    result that reads its row with tensor.extract."""
+    shape, dt = metas[0]
+    if any(bool(v) for v in node.args[3:]):   # scale_grad_by_freq, sparse
+        raise _Unsupported()
+    em = tr.em
+    w = em.materialize(tr.view(node.args[0]))
+    idx = tr.view(node.args[1])
+    if len(w.shape) != 2 or idx.dt not in ("i64", "i32") or w.dt != dt:
+        raise _Unsupported()
+    n = len(shape)
+    ids = [f"d{i}" for i in range(n)]
+    e = em.empty(shape, dt, base)
+
+    def body(r, a, o):
+        row = r.op(f"arith.index_cast {a[0]} : {idx.dt} to index")
+        return [r.op(f"tensor.extract {w.name}[{row}, {r.index(n - 1)}] : {w.type}")]
+    return em.generic(base, n, ["parallel"] * n, [(idx.root, idx.access(ids[:-1]))],
+                      [(e, ids)], body)[0]
+
+
+@_handler("embedding_dense_backward.default")
+def _h_embedding_backward(tr, node, base, metas):
+    """The gradient of the weight: grad[v, d] = sum over the positions p with
+    indices[p] == v (and v != padding_idx) of grad_output[p, d]. A scatter-add
+    written as a reduction over the positions, for every row v: deterministic
+    (positions summed in order), but its iteration space is vocabulary x
+    width x positions, which the cost model counts as such."""
+    shape, dt = metas[0]
+    g, idx = tr.view(node.args[0]), tr.view(node.args[1])
+    padding, by_freq = node.args[3], node.args[4]
+    if by_freq or len(shape) != 2 or idx.dt not in ("i64", "i32") or not _is_float(dt):
+        raise _Unsupported()
+    em = tr.em
+    k = len(idx.shape)
+    pos = [f"d{2 + i}" for i in range(k)]
+    init = em.fill(0.0, shape, dt, base)
+
+    def body(r, a, o):
+        v = r.cast(r.index(0), "index", idx.dt)
+        hit = r.cmp("eq", a[0], v, idx.dt)
+        if padding is not None and padding >= 0:
+            hit = r.mul(hit, r.cmp("ne", v, r.scalar(padding, idx.dt), idx.dt), "i1")
+        return [r.add(o[0], r.select(hit, r.cast(a[1], g.dt, dt), r.scalar(0.0, dt), dt), dt)]
+    return em.generic(base, 2 + k, ["parallel", "parallel"] + ["reduction"] * k,
+                      [(idx.root, idx.access(pos)), (g.root, g.access(pos + ["d1"]))],
+                      [(init, ["d0", "d1"])], body)[0]
+
+
 @_handler("cat.default")
 def _h_cat(tr, node, base, metas):
     em = tr.em

@@ -9,7 +9,7 @@ import operator
 import numpy as np
 
 from .trace import _mutates_first, _schema
-from .emit import _BYTES, _Emitter, _T, _View, _float_literal, _is_float, _mlir_dtype, _nonunit, _numel
+from .emit import _BYTES, _Emitter, _T, _View, _is_float, _mlir_dtype, _nonunit, _numel
 from .ops import _ELEMENTWISE, _HANDLERS, _REDUCTIONS, _Unsupported, _VIEW_OPS, _ints, _meta, _opname
 
 
@@ -124,18 +124,16 @@ class _Translator:
         t = tensor.detach()
         dt = _mlir_dtype(t.dtype)
         shape = tuple(t.shape)
-        name = self.em.fresh(base)
         arr = t.cpu().numpy()
         if arr.size == 1 or (arr.size and np.all(arr == arr.reshape(-1)[0])):
+            # A splat (e.g. the element count a mean divides by) is filled in
+            # a buffer of the step rather than read from a global: the
+            # memory simulation counts it, and a GPU kernel can read it.
             v = arr.reshape(-1)[0] if arr.size else 0
-            if _is_float(dt):
-                lit = _float_literal(v, dt)
-            elif dt == "i1":
-                lit = "true" if v else "false"
-            else:
-                lit = str(int(v))
-            body = f"dense<{lit}>"
-        elif dt == "i1":
+            v = float(v) if _is_float(dt) else bool(v) if dt == "i1" else int(v)
+            return self.em.fill(v, shape, dt, base)
+        name = self.em.fresh(base)
+        if dt == "i1":
             body = "dense<[" + ", ".join("true" if x else "false" for x in arr.reshape(-1)) + "]>"
             if len(shape) != 1:
                 raise _Unsupported()
