@@ -6,7 +6,7 @@
 
 Models: the zoo steps resnet, transformer and mlp8 of test/Inputs/steps,
 torchvision's ResNet-18 (batch 2, 64x64, 10 classes) and the 2-layer GPT
-`tinygpt` (batch 8) imported through ckpt.torch_import. For every model and budget (percent of the step's
+`tinygpt` (batch 8, dropout 0.1 on) imported through ckpt.torch_import. For every model and budget (percent of the step's
 store-all peak; the step's least feasible budget where that is more):
 ckpt-plan (optimal, h100 costs), ckpt-rematerialize and
 ckpt-insert-frees, whose memory simulation predicts the peak; then
@@ -51,15 +51,18 @@ MODELS = {
     "resnet18": (None, "resnet18_step"),
     "tinygpt": (None, "tinygpt_step"),
 }
-# How the imported models are built (ckpt.torch_import.build_model).
-IMPORTS = {"resnet18": "batch=2, image=64, classes=10", "tinygpt": "batch=8"}
+# How the imported models are built (ckpt.torch_import.build_model) and
+# imported (the GPT with its dropout on: Philox masks, the same on both).
+IMPORTS = {"resnet18": ("batch=2, image=64, classes=10", ""),
+           "tinygpt": ("batch=8", ", dropout=True")}
 
 
 def import_model(name, path):
     """An imported model (IMPORTS) as a step file."""
+    build, extra = IMPORTS[name]
     code = ("import sys; from ckpt import torch_import as ti; "
-            f"m, x, t = ti.build_model('{name}', {IMPORTS[name]}); "
-            f"open(sys.argv[1], 'w').write(ti.import_module(m, x, t, name='{name}'))")
+            f"m, x, t = ti.build_model('{name}', {build}); "
+            f"open(sys.argv[1], 'w').write(ti.import_module(m, x, t, name='{name}'{extra}))")
     remat.run(["/usr/bin/python3", "-c", code, path])
 
 

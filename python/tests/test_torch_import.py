@@ -17,6 +17,7 @@ Run: /usr/bin/python3 -m pytest python/tests/test_torch_import.py
 
 import importlib.util
 import json
+import math
 import os
 import re
 import subprocess
@@ -439,6 +440,74 @@ def test_tinygpt_matches_torch(tmp_path):
         assert op in ti.EXECUTABLE_OPS
     assert "tensor.extract" in text      # the gather of the embeddings
     check_against_torch(model, x, target, "cross_entropy", "tinygpt", tmp_path, runner=False)
+
+
+def _philox4x32_10(counter, key):
+    """Philox4x32-10 in plain Python integers, written from the paper (Salmon
+    et al., SC 2011), independently of the importer's MLIR."""
+    m0, m1, w0, w1 = 0xD2511F53, 0xCD9E8D57, 0x9E3779B9, 0xBB67AE85
+    c = [v & 0xFFFFFFFF for v in counter]
+    k0, k1 = key[0] & 0xFFFFFFFF, key[1] & 0xFFFFFFFF
+    for rnd in range(10):
+        if rnd:
+            k0, k1 = (k0 + w0) & 0xFFFFFFFF, (k1 + w1) & 0xFFFFFFFF
+        p0, p1 = m0 * c[0], m1 * c[2]
+        c = [(p1 >> 32) ^ c[1] ^ k0, p1 & 0xFFFFFFFF, (p0 >> 32) ^ c[3] ^ k1, p0 & 0xFFFFFFFF]
+    return c
+
+
+def test_philox_reference_known_answers():
+    # Random123's known-answer vectors for philox4x32_10.
+    assert _philox4x32_10([0, 0, 0, 0], [0, 0]) == [
+        0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8]
+    assert _philox4x32_10([0xFFFFFFFF] * 4, [0xFFFFFFFF] * 2) == [
+        0x408F276D, 0x41C83B0E, 0xA20BC7C6, 0x6D5451FD]
+    assert _philox4x32_10([0x243F6A88, 0x85A308D3, 0x13198A2E, 0x03707344],
+                          [0xA4093822, 0x299F31D0]) == [
+        0xD16CFE09, 0x94FDCCEB, 0x5001E420, 0x24126EA1]
+
+
+class _DropoutMLP(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = torch.nn.Linear(12, 16)
+        self.drop = torch.nn.Dropout(0.25)
+        self.fc2 = torch.nn.Linear(16, 4)
+
+    def forward(self, x):
+        return self.fc2(torch.tanh(self.drop(self.fc1(x))))
+
+
+def test_dropout_masks_are_philox_and_gradients_match(tmp_path):
+    """With dropout on, the step takes a %seed argument and its mask is
+    Philox4x32-10's first word for counter (element, 0, mask 0, 0) and key
+    (seed, sign extension), kept when its top 24 bits are below
+    ceil(0.75 * 2^24): eager autograd with that mask (computed here by the
+    independent Python Philox) gives the step's loss and gradients."""
+    torch.manual_seed(0)
+    model = _DropoutMLP()
+    x, t = torch.rand(3, 12), torch.rand(3, 4)
+    text, info = ti.import_module_info(model, x, t, "mse", name="drop", dropout=True)
+    assert info["dropouts"] == 1 and info["opaque_ops"] == 0
+    assert "%seed: tensor<i64>" in text
+    # Off by default: no mask, no seed.
+    off, info_off = ti.import_module_info(model, x, t, "mse", name="drop")
+    assert info_off["dropouts"] == 0 and "%seed" not in off
+    result = lower_and_run(text, "drop_step", tmp_path)
+    params = [p.detach().numpy() for p in model.parameters()]
+    shapes = [(3, 12), (3, 4)] + [p.shape for p in params] + [()]
+    ins = splitmix_inputs(shapes, 7, [np.float32] * (len(shapes) - 1) + [np.int64])
+    seed = int(ins[-1])
+    threshold = math.ceil(0.75 * (1 << 24))
+    keep = np.array([1.0 if (_philox4x32_10([i, 0, 0, 0], [seed, seed >> 32])[0] >> 8)
+                     < threshold else 0.0 for i in range(48)], dtype=np.float32)
+    assert 0 < keep.sum() < 48
+    ps = [torch.tensor(p).requires_grad_() for p in ins[2:-1]]
+    h = (torch.tensor(ins[0]) @ ps[0].T + ps[1]) * torch.tensor(keep.reshape(3, 16)) / 0.75
+    y = torch.tanh(h) @ ps[2].T + ps[3]
+    loss = torch.nn.functional.mse_loss(y, torch.tensor(ins[1]))
+    ref = [loss.detach().numpy()] + [g.numpy() for g in torch.autograd.grad(loss, ps)]
+    assert_close([o["values"] for o in result["outputs"]], ref, "dropout step")
 
 
 @pytest.mark.skipif(not SLOW, reason="GPT-2 small: set CKPT_SLOW=1")

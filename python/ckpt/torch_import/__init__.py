@@ -21,9 +21,11 @@ rewrite does not apply). The result is one
 attributes {ckpt.loss = 0 : i64}` on static-shape tensors, the loss a 0-d
 `tensor<f32>`.
 
-Semantics: the model runs in training mode, except dropout, which is put in
-eval mode (the identity: a random mask cannot be reproduced by the planner
-or executed deterministically). Batch norm uses the batch statistics, as in
+Semantics: the model runs in training mode, except dropout, which is off
+(nn.Dropout in eval mode, nn.MultiheadAttention's dropout 0) unless
+`dropout=True` (`--dropout`): then each mask is drawn by Philox4x32-10 from
+(the step's %seed argument, mask number, element index), a pure function, so
+that a recomputed mask is the one drawn first. Batch norm uses the batch statistics, as in
 training; its running statistics are dropped (the modules are traced with
 `track_running_stats=False`), so the step neither reads nor updates them.
 Every parameter gets a gradient (zeros when the loss does not depend on it).

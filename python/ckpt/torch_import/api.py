@@ -18,7 +18,7 @@ from .translate import _Translator
 # The public API.
 
 def import_module_info(module, example_inputs, target, loss="cross_entropy", name=None,
-                       device="h100", tracing_mode="fake"):
+                       device="h100", tracing_mode="fake", dropout=False):
     """Like import_module, but returns (text, info): info holds the counts
     ('aten_ops', 'mlir_ops', 'opaque_ops', 'opaque' by name), the parameter
     names ('params'), the seconds spent tracing ('trace_s', functionalization
@@ -36,7 +36,7 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
     if not name.endswith("_step"):
         name += "_step"
     gm, pnames, pshapes, inputs, target, trace_s, functionalized = _trace(
-        module, example_inputs, target, loss, tracing_mode)
+        module, example_inputs, target, loss, tracing_mode, dropout)
     start = time.perf_counter()
     arg_info = []
     if len(inputs) == 1:
@@ -49,11 +49,15 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
         arg_info.append((f"p{i}", f"{pn} {list(ps)}"))
     tr = _Translator(gm, name, arg_info, device)
     body = tr.run()
+    if tr.dropouts:
+        arg_info.append(("seed", "the dropout seed (Philox4x32-10 key)"))
     header = [
         f"// Imported by ckpt.torch_import from PyTorch {torch.__version__}: "
         f"{type(module).__name__}, loss {loss}.",
         "// Training mode; batch norm uses batch statistics (running statistics dropped);",
-        "// dropout off. Results: the loss, then the gradient of each parameter.",
+        (f"// dropout on: {tr.dropouts} mask(s) drawn by Philox4x32-10 from (seed, mask, "
+         "element)." if tr.dropouts else "// dropout off.")
+        + " Results: the loss, then the gradient of each parameter.",
         "// Arguments:",
     ] + [f"//   %{a}: {c}" for a, c in arg_info]
     if tr.em.opaque:
@@ -70,12 +74,13 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
         "emit_s": time.perf_counter() - start,
         "name": name,
         "functionalized": functionalized,
+        "dropouts": tr.dropouts,
     }
     return text, info
 
 
 def import_module(module, example_inputs, target, loss="cross_entropy", name=None,
-                  device="h100", tracing_mode="fake"):
+                  device="h100", tracing_mode="fake", dropout=False):
     """The training step of `module` as MLIR text.
 
     module: a torch.nn.Module (copied; the copy is put in training mode,
@@ -86,10 +91,14 @@ def import_module(module, example_inputs, target, loss="cross_entropy", name=Non
       mse: a tensor of the output's shape;
     name: the function is @<name>_step (default: the class name, lowercase);
     device: the profile for the time of opaque ops (h100, a100, v100, cpu);
-    tracing_mode: 'fake' (shapes only) or 'real' (runs the model).
+    tracing_mode: 'fake' (shapes only) or 'real' (runs the model);
+    dropout: keep dropout on. Each mask is then drawn by a counter-based
+      generator (Philox4x32-10) keyed on (seed, mask number, element index),
+      the seed being the step's last argument `%seed: tensor<i64>`: a mask
+      recomputed by a rematerialized step is the one drawn first.
     Raises ValueError when the step cannot be traced or translated."""
     return import_module_info(module, example_inputs, target, loss, name, device,
-                              tracing_mode)[0]
+                              tracing_mode, dropout)[0]
 
 
 def main(argv=None):
@@ -120,6 +129,9 @@ def main(argv=None):
     ap.add_argument("--device", default="h100", choices=sorted(DEVICES),
                     help="profile for the time of opaque ops (default h100)")
     ap.add_argument("--tracing", default="fake", choices=["fake", "real"])
+    ap.add_argument("--dropout", action="store_true", help="keep dropout on: masks "
+                    "drawn by Philox4x32-10 from (seed, mask, element), the seed the "
+                    "step's last argument, so that recomputation draws the same mask")
     ap.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
     ap.add_argument("--stats", action="store_true",
                     help="print op counts and timings to stderr")
@@ -155,7 +167,8 @@ def main(argv=None):
             if opts.loss == "mse":
                 target = target * 2 - 1
         text, info = import_module_info(model, x, target, opts.loss, name=name,
-                                        device=opts.device, tracing_mode=opts.tracing)
+                                        device=opts.device, tracing_mode=opts.tracing,
+                                        dropout=opts.dropout)
     except ValueError as e:
         print(f"ckpt.torch_import: error: {e}", file=sys.stderr)
         return 1

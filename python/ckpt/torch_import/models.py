@@ -91,13 +91,15 @@ def _tiny_models():
         """Pre-LayerNorm causal self-attention (nn.MultiheadAttention with a
         triu mask) and a GELU MLP, both residual."""
 
-        def __init__(self, dim, heads, seq):
+        def __init__(self, dim, heads, seq, dropout):
             super().__init__()
             self.ln1 = nn.LayerNorm(dim)
-            self.attn = nn.MultiheadAttention(dim, heads, dropout=0.0, batch_first=True)
+            self.attn = nn.MultiheadAttention(dim, heads, dropout=dropout, batch_first=True)
             self.ln2 = nn.LayerNorm(dim)
             self.mlp = nn.Sequential(nn.Linear(dim, 4 * dim), nn.GELU(),
                                      nn.Linear(4 * dim, dim))
+            self.drop1 = nn.Dropout(dropout)
+            self.drop2 = nn.Dropout(dropout)
             self.seq = seq
 
         def forward(self, x):
@@ -105,29 +107,33 @@ def _tiny_models():
                                          device=x.device), 1)
             h = self.ln1(x)
             a, _ = self.attn(h, h, h, attn_mask=mask, need_weights=False)
-            x = x + a
-            return x + self.mlp(self.ln2(x))
+            x = x + self.drop1(a)
+            return x + self.drop2(self.mlp(self.ln2(x)))
 
     class GPT(nn.Module):
         """A decoder-only transformer: token and position embeddings, `layers`
         GPT blocks, a final LayerNorm and a linear head over the vocabulary,
         whose logits [batch * seq, vocab] are returned for a cross entropy
-        against the next tokens. Token ids are taken modulo nothing: the
-        absolute value of the input is used (ckpt-run's integer inputs are
-        in [-8, 8]), so any integer input in (-vocab, vocab) is valid."""
+        against the next tokens. The embeddings read the absolute value of
+        the token ids (ckpt-run's integer inputs are in [-8, 8]), so any id in
+        (-vocab, vocab) is valid. Dropout (GPT-2's places: after the
+        embeddings, on the attention weights, after attention and MLP) is
+        `dropout`; it is imported only with `dropout=True`."""
 
-        def __init__(self, vocab=256, dim=64, heads=4, seq=32, layers=2):
+        def __init__(self, vocab=256, dim=64, heads=4, seq=32, layers=2, dropout=0.1):
             super().__init__()
             self.tok = nn.Embedding(vocab, dim)
             self.pos = nn.Embedding(seq, dim)
-            self.blocks = nn.Sequential(*[GPTBlock(dim, heads, seq) for _ in range(layers)])
+            self.drop = nn.Dropout(dropout)
+            self.blocks = nn.Sequential(*[GPTBlock(dim, heads, seq, dropout)
+                                          for _ in range(layers)])
             self.ln = nn.LayerNorm(dim)
             self.head = nn.Linear(dim, vocab, bias=False)
             self.seq = seq
 
         def forward(self, idx):
             pos = torch.arange(self.seq, device=idx.device)
-            x = self.tok(idx.abs()) + self.pos(pos)
+            x = self.drop(self.tok(idx.abs()) + self.pos(pos))
             x = self.ln(self.blocks(x))
             return self.head(x).flatten(0, 1)
 

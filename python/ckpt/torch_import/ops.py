@@ -415,4 +415,5 @@ EXECUTABLE_OPS = sorted(set(_ELEMENTWISE) | _VIEW_OPS | _REDUCTIONS | {
     "unbind.int", "as_strided.default", "as_strided_scatter.default",
     "new_empty_strided.default", "arange.default", "arange.start",
     "arange.start_step", "triu.default", "tril.default", "baddbmm.default",
-    "embedding.default", "embedding_dense_backward.default"})
+    "embedding.default", "embedding_dense_backward.default", "bernoulli.float",
+    "bernoulli.p"})

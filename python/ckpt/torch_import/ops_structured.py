@@ -492,6 +492,82 @@ def _h_embedding_backward(tr, node, base, metas):
                       [(init, ["d0", "d1"])], body)[0]
 
 
+# Philox4x32-10 (Salmon et al., "Parallel random numbers: as easy as 1, 2, 3",
+# SC 2011): the multipliers and the Weyl key increments.
+_PHILOX_M = (0xD2511F53, 0xCD9E8D57)
+_PHILOX_W = (0x9E3779B9, 0xBB67AE85)
+
+
+def _philox(r, counter, key):
+    """Philox4x32-10 of four i32 counter words and two i32 key words (SSA
+    names); returns the four i32 output words."""
+    c0, c1, c2, c3 = counter
+    k0, k1 = key
+    i64 = "i64"
+
+    def mulhilo(m, x):
+        p = r.op(f"arith.muli {r.c(m, i64)}, {r.op(f'arith.extui {x} : i32 to i64')} : i64")
+        hi = r.op(f"arith.trunci {r.op(f'arith.shrui {p}, {r.c(32, i64)} : i64')} : i64 to i32")
+        return hi, r.op(f"arith.trunci {p} : i64 to i32")
+
+    def xor(a, b):
+        return r.op(f"arith.xori {a}, {b} : i32")
+
+    for rnd in range(10):
+        if rnd:
+            k0 = r.op(f"arith.addi {k0}, {r.c(_PHILOX_W[0] - (1 << 32), 'i32')} : i32")
+            k1 = r.op(f"arith.addi {k1}, {r.c(_PHILOX_W[1] - (1 << 32), 'i32')} : i32")
+        hi0, lo0 = mulhilo(_PHILOX_M[0], c0)
+        hi1, lo1 = mulhilo(_PHILOX_M[1], c2)
+        c0, c1, c2, c3 = xor(xor(hi1, c1), k0), lo1, xor(xor(hi0, c3), k1), lo0
+    return c0, c1, c2, c3
+
+
+@_handler("bernoulli.float", "bernoulli.p")
+def _h_bernoulli(tr, node, base, metas):
+    """A dropout mask: 1 with probability p, else 0, drawn for element i of
+    the n-th mask of the step as the first word of Philox4x32-10 with counter
+    (i mod 2^32, i div 2^32, n, 0) and key (seed mod 2^32, seed div 2^32),
+    the seed being the step's %seed argument: 1 when its top 24 bits, as a
+    fraction of 2^24, are below p. A pure function of (seed, n, i), so a
+    recomputed mask is the first one."""
+    shape, dt = metas[0]
+    p = node.args[1] if len(node.args) > 1 else node.kwargs.get("p", 0.5)
+    if not isinstance(p, (int, float)) or node.kwargs.get("generator") is not None:
+        raise _Unsupported()
+    em = tr.em
+    seed = tr.seed_arg()
+    mask_id = tr.dropouts
+    tr.dropouts += 1
+    n = len(shape)
+    ids = [f"d{i}" for i in range(n)]
+    e = em.empty(shape, dt, base)
+    # Keep when the 24-bit draw u satisfies u < p * 2^24 (exact for f32 draws).
+    threshold = min(max(int(math.ceil(float(p) * (1 << 24))), 0), 1 << 24)
+
+    def body(r, a, o):
+        linear = r.c(0, "index")
+        stride = 1
+        for d in reversed(range(n)):
+            term = r.op(f"arith.muli {r.index(d)}, {r.c(stride, 'index')} : index")
+            linear = r.op(f"arith.addi {linear}, {term} : index")
+            stride *= shape[d]
+        i = r.op(f"arith.index_cast {linear} : index to i64")
+        c32 = r.c(32, "i64")
+
+        def split(v):   # (low, high) 32-bit words of an i64
+            top = r.op(f"arith.shrui {v}, {c32} : i64")
+            return (r.op(f"arith.trunci {v} : i64 to i32"),
+                    r.op(f"arith.trunci {top} : i64 to i32"))
+        lo, hi = split(i)
+        k0, k1 = split(a[0])
+        out = _philox(r, (lo, hi, r.c(mask_id, "i32"), r.c(0, "i32")), (k0, k1))
+        u = r.op(f"arith.shrui {out[0]}, {r.c(8, 'i32')} : i32")
+        keep = r.op(f"arith.cmpi ult, {u}, {r.c(threshold, 'i32')} : i32")
+        return [r.select(keep, r.scalar(1, dt), r.scalar(0, dt), dt)]
+    return em.generic(base, n, ["parallel"] * n, [(seed, [])], [(e, ids)], body)[0]
+
+
 @_handler("cat.default")
 def _h_cat(tr, node, base, metas):
     em = tr.em

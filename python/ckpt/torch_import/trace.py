@@ -51,9 +51,10 @@ def _register_meta_kernels():
             lib.impl(name, fn)
 
 
-def _prepare(module):
+def _prepare(module, dropout=False):
     """A copy of `module` in training mode with batch-norm running statistics
-    dropped and dropout off."""
+    dropped, and dropout off unless `dropout` (nn.Dropout modules in eval
+    mode, nn.MultiheadAttention's dropout probability set to 0)."""
     import torch
     from torch import nn
     # A copy of the module objects only: parameters and buffers are shared
@@ -67,9 +68,13 @@ def _prepare(module):
             mod.running_mean = None
             mod.running_var = None
             mod.num_batches_tracked = None
+        if dropout:
+            continue
         if isinstance(mod, nn.modules.dropout._DropoutNd) or \
                 type(mod).__name__ == "StochasticDepth":
             mod.eval()
+        if isinstance(mod, nn.MultiheadAttention):
+            mod.dropout = 0.0
     for name, buf in model.named_buffers():
         if buf is not None and not isinstance(buf, torch.Tensor):
             raise ValueError(f"buffer {name} is not a tensor")
@@ -176,7 +181,7 @@ def user_inputs(model, input_shape, input_dtype="float32", target_shape=None,
     return x, torch.rand(*target_shape, generator=gen) * 2 - 1
 
 
-def _trace(module, example_inputs, target, loss, tracing_mode):
+def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False):
     """make_fx of the training step. Returns (graph module, parameter names,
     parameter shapes, input tensors, target tensor, seconds)."""
     import torch
@@ -187,7 +192,7 @@ def _trace(module, example_inputs, target, loss, tracing_mode):
     aten = torch.ops.aten
     if loss not in ("cross_entropy", "mse"):
         raise ValueError(f"unknown loss '{loss}': expected cross_entropy or mse")
-    model = _prepare(module)
+    model = _prepare(module, dropout)
     named = [(n, p) for n, p in model.named_parameters()]
     if not named:
         raise ValueError("the model has no parameters: there is nothing to train")

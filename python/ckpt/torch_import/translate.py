@@ -24,6 +24,8 @@ class _Translator:
         self.em = _Emitter(device)
         self.env = {}
         self.aten_ops = 0
+        self.dropouts = 0      # random masks drawn (bernoulli), numbered from 0
+        self.seed = None       # the %seed argument, once a mask needs it
 
     # values
     def val(self, a):
@@ -95,7 +97,17 @@ class _Translator:
             results.append(t)
         if results[0].shape != () or results[0].dt != "f32":
             raise ValueError(f"the loss is {results[0].type}, not tensor<f32>")
+        if self.seed is not None:
+            args.append((self.seed, "dropout seed"))
         return self.text(args, results)
+
+    def seed_arg(self):
+        """The step's `%seed: tensor<i64>` argument (the key of the dropout
+        masks), added after the others."""
+        if self.seed is None:
+            self.seed = _T("%seed", (), "i64")
+            self.em.used.add("seed")
+        return self.seed
 
     def liveness(self, graph):
         from torch.fx import Node
