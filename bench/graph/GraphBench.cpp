@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/Testing/GraphFamilies.h"
 #include "ckpt/Solver/GraphJson.h"
 #include "ckpt/Solver/Separators.h"
 #include "ckpt/Solver/TreeDecomposition.h"
+#include "ckpt/Testing/GraphFamilies.h"
 
 #include <benchmark/benchmark.h>
 

@@ -30,7 +30,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from extract_ptx import BINARY, unescape  # noqa: E402
+from extract_ptx import ptx_modules  # noqa: E402
 
 CONFIGS = [
     ("sm_90 libdevice", "chip=sm_90 features=+ptx80 math=libdevice", ["sm_90"]),
@@ -60,7 +60,7 @@ def least_budget(opt, step):
 
 def kernels(text, where):
     """The PTX texts of the gpu.binary ops, checked."""
-    found = [unescape(m.group(2)) for m in BINARY.finditer(text)]
+    found = [ptx for _, ptx in ptx_modules(text)]
     if not found:
         fail("%s: no gpu.binary with PTX" % where)
     for ptx in found:

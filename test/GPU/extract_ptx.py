@@ -1,42 +1,39 @@
 #!/usr/bin/env python3
 """Writes the PTX of every `gpu.binary` in FILE (lowered with format=isa) to
-OUTDIR/<binary>.ptx and prints how many it wrote.
+OUTDIR/<binary>.ptx and prints how many it wrote. The parsing is the user
+tool's, `python -m ckpt.kernels` (python/ckpt/kernels.py, loaded by path).
 
 usage: extract_ptx.py FILE OUTDIR
 """
+import importlib.util
 import os
-import re
 import sys
 
-# MLIR prints strings with llvm::printEscapedString: `\\` for a backslash,
-# `\XX` (two hex digits) for '"' and every non-printable byte.
-BINARY = re.compile(
-    r'gpu\.binary @(\w+)\s.*?assembly = "((?:[^"\\]|\\\\|\\[0-9A-Fa-f]{2})*)"')
-ESCAPE = re.compile(r'\\(\\|[0-9A-Fa-f]{2})')
+_spec = importlib.util.spec_from_file_location("ckpt_kernels", os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "python", "ckpt", "kernels.py"))
+kernels = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(kernels)
 
 
-def unescape(text):
-    return ESCAPE.sub(
-        lambda m: "\\" if m.group(1) == "\\" else chr(int(m.group(1), 16)),
-        text)
+def ptx_modules(text):
+    """[(binary name, PTX text)] of the gpu.binary ops that hold PTX."""
+    return [(name, data.decode("latin-1"))
+            for name, kind, _, data in kernels.binaries(text) if kind == "ptx"]
 
 
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__.strip())
-    with open(sys.argv[1]) as f:
-        source = f.read()
-    os.makedirs(sys.argv[2], exist_ok=True)
-    count = 0
-    for match in BINARY.finditer(source):
-        with open(os.path.join(sys.argv[2], match.group(1) + ".ptx"),
-                  "w") as out:
-            out.write(unescape(match.group(2)))
-        count += 1
-    if count == 0:
+    with open(sys.argv[1], encoding="latin-1") as f:
+        found = ptx_modules(f.read())
+    if not found:
         sys.exit("extract_ptx.py: no gpu.binary with PTX (assembly = ...) in "
                  + sys.argv[1])
-    print(f"ptx modules: {count}")
+    os.makedirs(sys.argv[2], exist_ok=True)
+    for name, ptx in found:
+        with open(os.path.join(sys.argv[2], name + ".ptx"), "w") as out:
+            out.write(ptx)
+    print(f"ptx modules: {len(found)}")
 
 
 if __name__ == "__main__":

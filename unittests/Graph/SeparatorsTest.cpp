@@ -1,8 +1,8 @@
 //===- SeparatorsTest.cpp - Separator chains and stages -------------------===//
 
 #include "ckpt/Solver/Separators.h"
-#include "ckpt/Testing/GraphFamilies.h"
 #include "ckpt/Solver/GraphJson.h"
+#include "ckpt/Testing/GraphFamilies.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,5 @@
-//===- Devices.h - the device profiles of the roofline cost model -*- C++ -*-===//
+//===- Devices.h - the device profiles of the roofline cost model -*- C++
+//-*-===//
 //
 // Published peak FP32 (non-tensor-core) throughput and memory bandwidth of the
 // devices the cost model knows; the steps we plan are f32. The roofline time

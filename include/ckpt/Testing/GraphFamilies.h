@@ -1,11 +1,12 @@
 //===- GraphFamilies.h - Generated network graph families -------*- C++ -*-===//
 //
 // Families of training graphs of any depth, for the unit tests and the
-// benchmarks (CkptTestingSupport, not part of the solver library): feed-forward chain, ResNet, k towers, k global statistics and
-// k-skip connections (the table in bulatov-fitting-larger-networks). Each
-// generator builds the forward graph -- one step input "x" feeding the first
-// layer, ending in a node "loss" -- and, with joint=true, adds the backward
-// mirror with withBackward() (Graph.h).
+// benchmarks (CkptTestingSupport, not part of the solver library): feed-forward
+// chain, ResNet, k towers, k global statistics and k-skip connections (the
+// table in bulatov-fitting-larger-networks). Each generator builds the forward
+// graph -- one step input "x" feeding the first layer, ending in a node "loss"
+// -- and, with joint=true, adds the backward mirror with withBackward()
+// (Graph.h).
 //
 //===----------------------------------------------------------------------===//
 
