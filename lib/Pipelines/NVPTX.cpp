@@ -13,6 +13,7 @@
 
 #include "ckpt/Pipelines/Passes.h"
 #include "ckpt/Pipelines/Pipelines.h"
+#include "ckpt/Transforms/ListValidOptions.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -65,8 +66,9 @@ constexpr StringLiteral kPipelineName = "ckpt-lower-to-nvptx";
 
 /// ckpt-gpu-managed-memory (Passes.td).
 struct GPUManagedMemoryPass
-    : public ckpt::impl::GPUManagedMemoryPassBase<GPUManagedMemoryPass> {
-  using GPUManagedMemoryPassBase::GPUManagedMemoryPassBase;
+    : public ckpt::ListValidOptions<
+          ckpt::impl::GPUManagedMemoryPassBase<GPUManagedMemoryPass>> {
+  using ListValidOptions::ListValidOptions;
 
   void getDependentDialects(DialectRegistry &registry) const override {
     GPUManagedMemoryPassBase::getDependentDialects(registry);
@@ -241,7 +243,8 @@ template <typename From> struct SignBit : public OpRewritePattern<From> {
 
 /// ckpt-gpu-approximate-math (Passes.td).
 struct GPUApproximateMathPass
-    : public ckpt::impl::GPUApproximateMathPassBase<GPUApproximateMathPass> {
+    : public ckpt::ListValidOptions<
+          ckpt::impl::GPUApproximateMathPassBase<GPUApproximateMathPass>> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     // What NVPTX has instructions for: its intrinsics, or bit operations.
@@ -262,8 +265,9 @@ struct GPUApproximateMathPass
 
 /// ckpt-gpu-module-to-binary (Passes.td).
 struct GPUModuleToBinaryPass
-    : public ckpt::impl::GPUModuleToBinaryPassBase<GPUModuleToBinaryPass> {
-  using GPUModuleToBinaryPassBase::GPUModuleToBinaryPassBase;
+    : public ckpt::ListValidOptions<
+          ckpt::impl::GPUModuleToBinaryPassBase<GPUModuleToBinaryPass>> {
+  using ListValidOptions::ListValidOptions;
 
   void getDependentDialects(DialectRegistry &registry) const override {
     GPUModuleToBinaryPassBase::getDependentDialects(registry);

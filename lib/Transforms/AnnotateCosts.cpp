@@ -3,6 +3,7 @@
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -18,8 +19,9 @@ using namespace ckpt;
 
 namespace {
 struct AnnotateCostsPass
-    : public ckpt::impl::AnnotateCostsPassBase<AnnotateCostsPass> {
-  using AnnotateCostsPassBase::AnnotateCostsPassBase;
+    : public ckpt::ListValidOptions<
+          ckpt::impl::AnnotateCostsPassBase<AnnotateCostsPass>> {
+  using ListValidOptions::ListValidOptions;
 
   void getDependentDialects(DialectRegistry &registry) const override {
     AnnotateCostsPassBase::getDependentDialects(registry);

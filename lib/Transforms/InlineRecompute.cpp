@@ -1,6 +1,7 @@
 //===- InlineRecompute.cpp - inline recompute regions ---------------------===//
 
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -15,8 +16,9 @@ using namespace ckpt;
 
 namespace {
 struct InlineRecomputePass
-    : public ckpt::impl::InlineRecomputePassBase<InlineRecomputePass> {
-  using InlineRecomputePassBase::InlineRecomputePassBase;
+    : public ckpt::ListValidOptions<
+          ckpt::impl::InlineRecomputePassBase<InlineRecomputePass>> {
+  using ListValidOptions::ListValidOptions;
 
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());

@@ -3,6 +3,7 @@
 #include "ckpt/Transforms/InsertFrees.h"
 #include "ckpt/Analysis/StepAnalysis.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -56,9 +57,9 @@ void insertBlockFrees(Block &block) {
   }
 }
 
-struct InsertFreesPass
-    : public ckpt::impl::InsertFreesPassBase<InsertFreesPass> {
-  using InsertFreesPassBase::InsertFreesPassBase;
+struct InsertFreesPass : public ckpt::ListValidOptions<
+                             ckpt::impl::InsertFreesPassBase<InsertFreesPass>> {
+  using ListValidOptions::ListValidOptions;
 
   void runOnOperation() override {
     for (StepOp step : getOperation().getOps<StepOp>())

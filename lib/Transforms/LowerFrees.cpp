@@ -1,6 +1,7 @@
 //===- LowerFrees.cpp - ckpt.free of memrefs -> memref.dealloc ------------===//
 
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/Transforms/BufferViewFlowAnalysis.h"
@@ -37,8 +38,9 @@ memref::AllocOp findAllocation(Value value) {
   return nullptr;
 }
 
-struct LowerFreesPass : public ckpt::impl::LowerFreesPassBase<LowerFreesPass> {
-  using LowerFreesPassBase::LowerFreesPassBase;
+struct LowerFreesPass : public ckpt::ListValidOptions<
+                            ckpt::impl::LowerFreesPassBase<LowerFreesPass>> {
+  using ListValidOptions::ListValidOptions;
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();

@@ -1,6 +1,9 @@
 //===- PassOptions.cpp - closed-set options of ckpt passes ----------------===//
 
 #include "ckpt/Transforms/PassOptions.h"
+#include "ckpt/Transforms/ListValidOptions.h"
+
+#include "llvm/Support/raw_ostream.h"
 
 using namespace ckpt;
 
@@ -28,4 +31,47 @@ llvm::StringRef ckpt::stringify(GPUFormat value) {
     return "fatbin";
   }
   return "fatbin";
+}
+
+std::string ckpt::listPassOptions(mlir::Pass &pass) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  pass.printAsTextualPipeline(os);
+  llvm::StringRef rest(text);
+  size_t open = rest.find('{');
+  if (open == llvm::StringRef::npos || !rest.ends_with("}"))
+    return "";
+  rest = rest.slice(open + 1, rest.size() - 1);
+  // `name=value name=value ...`; a value may hold spaces inside braces or
+  // quotes.
+  std::string names;
+  size_t i = 0;
+  while (i < rest.size()) {
+    while (i < rest.size() && rest[i] == ' ')
+      ++i;
+    size_t eq = rest.find('=', i);
+    if (eq == llvm::StringRef::npos)
+      break;
+    if (!names.empty())
+      names += ", ";
+    names += rest.slice(i, eq).str();
+    int depth = 0;
+    char quote = 0;
+    for (i = eq + 1; i < rest.size(); ++i) {
+      char c = rest[i];
+      if (quote) {
+        if (c == quote)
+          quote = 0;
+      } else if (c == '"' || c == '\'') {
+        quote = c;
+      } else if (c == '{') {
+        ++depth;
+      } else if (c == '}') {
+        --depth;
+      } else if (c == ' ' && depth == 0) {
+        break;
+      }
+    }
+  }
+  return names;
 }

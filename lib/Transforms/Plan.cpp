@@ -10,6 +10,7 @@
 #include "ckpt/Analysis/StepAnalysis.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
 namespace ckpt {
@@ -21,8 +22,9 @@ using namespace mlir;
 using namespace ckpt;
 
 namespace {
-struct PlanPass : public ckpt::impl::PlanPassBase<PlanPass> {
-  using PlanPassBase::PlanPassBase;
+struct PlanPass
+    : public ckpt::ListValidOptions<ckpt::impl::PlanPassBase<PlanPass>> {
+  using ListValidOptions::ListValidOptions;
 
   void getDependentDialects(DialectRegistry &registry) const override {
     PlanPassBase::getDependentDialects(registry);

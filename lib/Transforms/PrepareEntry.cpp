@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -40,8 +41,9 @@ bool isSupportedTensor(Type type) {
 }
 
 struct PrepareEntryPass
-    : public ckpt::impl::PrepareEntryPassBase<PrepareEntryPass> {
-  using PrepareEntryPassBase::PrepareEntryPassBase;
+    : public ckpt::ListValidOptions<
+          ckpt::impl::PrepareEntryPassBase<PrepareEntryPass>> {
+  using ListValidOptions::ListValidOptions;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();

@@ -3,6 +3,7 @@
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Analysis/StepAnalysis.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
 namespace ckpt {
@@ -15,8 +16,9 @@ using namespace ckpt;
 
 namespace {
 struct PrintAnalysisPass
-    : public ckpt::impl::PrintAnalysisPassBase<PrintAnalysisPass> {
-  using PrintAnalysisPassBase::PrintAnalysisPassBase;
+    : public ckpt::ListValidOptions<
+          ckpt::impl::PrintAnalysisPassBase<PrintAnalysisPass>> {
+  using ListValidOptions::ListValidOptions;
 
   void runOnOperation() override {
     for (StepOp step : getOperation().getOps<StepOp>())

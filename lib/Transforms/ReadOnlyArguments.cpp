@@ -1,5 +1,6 @@
 //===- ReadOnlyArguments.cpp - arguments are never written ----------------===//
 
+#include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -14,8 +15,9 @@ using namespace mlir;
 
 namespace {
 struct ReadOnlyArgumentsPass
-    : public ckpt::impl::ReadOnlyArgumentsPassBase<ReadOnlyArgumentsPass> {
-  using ReadOnlyArgumentsPassBase::ReadOnlyArgumentsPassBase;
+    : public ckpt::ListValidOptions<
+          ckpt::impl::ReadOnlyArgumentsPassBase<ReadOnlyArgumentsPass>> {
+  using ListValidOptions::ListValidOptions;
 
   void runOnOperation() override {
     func::FuncOp func = getOperation();

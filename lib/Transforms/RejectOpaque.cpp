@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
 namespace ckpt {
@@ -17,7 +18,8 @@ using namespace ckpt;
 
 namespace {
 struct RejectOpaquePass
-    : public ckpt::impl::RejectOpaquePassBase<RejectOpaquePass> {
+    : public ckpt::ListValidOptions<
+          ckpt::impl::RejectOpaquePassBase<RejectOpaquePass>> {
   void runOnOperation() override {
     bool found = false;
     getOperation()->walk([&](OpaqueOp op) {

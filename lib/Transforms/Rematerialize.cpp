@@ -16,6 +16,7 @@
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Solver/Schedule.h"
+#include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
@@ -301,8 +302,9 @@ LogicalResult ckpt::applyPlan(StepOp step) {
 
 namespace {
 struct RematerializePass
-    : public ckpt::impl::RematerializePassBase<RematerializePass> {
-  using RematerializePassBase::RematerializePassBase;
+    : public ckpt::ListValidOptions<
+          ckpt::impl::RematerializePassBase<RematerializePass>> {
+  using ListValidOptions::ListValidOptions;
 
   void runOnOperation() override {
     bool failed = false;

@@ -15,6 +15,7 @@
 #include "ckpt/Solver/ChainJson.h"
 #include "ckpt/Solver/Json.h"
 #include "ckpt/Solver/ProblemChain.h"
+#include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Support/FileUtilities.h"
@@ -31,8 +32,9 @@ using namespace mlir;
 using namespace ckpt;
 
 namespace {
-struct ReportPass : public ckpt::impl::ReportPassBase<ReportPass> {
-  using ReportPassBase::ReportPassBase;
+struct ReportPass
+    : public ckpt::ListValidOptions<ckpt::impl::ReportPassBase<ReportPass>> {
+  using ListValidOptions::ListValidOptions;
 
   void getDependentDialects(DialectRegistry &registry) const override {
     ReportPassBase::getDependentDialects(registry);

@@ -1,6 +1,7 @@
 //===- UnwrapStep.cpp - ckpt.step -> func.func ----------------------------===//
 
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -15,8 +16,9 @@ using namespace mlir;
 using namespace ckpt;
 
 namespace {
-struct UnwrapStepPass : public ckpt::impl::UnwrapStepPassBase<UnwrapStepPass> {
-  using UnwrapStepPassBase::UnwrapStepPassBase;
+struct UnwrapStepPass : public ckpt::ListValidOptions<
+                            ckpt::impl::UnwrapStepPassBase<UnwrapStepPass>> {
+  using ListValidOptions::ListValidOptions;
 
   void runOnOperation() override {
     SmallVector<StepOp> steps(getOperation().getOps<StepOp>());

@@ -1,6 +1,7 @@
 //===- WrapStep.cpp - func.func -> ckpt.step ------------------------------===//
 
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -16,8 +17,9 @@ using namespace mlir;
 using namespace ckpt;
 
 namespace {
-struct WrapStepPass : public ckpt::impl::WrapStepPassBase<WrapStepPass> {
-  using WrapStepPassBase::WrapStepPassBase;
+struct WrapStepPass : public ckpt::ListValidOptions<
+                          ckpt::impl::WrapStepPassBase<WrapStepPass>> {
+  using ListValidOptions::ListValidOptions;
 
   void runOnOperation() override;
 
