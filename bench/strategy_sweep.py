@@ -224,13 +224,18 @@ def main(argv=None):
     ap.add_argument("--before", help="results of an older ckpt-opt (--quick --json)")
     ap.add_argument("--doc", help="markdown file whose sweep block is replaced")
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--quiet", action="store_true",
+                    help="no progress line on stderr (drawn only when stderr is a terminal)")
     ap.add_argument("--cached", metavar="RESULTS.json",
                     help="render the table of an earlier run (its --json) instead of running")
     args = ap.parse_args(argv)
-    from ckpt import experiments
+    from ckpt import experiments, progress
     sources = args.sources or experiments.DEFAULT_SOURCES
     results = json.load(open(args.cached)) if args.cached else []
-    for name, path in [] if args.cached else import_sources(sources, args.inputs):
+    models = [] if args.cached else import_sources(sources, args.inputs)
+    line = progress.Line(len(models), "strategy_sweep", quiet=args.quiet)
+    for name, path in models:
+        line.step(name)
         r = sweep(args.ckpt_opt, name, path, args.quick)
         results.append(r)
         print(f"{name}: least {r['least']['optimal']} B, 50% {_ovh(r['overhead_50'])}, "
@@ -239,6 +244,7 @@ def main(argv=None):
             print(f"  VIOLATION {v}", file=sys.stderr)
         if args.json:
             json.dump(results, open(args.json, "w"), indent=1)
+    line.close()
     if args.quick:
         return 0
     before = json.load(open(args.before)) if args.before else []

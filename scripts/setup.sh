@@ -29,7 +29,7 @@ packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libgtest-dev libbenchmark-dev pkg-config coinor-libcbc-dev clang-format-22
   pybind11-dev python3-pybind11 python3-numpy python3-pytest
-  python3-torch python3-torchvision python3-matplotlib
+  python3-torch python3-torchvision python3-matplotlib python3-tqdm
 )
 
 missing=()

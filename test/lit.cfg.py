@@ -52,7 +52,7 @@ try:
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
         config.available_features.add("python-numpy")
     for module, feature in [("pytest", "python-pytest"), ("torch", "python-torch"),
-                            ("matplotlib", "python-matplotlib")]:
+                            ("matplotlib", "python-matplotlib"), ("tqdm", "python-tqdm")]:
         if subprocess.call(["/usr/bin/python3", "-c", "import " + module],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
             config.available_features.add(feature)

@@ -43,6 +43,7 @@ import tempfile
 import time
 
 import ckpt
+from ckpt import progress
 
 def _find_graphs():
     """The Checkmate graphs: $CKPT_CHECKMATE_GRAPHS, or shared/graphs/checkmate
@@ -254,12 +255,17 @@ def main(argv=None):
     p.add_argument("--device", default="h100", help="cost model (default h100)")
     p.add_argument("--doc", help="markdown file whose experiments block is replaced")
     p.add_argument("--no-plots", action="store_true")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress line on stderr (drawn only when stderr is a terminal)")
     a = p.parse_args(argv)
     if a.points < 2:
         p.error("--points must be at least 2")
     os.makedirs(a.out, exist_ok=True)
     rows = []
-    for source in a.sources or DEFAULT_SOURCES:
+    sources = a.sources or DEFAULT_SOURCES
+    line = progress.Line(len(sources), "ckpt.experiments", quiet=a.quiet)
+    for source in sources:
+        line.step(source.split("/")[-1])
         try:
             name, text, batch = load_source(source)
             chain = chain_of(text, a.device, a.slots)
@@ -278,6 +284,7 @@ def main(argv=None):
         mean = "n/a" if r["mean_gain"] is None else "%.1f%%" % (100 * r["mean_gain"])
         print(f"{name}: {r['stages']} stages, mean gain {mean}, "
               f"planning {r['planning_s']:.2f} s", file=sys.stderr)
+    line.close()
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump(rows, f, indent=1)
     md = table(rows)

@@ -8,6 +8,7 @@ import re
 import sys
 import time
 
+from .. import progress
 from .devices import DEVICES
 from .models import MODELS, build_model
 from .trace import _shape, _trace, load_user_model, user_inputs
@@ -135,7 +136,11 @@ def main(argv=None):
     ap.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
     ap.add_argument("--stats", action="store_true",
                     help="print op counts and timings to stderr")
+    ap.add_argument("--quiet", action="store_true",
+                    help="no progress line on stderr (drawn only when stderr is a terminal)")
     opts = ap.parse_args(argv)
+    line = progress.Line(3, f"ckpt.torch_import {opts.model}", quiet=opts.quiet)
+    line.step("building the model")
     try:
         import torch
         torch.set_num_threads(max(1, min(torch.get_num_threads(), 4)))
@@ -166,10 +171,13 @@ def main(argv=None):
             name = opts.model
             if opts.loss == "mse":
                 target = target * 2 - 1
+        line.step("tracing and translating")
         text, info = import_module_info(model, x, target, opts.loss, name=name,
                                         device=opts.device, tracing_mode=opts.tracing,
                                         dropout=opts.dropout)
+        line.step("writing")
     except ValueError as e:
+        line.close()
         print(f"ckpt.torch_import: error: {e}", file=sys.stderr)
         return 1
     if opts.output == "-":
@@ -177,6 +185,7 @@ def main(argv=None):
     else:
         with open(opts.output, "w") as f:
             f.write(text)
+    line.close()
     if opts.stats:
         op = ", ".join(f"{k} x{v}" for k, v in sorted(info["opaque"].items())) or "none"
         print(f"{info['name']}: {info['aten_ops']} aten ops -> {info['mlir_ops']} MLIR ops, "
