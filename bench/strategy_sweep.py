@@ -43,11 +43,12 @@ import sys
 import tempfile
 import time
 
+from ckpt import remat  # the built package: PYTHONPATH=build/python
+
 BASELINES = ["store-all", "periodic:2", "periodic:3", "periodic:4", "sqrt",
              "revolve", "memory-poor"]
 ALONE = ["articulation", "speed"]
 PERCENTS = list(range(100, 0, -10))
-LEAST_RE = re.compile(r"least feasible budget is [^\n]*?\((\d+) B\)")
 PLAN_RE = re.compile(r"#ckpt\.plan<[^>]*?budget = (\d+), peak = (\d+), "
                      r"time = ([-+.\dEe0-9xXa-fA-FpP]+), store_all_peak = (\d+), "
                      r"store_all_time = ([-+.\dEe0-9xXa-fA-FpP]+)")
@@ -57,15 +58,9 @@ def _float(text):
     return float.fromhex(text) if text.lower().startswith(("0x", "-0x")) else float(text)
 
 
-class Refused(Exception):
-    def __init__(self, least, message):
-        super().__init__(message)
-        self.least = least
-
-
 def plan(ckpt_opt, path, budget, strategy="optimal", report=None):
     """Plans `path` with `ckpt-opt`; returns (plan dict, seconds) or raises
-    Refused. `budget` is a ckpt-plan budget string."""
+    remat.Infeasible. `budget` is a ckpt-plan budget string."""
     opts = f"budget={budget} strategy={strategy}"
     cmd = [ckpt_opt, path, "--ckpt-wrap-step", f"--ckpt-plan={opts}"]
     if report:
@@ -74,9 +69,9 @@ def plan(ckpt_opt, path, budget, strategy="optimal", report=None):
     proc = subprocess.run(cmd, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     if proc.returncode != 0:
-        m = LEAST_RE.search(proc.stderr)
+        m = remat.LEAST_FEASIBLE.search(proc.stderr)
         if "infeasible" in proc.stderr:
-            raise Refused(int(m.group(1)) if m else None, proc.stderr.strip())
+            raise remat.Infeasible(int(m.group(1)) if m else None, proc.stderr.strip())
         raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr[:2000]}")
     m = PLAN_RE.search(proc.stdout)
     if not m:
@@ -93,7 +88,7 @@ def overhead(p):
 def least_of(ckpt_opt, path, strategy):
     try:
         plan(ckpt_opt, path, "1", strategy)
-    except Refused as e:
+    except remat.Infeasible as e:
         return e.least
     return 1
 
@@ -130,7 +125,7 @@ def sweep(ckpt_opt, name, path, quick):
         p, seconds = plan(ckpt_opt, path, "50%")
         result["overhead_50"] = overhead(p)
         result["plan_seconds_50"] = seconds
-    except Refused:
+    except remat.Infeasible:
         result["overhead_50"] = None
     if quick:
         return result
@@ -147,7 +142,7 @@ def sweep(ckpt_opt, name, path, quick):
         for pct in PERCENTS:
             try:
                 p, seconds = plan(ckpt_opt, path, f"{pct}%", report=report)
-            except Refused:
+            except remat.Infeasible:
                 continue
             slowest = max(slowest, seconds)
             data = json.load(open(report))[0]
@@ -163,7 +158,7 @@ def sweep(ckpt_opt, name, path, quick):
                 try:
                     q, _ = plan(ckpt_opt, path, f"{pct}%", s)
                     row["others"][s] = overhead(q)
-                except Refused:
+                except remat.Infeasible:
                     pass
             for s, o in row["others"].items():
                 if (100 + o) < (100 + row["optimal"]) * (1 - 1e-9):

@@ -32,7 +32,6 @@ build/bin there) and /usr/bin/python3 with python3-torch for ResNet-18.
 """
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -53,31 +52,18 @@ MODELS = {
 }
 # How the imported models are built (ckpt.torch_import.build_model) and
 # imported (the GPT with its dropout on: Philox masks, the same on both).
-IMPORTS = {"resnet18": ("batch=2, image=64, classes=10", ""),
-           "tinygpt": ("batch=8", ", dropout=True")}
+IMPORTS = {"resnet18": (dict(batch=2, image=64, classes=10), {}),
+           "tinygpt": (dict(batch=8), dict(dropout=True))}
+LOWERINGS = {"cpu": "--ckpt-lower-to-cpu", "gpu": "--ckpt-lower-to-nvptx=format=fatbin"}
 
 
 def import_model(name, path):
     """An imported model (IMPORTS) as a step file."""
+    from ckpt import torch_import as ti   # the built package (PYTHONPATH)
     build, extra = IMPORTS[name]
-    code = ("import sys; from ckpt import torch_import as ti; "
-            f"m, x, t = ti.build_model('{name}', {build}); "
-            f"open(sys.argv[1], 'w').write(ti.import_module(m, x, t, name='{name}'{extra}))")
-    remat.run(["/usr/bin/python3", "-c", code, path])
-
-
-def run_json(args):
-    return json.loads(remat.run(args).stdout)
-
-
-def lower_and_run(rewritten, entry, tmp, gpu):
-    low = os.path.join(tmp, "gpu.mlir" if gpu else "cpu.mlir")
-    pipeline = "--ckpt-lower-to-nvptx=format=fatbin" if gpu else "--ckpt-lower-to-cpu"
-    remat.run(["ckpt-opt", rewritten, pipeline, "-o", low])
-    args = ["ckpt-run", low, f"--entry={entry}", "--seed=7", "--print-outputs"]
-    if gpu:
-        args.append("--gpu")
-    return run_json(args)
+    model, x, target = ti.build_model(name, **build)
+    with open(path, "w") as f:
+        f.write(ti.import_module(model, x, target, name=name, **extra))
 
 
 def max_error(gpu, cpu):
@@ -111,7 +97,8 @@ def check_model(name, budgets, gpu, rtol, tmp, misses):
         row.update(budget=budget, predicted=predicted)
         for device in (["cpu", "gpu"] if gpu else ["cpu"]):
             try:
-                r = lower_and_run(rewritten, entry, tmp, device == "gpu")
+                r = remat.execute(rewritten, entry, tmp, LOWERINGS[device],
+                                  print_outputs=True, gpu=device == "gpu")
             except remat.Failure as e:
                 row[device] = None
                 misses.append(f"{name} {pct}% {device}: {str(e)[:600]}")

@@ -93,6 +93,19 @@ Tracker &tracker() {
   return *instance;
 }
 
+/// 1 and the recorded size of live allocation `ptr` of one pool, else 0.
+int find(Pool Tracker::*pool, const void *ptr, size_t *size) {
+  Tracker &t = tracker();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  const Pool &p = t.*pool;
+  auto it = p.live.find(ptr);
+  if (it == p.live.end())
+    return 0;
+  if (size)
+    *size = static_cast<size_t>(it->second.size);
+  return 1;
+}
+
 void *track(void *ptr, size_t size) {
   if (!ptr)
     return nullptr;
@@ -178,14 +191,7 @@ void ckptRuntimePrintStats(void) {
 }
 
 int ckptRuntimeFindAllocation(const void *ptr, size_t *size) {
-  Tracker &t = tracker();
-  std::lock_guard<std::mutex> lock(t.mutex);
-  auto it = t.host.live.find(ptr);
-  if (it == t.host.live.end())
-    return 0;
-  if (size)
-    *size = static_cast<size_t>(it->second.size);
-  return 1;
+  return find(&Tracker::host, ptr, size);
 }
 
 size_t ckptRuntimeFreeAll(void) {
@@ -228,14 +234,7 @@ void ckptRuntimeRecordLaunch(void) {
 }
 
 int ckptRuntimeFindDeviceAllocation(const void *ptr, size_t *size) {
-  Tracker &t = tracker();
-  std::lock_guard<std::mutex> lock(t.mutex);
-  auto it = t.device.live.find(ptr);
-  if (it == t.device.live.end())
-    return 0;
-  if (size)
-    *size = static_cast<size_t>(it->second.size);
-  return 1;
+  return find(&Tracker::device, ptr, size);
 }
 
 size_t ckptRuntimeListDeviceAllocations(void **ptrs, size_t capacity) {

@@ -51,15 +51,13 @@ namespace {
 /// Driver calls that failed since the library was loaded (ckptCudaErrorCount).
 std::atomic<uint64_t> errorCount{0};
 
-/// Prints "ckpt_cuda_runtime: <what> failed: <NAME> (<description>)" when
-/// `result` is an error; returns true on success.
-bool check(CUresult result, const char *what) {
-  if (result == CUDA_SUCCESS)
-    return true;
-  ++errorCount;
+/// Writes "<what> failed: <NAME> (<description>)" for the error `result`
+/// into `buffer`. The driver stub (no NVIDIA driver installed) cannot name
+/// its own errors: the two it returns are named here.
+void describeError(CUresult result, const char *what, char *buffer,
+                   size_t size) {
   const char *name = nullptr;
   const char *description = nullptr;
-  // The driver stub (no NVIDIA driver installed) cannot name its own errors.
   if (cuGetErrorName(result, &name) != CUDA_SUCCESS)
     name = nullptr;
   if (cuGetErrorString(result, &description) != CUDA_SUCCESS)
@@ -80,11 +78,21 @@ bool check(CUresult result, const char *what) {
     }
   }
   if (name)
-    std::fprintf(stderr, "ckpt_cuda_runtime: %s failed: %s (%s)\n", what, name,
-                 description);
+    std::snprintf(buffer, size, "%s failed: %s (%s)", what, name, description);
   else
-    std::fprintf(stderr, "ckpt_cuda_runtime: %s failed: CUDA error %d (%s)\n",
-                 what, static_cast<int>(result), description);
+    std::snprintf(buffer, size, "%s failed: CUDA error %d (%s)", what,
+                  static_cast<int>(result), description);
+}
+
+/// Prints "ckpt_cuda_runtime: <what> failed: <NAME> (<description>)" when
+/// `result` is an error; returns true on success.
+bool check(CUresult result, const char *what) {
+  if (result == CUDA_SUCCESS)
+    return true;
+  ++errorCount;
+  char message[512];
+  describeError(result, what, message, sizeof(message));
+  std::fprintf(stderr, "ckpt_cuda_runtime: %s\n", message);
   return false;
 }
 
@@ -491,19 +499,8 @@ CKPT_CUDA_EXPORT int ckptCudaProbe(char *message, size_t size) {
       std::snprintf(message, size, "%s", text);
   };
   auto explain = [&](CUresult result, const char *what) {
-    const char *name = nullptr;
-    if (cuGetErrorName(result, &name) != CUDA_SUCCESS || !name)
-      name = result == CUDA_ERROR_STUB_LIBRARY
-                 ? "CUDA_ERROR_STUB_LIBRARY: the CUDA driver stub was "
-                   "loaded, no NVIDIA driver is installed"
-                 : nullptr;
-    if (size) {
-      if (name)
-        std::snprintf(message, size, "%s failed: %s", what, name);
-      else
-        std::snprintf(message, size, "%s failed: CUDA error %d", what,
-                      static_cast<int>(result));
-    }
+    if (size)
+      describeError(result, what, message, size);
   };
   CUresult result = cuInit(/*Flags=*/0);
   if (result != CUDA_SUCCESS) {

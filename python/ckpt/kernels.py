@@ -42,11 +42,6 @@ def unescape_bytes(text):
     return bytes(out)
 
 
-def unescape(text):
-    """The contents of an MLIR string literal as text (PTX)."""
-    return unescape_bytes(text).decode("latin-1")
-
-
 def binaries(source):
     """[(name, kind, target, data bytes)] of every gpu.binary in `source`;
     kind is 'ptx', 'cubin' or 'fatbin'."""

@@ -42,20 +42,25 @@ def wrap(step, tmp):
 
 
 def execute(mlir, entry, tmp, lower="--ckpt-lower-to-cpu", repeat=1, seed=7,
-            print_outputs=False):
+            print_outputs=False, gpu=False):
     """Lowers `mlir` and runs `entry` with ckpt-run --seed=SEED: its JSON
-    (with every result's values when `print_outputs`)."""
-    low = os.path.join(tmp, "lowered.mlir")
+    (with every result's values when `print_outputs`). With `gpu`, `lower`
+    must be an NVPTX lowering and the step runs with ckpt-run --gpu."""
+    low = os.path.join(tmp, "lowered-gpu.mlir" if gpu else "lowered.mlir")
     run(["ckpt-opt", mlir, lower, "-o", low])
     args = ["ckpt-run", low, f"--entry={entry}", f"--seed={seed}"]
     if repeat > 1:
         args.append(f"--repeat={repeat}")
     if print_outputs:
         args.append("--print-outputs")
+    if gpu:
+        args.append("--gpu")
     return json.loads(run(args).stdout)
 
 
-_LEAST = re.compile(r"the least feasible budget is .*?(\d+) B\)?$", re.M)
+# The least feasible budget (bytes) an infeasible-budget error names:
+# "... the least feasible budget is 12.25 GiB (13153337344 B)" or "... is 80 B".
+LEAST_FEASIBLE = re.compile(r"the least feasible budget is .*?(\d+) B\)?$", re.M)
 
 
 def plan(wrapped, budget, tmp, options=""):
@@ -67,7 +72,7 @@ def plan(wrapped, budget, tmp, options=""):
     p = subprocess.run(["ckpt-opt", wrapped, f"--ckpt-plan={spec}", "-o", planned],
                        capture_output=True, text=True)
     if p.returncode:
-        least = _LEAST.search(p.stderr)
+        least = LEAST_FEASIBLE.search(p.stderr)
         if not least:
             raise Failure(f"ckpt-plan at {budget} failed without naming the least feasible "
                           f"budget: {p.stderr.strip()}")

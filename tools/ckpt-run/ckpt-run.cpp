@@ -150,38 +150,10 @@ struct RuntimeApi {
   int (*probe)(char *, size_t) = nullptr;
   int (*synchronize)() = nullptr;
   uint64_t (*errorCount)() = nullptr;
-  /// The mgpu* functions, by name, for the JIT.
-  SmallVector<std::pair<std::string, void *>> gpuSymbols;
+  /// The library, whose mgpu* functions the JIT'd code calls.
+  std::string gpuLibrary;
 };
 } // namespace
-
-/// Every mgpu* function MLIR 22's gpu-to-llvm and gpu.binary translation
-/// call (lib/Runtime/CudaRuntime.cpp defines them all).
-static const char *const kGpuRuntimeFunctions[] = {
-    "mgpuModuleLoad",
-    "mgpuModuleLoadJIT",
-    "mgpuModuleUnload",
-    "mgpuModuleGetFunction",
-    "mgpuLaunchKernel",
-    "mgpuLaunchClusterKernel",
-    "mgpuStreamCreate",
-    "mgpuStreamDestroy",
-    "mgpuStreamSynchronize",
-    "mgpuStreamWaitEvent",
-    "mgpuEventCreate",
-    "mgpuEventDestroy",
-    "mgpuEventSynchronize",
-    "mgpuEventRecord",
-    "mgpuMemAlloc",
-    "mgpuMemFree",
-    "mgpuMemcpy",
-    "mgpuMemset32",
-    "mgpuMemset16",
-    "mgpuMemHostRegister",
-    "mgpuMemHostUnregister",
-    "mgpuMemHostRegisterMemRef",
-    "mgpuMemHostUnregisterMemRef",
-    "mgpuSetDefaultDevice"};
 
 /// libckpt_cuda_runtime.so: --cuda-runtime, else beside ckpt-run's lib/.
 static std::string cudaRuntimePath(const char *argv0) {
@@ -237,11 +209,7 @@ static bool loadGpuRuntime(const char *argv0, RuntimeApi &api) {
   get("ckptCudaProbe", api.probe);
   get("ckptCudaSynchronize", api.synchronize);
   get("ckptCudaErrorCount", api.errorCount);
-  for (const char *name : kGpuRuntimeFunctions) {
-    void *fn = nullptr;
-    get(name, fn);
-    api.gpuSymbols.emplace_back(name, fn);
-  }
+  api.gpuLibrary = path;
   return !missing;
 }
 
@@ -655,6 +623,10 @@ int main(int argc, char **argv) {
       llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
   options.jitCodeGenOptLevel = codegenLevels[optLevel];
   SmallVector<StringRef> libPaths(sharedLibs.begin(), sharedLibs.end());
+  // With --gpu the JIT takes every mgpu* function the kernels' loading and
+  // launches call from the CUDA runtime (a missing one fails the lookup).
+  if (useGpu)
+    libPaths.push_back(api.gpuLibrary);
   options.sharedLibPaths = libPaths;
   auto maybeEngine = ExecutionEngine::create(*module, options);
   if (!maybeEngine)
@@ -663,7 +635,6 @@ int main(int argc, char **argv) {
   std::unique_ptr<ExecutionEngine> engine = std::move(*maybeEngine);
   // Bind the allocation hooks to our counting runtime (and memrefCopy, which
   // strided memref.copy lowers to, to Debian's libmlir_c_runner_utils).
-  // With --gpu, the mgpu* functions too, from libckpt_cuda_runtime.so.
   engine->registerSymbols([&api](llvm::orc::MangleAndInterner interner) {
     llvm::orc::SymbolMap symbols;
     auto add = [&](StringRef name, llvm::orc::ExecutorAddr address) {
@@ -676,8 +647,6 @@ int main(int argc, char **argv) {
     add("_mlir_memref_to_llvm_free",
         llvm::orc::ExecutorAddr::fromPtr(api.freeHost));
     add("memrefCopy", llvm::orc::ExecutorAddr::fromPtr(&memrefCopy));
-    for (const auto &[name, fn] : api.gpuSymbols)
-      add(name, llvm::orc::ExecutorAddr::fromPtr(fn));
     return symbols;
   });
   // Looking the entry up compiles the module and resolves every symbol it
@@ -757,7 +726,8 @@ int main(int argc, char **argv) {
     // Hash the results in order; find the buffers they own.
     ckpt::runtime::Sha256 sha;
     llvm::SmallDenseSet<void *> owned;
-    SmallVector<void *> ownedInOrder;
+    // The buffers the results own, and whether each is a device buffer.
+    SmallVector<std::pair<void *, bool>> ownedInOrder;
     resultBytes = 0;
     size_t offset = 0;
     if (printOutputs && run == 0)
@@ -780,7 +750,7 @@ int main(int argc, char **argv) {
       if ((onDevice || api.findHost(allocated, &size)) &&
           owned.insert(allocated).second) {
         resultBytes += size;
-        ownedInOrder.push_back(allocated);
+        ownedInOrder.emplace_back(allocated, onDevice);
       }
     }
     if (printOutputs && run == 0)
@@ -794,8 +764,8 @@ int main(int argc, char **argv) {
                   "deterministic)");
 
     // Free the results, then whatever the step leaked.
-    for (void *ptr : ownedInOrder) {
-      if (useGpu && api.findDevice(ptr, nullptr))
+    for (auto [ptr, onDevice] : ownedInOrder) {
+      if (onDevice)
         api.freeDevice(ptr, nullptr);
       else
         api.freeHost(ptr);
