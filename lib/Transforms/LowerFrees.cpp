@@ -78,10 +78,17 @@ struct LowerFreesPass : public ckpt::ListValidOptions<
       Block *block = alloc->getBlock();
       Operation *last = from;
       bool escapes = false;
+      bool deallocated = false;
       for (Value alias : aliases.resolve(alloc.getResult())) {
         for (Operation *user : alias.getUsers()) {
           if (isa<FreeOp>(user))
             continue;
+          // Freed already (a bufferization.dealloc_tensor of the input, or an
+          // earlier dealloc): a second dealloc would free it twice.
+          if (isa<memref::DeallocOp>(user)) {
+            deallocated = true;
+            continue;
+          }
           if (user->hasTrait<OpTrait::IsTerminator>() &&
               user->getBlock() == block) {
             escapes = true;
@@ -96,7 +103,7 @@ struct LowerFreesPass : public ckpt::ListValidOptions<
             last = top;
         }
       }
-      if (escapes)
+      if (escapes || deallocated)
         continue;
       OpBuilder builder(last->getContext());
       builder.setInsertionPointAfter(last);

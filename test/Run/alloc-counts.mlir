@@ -1,14 +1,13 @@
 // What ckpt-run measures, on steps small enough to count by hand. Each
-// tensor<16xf32> buffer is 64 bytes; one-shot bufferization turns it into a
-// `memref.alloc() {alignment = 64}`, and finalize-memref-to-llvm with
-// use-generic-functions=1 lowers that to `_mlir_memref_to_llvm_alloc(64 + 64)`
-// (the plain allocation path over-allocates by the alignment to align the
-// pointer by hand). The runtime counts the size the IR asks for: 128 bytes per
-// buffer. One-shot bufferization inserts no deallocations, so a buffer that
-// is neither returned nor freed by a `bufferization.dealloc_tensor` is a leak.
+// tensor<16xf32> buffer is 64 bytes; ckpt-lower-to-cpu bufferizes it into a
+// `memref.alloc() {alignment = 16}` and lowers that to
+// `_mlir_memref_to_llvm_aligned_alloc(16, size)`, the size rounded up to a
+// multiple of 16. The runtime counts that size: 64 bytes per buffer. With
+// dealloc=none nothing inserts deallocations, so a buffer that is neither
+// returned nor freed by a `bufferization.dealloc_tensor` is a leak.
 //
 // REQUIRES: ckpt-run
-// RUN: ckpt-opt %s %lower_to_llvm -o %t.mlir
+// RUN: ckpt-opt %s --ckpt-lower-to-cpu=dealloc=none -o %t.mlir
 // RUN: ckpt-run %t.mlir --entry=chain | FileCheck %s --check-prefix=CHAIN
 // RUN: ckpt-run %t.mlir --entry=with_frees | FileCheck %s --check-prefix=FREES
 // RUN: ckpt-run %t.mlir --entry=in_place | FileCheck %s --check-prefix=INPLACE
@@ -19,9 +18,9 @@
 // RUN: ckpt-run %t.mlir --entry=with_frees --repeat=4 | FileCheck %s --check-prefix=FREES
 
 // x = a + b, y = x * b, z = y - a; returns x and z. Three allocations (x, y,
-// z), all live at the end: peak 3 * 128 = 384. x and z are returned (256
-// bytes); y is never freed: 128 bytes leaked.
-// CHAIN: {"entry": "chain", "outputs_sha256": "{{[0-9a-f]+}}", "peak_bytes": 384, "live_bytes_at_exit": 384, "result_bytes": 256, "leaked_bytes": 128, "allocs": 3, "frees": 0, "unknown_frees": 0, "total_bytes": 384,
+// z), all live at the end: peak 3 * 64 = 192. x and z are returned (128
+// bytes); y is never freed: 64 bytes leaked.
+// CHAIN: {"entry": "chain", "outputs_sha256": "{{[0-9a-f]+}}", "peak_bytes": 192, "live_bytes_at_exit": 192, "result_bytes": 128, "leaked_bytes": 64, "allocs": 3, "frees": 0, "unknown_frees": 0, "total_bytes": 192,
 func.func @chain(%a: tensor<16xf32>, %b: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
   %e0 = tensor.empty() : tensor<16xf32>
   %x = linalg.add ins(%a, %b : tensor<16xf32>, tensor<16xf32>) outs(%e0 : tensor<16xf32>) -> tensor<16xf32>
@@ -33,9 +32,9 @@ func.func @chain(%a: tensor<16xf32>, %b: tensor<16xf32>) -> (tensor<16xf32>, ten
 }
 
 // The same chain returning only z, with x freed after its last use and y
-// after its own: x (128 live), y (256), free x (128), z (256), free y (128).
-// Peak 256 instead of 384; only the result is live at the end: no leak.
-// FREES: {"entry": "with_frees", "outputs_sha256": "{{[0-9a-f]+}}", "peak_bytes": 256, "live_bytes_at_exit": 128, "result_bytes": 128, "leaked_bytes": 0, "allocs": 3, "frees": 2, "unknown_frees": 0, "total_bytes": 384,
+// after its own: x (64 live), y (128), free x (64), z (128), free y (64).
+// Peak 128 instead of 192; only the result is live at the end: no leak.
+// FREES: {"entry": "with_frees", "outputs_sha256": "{{[0-9a-f]+}}", "peak_bytes": 128, "live_bytes_at_exit": 64, "result_bytes": 64, "leaked_bytes": 0, "allocs": 3, "frees": 2, "unknown_frees": 0, "total_bytes": 192,
 func.func @with_frees(%a: tensor<16xf32>, %b: tensor<16xf32>) -> tensor<16xf32> {
   %e0 = tensor.empty() : tensor<16xf32>
   %x = linalg.add ins(%a, %b : tensor<16xf32>, tensor<16xf32>) outs(%e0 : tensor<16xf32>) -> tensor<16xf32>
@@ -50,7 +49,7 @@ func.func @with_frees(%a: tensor<16xf32>, %b: tensor<16xf32>) -> tensor<16xf32> 
 
 // Each op writes into the previous result, which is dead afterwards, so
 // bufferization works in place: one buffer for the whole chain.
-// INPLACE: {"entry": "in_place", "outputs_sha256": "{{[0-9a-f]+}}", "peak_bytes": 128, "live_bytes_at_exit": 128, "result_bytes": 128, "leaked_bytes": 0, "allocs": 1, "frees": 0, "unknown_frees": 0, "total_bytes": 128,
+// INPLACE: {"entry": "in_place", "outputs_sha256": "{{[0-9a-f]+}}", "peak_bytes": 64, "live_bytes_at_exit": 64, "result_bytes": 64, "leaked_bytes": 0, "allocs": 1, "frees": 0, "unknown_frees": 0, "total_bytes": 64,
 func.func @in_place(%a: tensor<16xf32>, %b: tensor<16xf32>) -> tensor<16xf32> {
   %e0 = tensor.empty() : tensor<16xf32>
   %x = linalg.add ins(%a, %b : tensor<16xf32>, tensor<16xf32>) outs(%e0 : tensor<16xf32>) -> tensor<16xf32>
@@ -63,7 +62,7 @@ func.func @in_place(%a: tensor<16xf32>, %b: tensor<16xf32>) -> tensor<16xf32> {
 // bufferization cannot write into the argument: it allocates a buffer and
 // copies a into it (a copy costs an allocation). Result 1 is the caller's own
 // argument buffer: not counted, and not freed by ckpt-run.
-// COPY: {"entry": "copy_on_write", "outputs_sha256": "{{[0-9a-f]+}}", "peak_bytes": 128, "live_bytes_at_exit": 128, "result_bytes": 128, "leaked_bytes": 0, "allocs": 1, "frees": 0, "unknown_frees": 0, "total_bytes": 128,
+// COPY: {"entry": "copy_on_write", "outputs_sha256": "{{[0-9a-f]+}}", "peak_bytes": 64, "live_bytes_at_exit": 64, "result_bytes": 64, "leaked_bytes": 0, "allocs": 1, "frees": 0, "unknown_frees": 0, "total_bytes": 64,
 #id = affine_map<(i) -> (i)>
 func.func @copy_on_write(%a: tensor<16xf32>, %b: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
   %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
@@ -84,10 +83,10 @@ func.func @returns_arg(%a: tensor<4x4xi32>) -> tensor<4x4xi32> {
 
 // Every element type, rank 0 included. Inputs come from one splitmix64 stream
 // (seed 0) over the arguments in order: f64 in [-0.5, 0.5) from 53 bits,
-// integers (x mod 17) - 8. Buffers: 6 x 8 + 64 = 112, 5 x 4 + 64 = 84 and
-// 8 + 64 = 72 bytes: 268 in all. The constant result is a global
+// integers (x mod 17) - 8. Buffers, rounded up to 16 bytes: 6 x 8 = 48,
+// 5 x 4 = 20 -> 32 and 8 -> 16 bytes: 96 in all. The constant result is a global
 // (memref.get_global): not an allocation, not counted, not freed.
-// TYPES: {"entry": "types", "outputs_sha256": "{{[0-9a-f]+}}", "peak_bytes": 268, "live_bytes_at_exit": 268, "result_bytes": 268, "leaked_bytes": 0, "allocs": 3, "frees": 0, "unknown_frees": 0, "total_bytes": 268,
+// TYPES: {"entry": "types", "outputs_sha256": "{{[0-9a-f]+}}", "peak_bytes": 96, "live_bytes_at_exit": 96, "result_bytes": 96, "leaked_bytes": 0, "allocs": 3, "frees": 0, "unknown_frees": 0, "total_bytes": 96,
 // TYPES-SAME: "outputs": [{"type": "tensor<2x3xf64>", "values": [0.76662161642728521, -0.13694400590298006, -0.94713245681480451, 0.94176395630765697, -0.78730661686557513, -0.34534847156374848]},
 // TYPES-SAME: {"type": "tensor<5xi32>", "values": [1, 4, 49, 36, 9]}, {"type": "tensor<i64>", "values": [-2]}, {"type": "tensor<f32>", "values": [1.5]}]}
 func.func @types(%d: tensor<2x3xf64>, %i: tensor<5xi32>, %l: tensor<i64>)

@@ -1,7 +1,7 @@
 // ckpt-prepare-entry marks public functions for ckpt-run: a C interface and
 // the tensor signature, which the lowering carries onto the llvm.func.
 // RUN: ckpt-opt %s --ckpt-prepare-entry | FileCheck %s
-// RUN: ckpt-opt %s %lower_to_llvm | FileCheck %s --check-prefix=LLVM
+// RUN: ckpt-opt %s --ckpt-lower-to-cpu=dealloc=none | FileCheck %s --check-prefix=LLVM
 // RUN: ckpt-opt %s --ckpt-prepare-entry="func=helper" | FileCheck %s --check-prefix=NAMED
 
 // CHECK-LABEL: func.func @step(

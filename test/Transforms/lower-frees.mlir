@@ -40,3 +40,30 @@ func.func @aliases(%arg: memref<4xf32>) -> memref<4xf32> {
   return %b : memref<4xf32>
 }
 
+
+// The input frees %x itself (a bufferization.dealloc_tensor, bufferized to
+// memref.dealloc): neither a ckpt.free of %x nor free-leftovers adds a second
+// dealloc; %y, which nothing frees, is freed after its last use.
+// CHECK-LABEL: func.func @deallocated(
+// CHECK:         %[[X:.*]] = memref.alloc() : memref<4xf32>
+// CHECK:         %[[Y:.*]] = memref.alloc() : memref<4xf32>
+// CHECK:         %[[Z:.*]] = memref.alloc() : memref<4xf32>
+// CHECK-NEXT:    memref.copy %[[X]], %[[Y]]
+// CHECK-NEXT:    memref.dealloc %[[X]]
+// CHECK-NEXT:    memref.copy %[[Y]], %[[Z]]
+// CHECK-NEXT:    memref.dealloc %[[Y]]
+// CHECK-NEXT:    return %[[Z]]
+// NOLEFT-LABEL: func.func @deallocated(
+// NOLEFT-COUNT-1: memref.dealloc
+// NOLEFT-NOT:     memref.dealloc
+// NOLEFT:         return
+func.func @deallocated() -> memref<4xf32> {
+  %x = memref.alloc() : memref<4xf32>
+  %y = memref.alloc() : memref<4xf32>
+  %z = memref.alloc() : memref<4xf32>
+  memref.copy %x, %y : memref<4xf32> to memref<4xf32>
+  memref.dealloc %x : memref<4xf32>
+  "ckpt.free"(%x) : (memref<4xf32>) -> ()
+  memref.copy %y, %z : memref<4xf32> to memref<4xf32>
+  return %z : memref<4xf32>
+}

@@ -225,7 +225,9 @@ def LowerFreesPass : Pass<"ckpt-lower-frees", "mlir::func::FuncOp"> {
     Frees of function arguments and of buffers that escape through the
     return are dropped. With `free-leftovers`, every other allocation of the
     function that does not escape is deallocated after its last use too
-    (copies made by bufferization), so that nothing leaks.
+    (copies made by bufferization), so that nothing leaks. An allocation
+    the function deallocates already (a `bufferization.dealloc_tensor` in
+    the input, lowered to `memref.dealloc`) gets no second dealloc.
   }];
   let options = [
     Option<"freeLeftovers", "free-leftovers", "bool", /*default=*/"true",
