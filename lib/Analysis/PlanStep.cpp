@@ -70,6 +70,23 @@ sched::ChainOptions ckpt::separatorCandidates(const OrderProblem &problem,
   return options;
 }
 
+std::vector<char> ckpt::keptValues(const OrderProblem &problem) {
+  std::vector<char> keep(problem.problem.values.size(), 0);
+  for (mlir::Operation *op : problem.opOf) {
+    auto checkpoint = dyn_cast_or_null<CheckpointOp>(op);
+    if (!checkpoint)
+      continue;
+    // What it marks, and the marker itself (a view of it, which later ops
+    // read instead).
+    for (mlir::Value value : {checkpoint.getInput(), checkpoint.getResult()}) {
+      auto it = problem.idOf.find(value);
+      if (it != problem.idOf.end())
+        keep[it->second] = 1;
+    }
+  }
+  return keep;
+}
+
 FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
                                    const CostSetup &costs,
                                    const StepPlanRequest &request) {
@@ -106,6 +123,8 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
   options.slots = request.slots;
   options.fitModel = request.fitModel;
   options.candidates = separatorCandidates(plan.problem, request.strategy);
+  if (request.strategy == "keep")
+    options.keep = keptValues(plan.problem);
   options.ilpTimeLimit = request.ilpTimeLimit;
   options.ilpThreads = request.ilpThreads;
   plan.result = sched::planSchedule(problem, options);

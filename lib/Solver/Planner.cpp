@@ -17,12 +17,12 @@ using namespace ckpt::sched;
 
 const char *ckpt::sched::strategyNames() {
   return "optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, "
-         "articulation, speed or manual";
+         "articulation, speed, manual or keep";
 }
 
 bool ckpt::sched::isStrategy(const std::string &name) {
   if (name == "ilp" || name == "articulation" || name == "speed" ||
-      name == "manual")
+      name == "manual" || name == "keep")
     return true;
   solver::Strategy strategy;
   std::string error;
@@ -530,6 +530,23 @@ PlanResult ckpt::sched::planSchedule(const Problem &problem,
   }
   if (name == "optimal" && !options.fitModel)
     return planOptimal(problem, options, /*forIlp=*/false);
+  if (name == "keep") {
+    PlanResult result;
+    if (options.fitModel) {
+      result.error = "fit=model applies to the chain strategies; 'keep' is a "
+                     "schedule, planned with fit=simulation";
+      return result;
+    }
+    Candidate c =
+        score(problem, keepSetSchedule(problem, options.keep), "keep");
+    if (!c.valid) {
+      result.error = "internal error: the keep-set schedule is not valid";
+      return result;
+    }
+    Best best{options.budget, {}, {}};
+    best.offer(c);
+    return finish(best);
+  }
   if (name == "ilp") {
     PlanResult start = planOptimal(problem, options, /*forIlp=*/true);
     if (!start.error.empty())

@@ -292,6 +292,56 @@ Evaluation ckpt::sched::evaluate(const Problem &problem,
   return out;
 }
 
+Schedule ckpt::sched::keepSetSchedule(const Problem &problem,
+                                      const std::vector<char> &keep) {
+  const int numValues = problem.numValues();
+  std::vector<char> recomputed(numValues, 0);
+  auto available = [&](int value) {
+    const Value &v = problem.values[value];
+    if (v.producer < 0 || v.returned || recomputed[value])
+      return true;
+    const Op &op = problem.ops[v.producer];
+    return op.backward || !op.recomputable ||
+           (value < static_cast<int>(keep.size()) && keep[value]);
+  };
+  Schedule schedule;
+  schedule.reserve(problem.ops.size());
+  // Recomputes what `value` needs, inputs first (an explicit stack: forward
+  // chains can be thousands of ops long).
+  auto ensure = [&](int value) {
+    std::vector<std::pair<int, size_t>> stack; // (op, next read to check)
+    if (available(value))
+      return;
+    stack.push_back({problem.values[value].producer, 0});
+    while (!stack.empty()) {
+      auto &[op, next] = stack.back();
+      const std::vector<int> &reads = problem.ops[op].reads;
+      if (next < reads.size()) {
+        int read = reads[next++];
+        if (!available(read))
+          stack.push_back({problem.values[read].producer, 0});
+        continue;
+      }
+      int done = op;
+      stack.pop_back();
+      // Two reads may need the same op: it runs once.
+      if (!problem.ops[done].results.empty() &&
+          recomputed[problem.ops[done].results.front()])
+        continue;
+      schedule.push_back(done);
+      for (int result : problem.ops[done].results)
+        recomputed[result] = 1;
+    }
+  };
+  for (int op = 0; op < problem.numOps(); ++op) {
+    if (problem.ops[op].backward)
+      for (int read : problem.ops[op].reads)
+        ensure(read);
+    schedule.push_back(op);
+  }
+  return schedule;
+}
+
 Schedule ckpt::sched::prune(const Problem &problem, const Schedule &schedule) {
   // Dead-code elimination on a straight line, last execution first: an
   // execution is needed when it is an op's first, cannot be recomputed, or

@@ -14,7 +14,7 @@
 // BUDGET: error: invalid budget 'lots': expected a number of bytes with an optional unit (B, KB, MB, GB, KiB, MiB, GiB, TiB) or a percentage of the store-all peak such as '70%'
 // UNIT: error: invalid budget '12XB'
 // ZERO: error: invalid budget '0%'
-// STRATEGY: error: unknown strategy '{{.*}}': expected optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, articulation, speed or manual
+// STRATEGY: error: unknown strategy '{{.*}}': expected optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, articulation, speed, manual or keep
 // DEVICE: for the --device option: 'tpu' is not a valid value: expected h100, a100, v100 or cpu
 // A misspelt fit is rejected, not read as the default.
 // RUN: not ckpt-opt %s --ckpt-plan="fit=simulaton" 2>&1 | FileCheck %s --check-prefix=FIT

@@ -78,7 +78,7 @@ int main(int argc, char **argv) {
     } else if (const char *v = value("--strategy=")) {
       options.strategy = v;
       if (!sched::isStrategy(options.strategy) || options.strategy == "speed" ||
-          options.strategy == "manual")
+          options.strategy == "manual" || options.strategy == "keep")
         return fail("unknown strategy '" + options.strategy +
                     "' (expected optimal, ilp, store-all, periodic:K, sqrt, "
                     "revolve, memory-poor or articulation)");

@@ -168,6 +168,32 @@ TEST(Schedule, PruneDropsWhatNobodyReads) {
   EXPECT_EQ(prune(p, {0, 1, 2, 3, 4, 5, 6, 0, 1}), identitySchedule(p));
 }
 
+TEST(Schedule, KeepSetRecomputesOnceBeforeTheFirstBackwardRead) {
+  // Ops: f1 f2 f3 (0..2), loss (3), b3 (4: reads f3, f2), b2 (5: f2, f1),
+  // b1 (6: f1). Values: f1 1, f2 2, f3 3.
+  Problem p = trainingChain({10, 20, 30}, {1, 1, 1});
+  auto keep = [&](std::vector<int> values) {
+    std::vector<char> k(p.numValues(), 0);
+    for (int v : values)
+      k[v] = 1;
+    return k;
+  };
+  // Everything kept: the step as written.
+  EXPECT_EQ(keepSetSchedule(p, keep({1, 2, 3})), identitySchedule(p));
+  // f2 kept: f3 again before b3 (from the kept f2), f1 again before b2; b1
+  // reads the f1 recomputed for b2.
+  EXPECT_EQ(keepSetSchedule(p, keep({2})),
+            (Schedule{0, 1, 2, 3, 2, 4, 0, 5, 6}));
+  // Nothing kept: f3 needs f2 needs f1, inputs first; each runs once more.
+  Schedule none = keepSetSchedule(p, keep({}));
+  EXPECT_EQ(none, (Schedule{0, 1, 2, 3, 0, 1, 2, 4, 5, 6}));
+  EXPECT_TRUE(evaluate(p, none).valid);
+  // An op that cannot run again is kept whatever the set says.
+  p.ops[0].recomputable = false;
+  EXPECT_EQ(keepSetSchedule(p, keep({})),
+            (Schedule{0, 1, 2, 3, 1, 2, 4, 5, 6}));
+}
+
 TEST(Schedule, ProblemFromGraphKeepsTheFileOrder) {
   graph::Graph g;
   int in = g.addNode("in", false, 0, 100, /*input=*/true);

@@ -54,6 +54,10 @@ struct StepPlan {
 sched::ChainOptions separatorCandidates(const OrderProblem &problem,
                                         llvm::StringRef strategy);
 
+/// The keep set of strategy 'keep', one entry per value of the problem: the
+/// values ckpt.checkpoint marks, and the checkpoints' results.
+std::vector<char> keptValues(const OrderProblem &problem);
+
 /// Plans `step` under `request`: builds its problem, resolves the budget,
 /// runs the strategy (sched::planSchedule). Emits an error at the step and
 /// fails on a bad strategy, a solver failure, or an infeasible budget (the

@@ -27,7 +27,8 @@ struct RematPipelineOptions
   Option<std::string> strategy{
       *this, "strategy",
       llvm::cl::desc("optimal, ilp, store-all, periodic:K, sqrt, revolve, "
-                     "memory-poor, articulation, speed or manual (as "
+                     "memory-poor, articulation, speed, manual or keep "
+                     "(as "
                      "ckpt-plan)"),
       llvm::cl::init("optimal")};
   Option<int64_t> slots{*this, "slots",

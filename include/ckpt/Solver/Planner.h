@@ -8,6 +8,8 @@
 //    separators), the fastest expanded schedule that fits;
 //  - speed, manual: every stage kept by its input and recomputed once, over
 //    the candidate separators the caller gives;
+//  - keep: the keep-set schedule of the values the caller gives
+//    (keepSetSchedule; PyTorch's selective activation checkpointing);
 //  - optimal: the fastest of the chain DP's schedules, the greedy of
 //    Remat.h from the identity schedule and the baselines, each improved by
 //    local search; when none fits, the greedy from the chain DP's leanest
@@ -51,6 +53,8 @@ struct PlanOptions {
   bool fitModel = false;
   /// 'speed' and 'manual': the candidate separators (kind Candidates).
   ChainOptions candidates;
+  /// 'keep': per value, whether it is kept from the forward.
+  std::vector<char> keep;
   /// 'ilp'.
   double ilpTimeLimit = 60;
   int ilpThreads = 1;

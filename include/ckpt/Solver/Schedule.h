@@ -149,6 +149,18 @@ Evaluation evaluate(const Problem &problem, const Schedule &schedule,
 /// later execution reads, until none is left. Keeps first executions.
 Schedule prune(const Problem &problem, const Schedule &schedule);
 
+/// The schedule of a keep set (PyTorch's selective activation checkpointing,
+/// `torch.utils.checkpoint` when only block inputs are kept): every op runs
+/// once in the problem's order, except that before a backward op runs, each
+/// forward value it reads that is not available is recomputed, its own
+/// missing inputs first. A forward value is available when `keep` holds it,
+/// when its producer cannot be recomputed, or once it was recomputed (that
+/// version then serves every later read). Constant-like ops are re-run next
+/// to the recomputations that read them unless kept. `keep` has one entry
+/// per value; inputs, returned values and backward results are always
+/// available.
+Schedule keepSetSchedule(const Problem &problem, const std::vector<char> &keep);
+
 /// Per op, how many times `schedule` runs it.
 std::vector<int> runCounts(const Problem &problem, const Schedule &schedule);
 

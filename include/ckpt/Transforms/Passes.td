@@ -93,9 +93,14 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
     checkpoint_sequential with K segments), `sqrt`, `revolve`, `memory-poor`,
     `articulation` (the chain DP over single-value separators, like openai's
     'memory' mode), `speed` (keep the outputs of matmul and convolution ops,
-    recompute the rest once before its backward: openai's 'speed' mode) and
+    recompute the rest once before its backward: openai's 'speed' mode),
     `manual` (the same with the values `ckpt.checkpoint` marks: openai's
-    'collection' mode).
+    'collection' mode) and `keep` (keep exactly the forward values
+    `ckpt.checkpoint` marks; recompute every other forward value once,
+    right before the backward first reads it: PyTorch's selective
+    activation checkpointing with the marks as its save list, or
+    `torch.utils.checkpoint` on every block when the marks are the blocks'
+    inputs and what lies outside the blocks; with `fit=simulation` only).
 
     `budget` is a number of bytes with an optional unit (`6GiB`, `512KiB`,
     `2MB`) or a percentage of the store-all peak (`70%`). An infeasible budget
@@ -108,7 +113,7 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
            "or a percentage of the store-all peak">,
     Option<"strategy", "strategy", "std::string", /*default=*/"\"optimal\"",
            "optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, "
-           "articulation, speed or manual">,
+           "articulation, speed, manual or keep">,
     Option<"slots", "slots", "int64_t", /*default=*/"500",
            "Memory slots of the chain DP (0: exact byte sizes)">,
     Option<"device", "device", "::ckpt::Device", /*default=*/"::ckpt::Device::H100",
