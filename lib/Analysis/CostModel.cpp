@@ -388,6 +388,11 @@ FailureOr<OpCost> ckpt::getOpCost(Operation *op, const DeviceProfile &device,
   }
 
   OpCost cost;
+  // A checkpoint is a marker (its result is its operand): nothing runs.
+  if (isa<CheckpointOp>(op)) {
+    cost.source = CostSource::Model;
+    return cost;
+  }
   if (auto model = dyn_cast<CostOpInterface>(op)) {
     cost.flops = model.getFlops();
     cost.bytes = model.getBytesMoved();

@@ -442,6 +442,71 @@ def test_tinygpt_matches_torch(tmp_path):
     check_against_torch(model, x, target, "cross_entropy", "tinygpt", tmp_path, runner=False)
 
 
+def _policy_split(policy, dropout=False):
+    """The forward nodes of tinygpt's blocks a keep policy keeps and drops,
+    by aten op name (sorted)."""
+    from ckpt.torch_import import policies, trace
+    model, x, labels = ti.build_model("tinygpt", batch=2)
+    target = torch.nn.functional.one_hot(labels, 256).to(torch.float32)
+    scopes = trace._Scopes()
+    gm = trace._trace(model, (x,), target, "cross_entropy", "fake", dropout, scopes)[0]
+    keep, cls = policies.keep_nodes(gm, scopes, policy)
+    assert cls == "GPTBlock"
+    blocks = [(s, e) for _, c, s, e in scopes.spans if c == "GPTBlock"]
+    assert len(blocks) == 2
+    inside = [n for n in gm.graph.nodes if n.op == "call_function"
+              and scopes.position.get(n, 10 ** 9) < scopes.forward_end
+              and any(s <= scopes.position[n] < e for s, e in blocks)]
+    outside = [n for n in gm.graph.nodes if n.op == "call_function"
+               and scopes.position.get(n, 10 ** 9) < scopes.forward_end
+               and n not in inside]
+    op = policies._op
+    return (sorted(op(n) for n in inside if n in keep),
+            sorted(op(n) for n in inside if n not in keep),
+            [n for n in outside if n not in keep])
+
+
+def test_keep_policies_mark_what_the_baselines_keep():
+    """The keep policies on tinygpt's two GPTBlocks (found as the repeated
+    children of a Sequential), checked against what each baseline keeps by
+    definition. Outside the blocks everything is kept, under every policy."""
+    # checkpoint every block: only what leaves a block (its output, the
+    # residual sum) is kept.
+    kept, dropped, outside = _policy_split("blocks")
+    assert kept == ["add", "add"] and outside == []
+    # save matmuls: the products (in-projection mm, scores baddbmm, context
+    # bmm, three addmm) and the block outputs.
+    kept, dropped, outside = _policy_split("matmuls")
+    assert kept == sorted(["add", "addmm", "addmm", "addmm", "baddbmm", "bmm", "mm"] * 2)
+    assert outside == [] and not {"mm", "addmm", "bmm", "baddbmm"} & set(dropped)
+    # Megatron's selective recompute: the attention core alone is dropped,
+    # the scores (baddbmm with the mask), softmax (amax, sub, exp, sum, div)
+    # and autograd's saved views of them (detach), per block; the context
+    # bmm and everything else is kept.
+    kept, dropped, outside = _policy_split("attention")
+    assert dropped == sorted(["amax", "baddbmm", "detach", "detach", "detach", "detach",
+                              "div", "exp", "sub", "sum"] * 2)
+    assert outside == [] and "bmm" in kept
+    # With dropout on, the attention-weight dropout is in the core too.
+    kept, dropped, outside = _policy_split("attention", dropout=True)
+    assert "bernoulli_" in dropped and "bmm" in kept
+
+
+def test_keep_policy_errors(tmp_path):
+    r = _cli("tinygpt", "--batch", "2", "--keep", "blocks", "--block-class", "Nope")
+    assert r.returncode == 1 and "no module of class 'Nope' runs in the forward" in r.stderr
+    r = _cli("tinymlp", "--batch", "2", "--keep", "blocks")
+    assert r.returncode == 1 and "no repeated blocks found" in r.stderr
+    r = _cli("tinygpt", "--batch", "2", "--block-class", "GPTBlock")
+    assert r.returncode == 2 and "--block-class needs --keep" in r.stderr
+    out = tmp_path / "gpt.mlir"
+    r = _cli("tinygpt", "--batch", "2", "--keep", "attention", "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    text = out.read_text()
+    assert "Keep policy 'attention' over the GPTBlock blocks" in text
+    assert text.count("ckpt.checkpoint") > 0
+
+
 def _philox4x32_10(counter, key):
     """Philox4x32-10 in plain Python integers, written from the paper (Salmon
     et al., SC 2011), independently of the importer's MLIR."""

@@ -57,7 +57,7 @@ ckpt.step @speed(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>) -> (tensor<1x1xf32>, 
 // recomputed, b writes into the first a (it dies there): 16, 16, -, 32, 48,
 // 64, 64, 64, 48, a 48, ga 48: 64, time 13 + 1.
 // MPLAN-LABEL: ckpt.step @manual
-// MPLAN-SAME: strategy = "manual", budget = 1024, peak = 64, time = 14.00{{[0-9]*}}, store_all_peak = 80, store_all_time = 13.00{{[0-9]*}}, schedule = [0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 9]>
+// MPLAN-SAME: strategy = "manual", budget = 1024, peak = 64, time = 1.400000e+01, store_all_peak = 80, store_all_time = 1.300000e+01, schedule = [0, 1, 2, 3, 4, 5, 6, 7, 8, 0, 9]>
 // MANUAL-LABEL: ckpt.step @manual(
 // MANUAL-SAME:      %[[X:[^:]*]]: tensor<4xf32>
 // MANUAL:         %[[K:.*]] = ckpt.checkpoint

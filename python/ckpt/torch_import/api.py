@@ -11,7 +11,8 @@ import time
 from .. import progress
 from .devices import DEVICES
 from .models import MODELS, build_model
-from .trace import _shape, _trace, load_user_model, user_inputs
+from .policies import POLICIES, keep_nodes
+from .trace import _Scopes, _shape, _trace, load_user_model, user_inputs
 from .translate import _Translator
 
 
@@ -19,7 +20,8 @@ from .translate import _Translator
 # The public API.
 
 def import_module_info(module, example_inputs, target, loss="cross_entropy", name=None,
-                       device="h100", tracing_mode="fake", dropout=False):
+                       device="h100", tracing_mode="fake", dropout=False, keep=None,
+                       block_class=None):
     """Like import_module, but returns (text, info): info holds the counts
     ('aten_ops', 'mlir_ops', 'opaque_ops', 'opaque' by name), the parameter
     names ('params'), the seconds spent tracing ('trace_s', functionalization
@@ -36,8 +38,11 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
     name = re.sub(r"[^A-Za-z0-9_]", "_", name)
     if not name.endswith("_step"):
         name += "_step"
+    scopes = _Scopes() if keep else None
     gm, pnames, pshapes, inputs, target, trace_s, functionalized = _trace(
-        module, example_inputs, target, loss, tracing_mode, dropout)
+        module, example_inputs, target, loss, tracing_mode, dropout, scopes)
+    kept, blocks = (keep_nodes(gm, scopes, keep, block_class) if keep
+                    else (set(), None))
     start = time.perf_counter()
     arg_info = []
     if len(inputs) == 1:
@@ -48,7 +53,7 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
     arg_info.append(("t", f"target {list(target.shape)} ({loss})"))
     for i, (pn, ps) in enumerate(zip(pnames, pshapes)):
         arg_info.append((f"p{i}", f"{pn} {list(ps)}"))
-    tr = _Translator(gm, name, arg_info, device)
+    tr = _Translator(gm, name, arg_info, device, kept)
     body = tr.run()
     if tr.dropouts:
         arg_info.append(("seed", "the dropout seed (Philox4x32-10 key)"))
@@ -61,6 +66,10 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
         + " Results: the loss, then the gradient of each parameter.",
         "// Arguments:",
     ] + [f"//   %{a}: {c}" for a, c in arg_info]
+    if keep:
+        header.append(f"// Keep policy '{keep}' over the {blocks} blocks: "
+                      f"{tr.checkpoints} ckpt.checkpoint marks (plan with "
+                      "ckpt-plan{strategy=keep}).")
     if tr.em.opaque:
         header.append("// Opaque ops (planned, not executable): " + ", ".join(
             f"{k} x{v}" for k, v in sorted(tr.em.opaque.items())))
@@ -76,12 +85,15 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
         "name": name,
         "functionalized": functionalized,
         "dropouts": tr.dropouts,
+        "checkpoints": tr.checkpoints,
+        "block_class": blocks,
     }
     return text, info
 
 
 def import_module(module, example_inputs, target, loss="cross_entropy", name=None,
-                  device="h100", tracing_mode="fake", dropout=False):
+                  device="h100", tracing_mode="fake", dropout=False, keep=None,
+                  block_class=None):
     """The training step of `module` as MLIR text.
 
     module: a torch.nn.Module (copied; the copy is put in training mode,
@@ -97,9 +109,14 @@ def import_module(module, example_inputs, target, loss="cross_entropy", name=Non
       generator (Philox4x32-10) keyed on (seed, mask number, element index),
       the seed being the step's last argument `%seed: tensor<i64>`: a mask
       recomputed by a rematerialized step is the one drawn first.
+    keep: a keep policy (ckpt.torch_import.policies: 'blocks', 'attention'
+      or 'matmuls'): marks the forward values the policy keeps with
+      `ckpt.checkpoint`, for `ckpt-plan{strategy=keep}`; the blocks are the
+      modules of class `block_class` (default: the repeated, numbered
+      children of a container that cover the most of the forward).
     Raises ValueError when the step cannot be traced or translated."""
     return import_module_info(module, example_inputs, target, loss, name, device,
-                              tracing_mode, dropout)[0]
+                              tracing_mode, dropout, keep, block_class)[0]
 
 
 def main(argv=None):
@@ -133,12 +150,21 @@ def main(argv=None):
     ap.add_argument("--dropout", action="store_true", help="keep dropout on: masks "
                     "drawn by Philox4x32-10 from (seed, mask, element), the seed the "
                     "step's last argument, so that recomputation draws the same mask")
+    ap.add_argument("--keep", choices=POLICIES, help="mark the forward values a "
+                    "baseline keeps with ckpt.checkpoint, for ckpt-plan{strategy=keep}: "
+                    "'blocks' (torch.utils.checkpoint on every block), 'attention' "
+                    "(Megatron-LM's selective recompute: all but the attention core) or "
+                    "'matmuls' (PyTorch's selective checkpointing saving matmul outputs)")
+    ap.add_argument("--block-class", help="with --keep: the class of the blocks (default: "
+                    "the repeated, numbered children of a Sequential or ModuleList)")
     ap.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
     ap.add_argument("--stats", action="store_true",
                     help="print op counts and timings to stderr")
     ap.add_argument("--quiet", action="store_true",
                     help="no progress line on stderr (drawn only when stderr is a terminal)")
     opts = ap.parse_args(argv)
+    if opts.block_class and not opts.keep:
+        ap.error("--block-class needs --keep")
     line = progress.Line(3, f"ckpt.torch_import {opts.model}", quiet=opts.quiet)
     line.step("building the model")
     try:
@@ -174,7 +200,8 @@ def main(argv=None):
         line.step("tracing and translating")
         text, info = import_module_info(model, x, target, opts.loss, name=name,
                                         device=opts.device, tracing_mode=opts.tracing,
-                                        dropout=opts.dropout)
+                                        dropout=opts.dropout, keep=opts.keep,
+                                        block_class=opts.block_class)
         line.step("writing")
     except ValueError as e:
         line.close()

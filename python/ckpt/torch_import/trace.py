@@ -181,9 +181,70 @@ def user_inputs(model, input_shape, input_dtype="float32", target_shape=None,
     return x, torch.rand(*target_shape, generator=gen) * 2 - 1
 
 
-def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False):
+def _graph_len():
+    """The number of nodes of the graph make_fx is building (None outside a
+    trace)."""
+    from torch.utils._python_dispatch import _get_current_dispatch_mode_stack
+    for mode in _get_current_dispatch_mode_stack():
+        tracer = getattr(mode, "tracer", None)
+        if tracer is not None and hasattr(tracer, "graph"):
+            return len(tracer.graph.nodes)
+    return None
+
+
+class _Scopes:
+    """Which module's forward created each node of a traced step.
+
+    Forward hooks record, for every module call, the span of graph positions
+    [start, end) its nodes take (make_fx appends nodes in dispatch order);
+    the step records where the forward (model and loss) ends. After
+    functionalization, each node of the new graph takes the position of the
+    node of the first graph it was traced from."""
+
+    def __init__(self):
+        self.spans = []         # (module path, class name, start, end)
+        self.forward_end = None
+        self.position = {}      # node of the final graph -> first-graph position
+        self._open = []
+        self._handles = []
+
+    def attach(self, model):
+        for path, mod in model.named_modules():
+            if not path:
+                continue
+            self._handles.append(mod.register_forward_pre_hook(
+                lambda m, i, path=path: self._enter(path, type(m).__name__)))
+            self._handles.append(mod.register_forward_hook(
+                lambda m, i, o, path=path: self._exit(path)))
+
+    def detach(self):
+        for h in self._handles:
+            h.remove()
+        self._handles = []
+
+    def _enter(self, path, cls):
+        n = _graph_len()
+        if n is not None:
+            self._open.append((path, cls, n))
+
+    def _exit(self, path):
+        n = _graph_len()
+        if n is None or not self._open or self._open[-1][0] != path:
+            return
+        p, cls, start = self._open.pop()
+        self.spans.append((p, cls, start, n))
+
+    def end_forward(self):
+        n = _graph_len()
+        if n is not None and self.forward_end is None:
+            self.forward_end = n
+
+
+def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False,
+           scopes=None):
     """make_fx of the training step. Returns (graph module, parameter names,
-    parameter shapes, input tensors, target tensor, seconds)."""
+    parameter shapes, input tensors, target tensor, seconds). With `scopes`
+    (a _Scopes), records which module created each node."""
     import torch
     from torch.fx.experimental.proxy_tensor import make_fx
     from torch._decomp import get_decompositions
@@ -240,6 +301,8 @@ def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False):
             value = torch.nn.functional.cross_entropy(out, t)
         else:
             value = torch.nn.functional.mse_loss(out, t)
+        if scopes is not None:
+            scopes.end_forward()
         grads = torch.autograd.grad(value, ps, allow_unused=True)
         return (value,) + tuple(g if g is not None else torch.zeros_like(p)
                                 for g, p in zip(grads, ps))
@@ -249,6 +312,8 @@ def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False):
     if tracing_mode == "fake":
         _register_meta_kernels()
     start = time.perf_counter()
+    if scopes is not None:
+        scopes.attach(model)
     try:
         gm = make_fx(step, decomposition_table=decomp, tracing_mode=tracing_mode)(
             *[x.detach() for x in inputs], target.detach(), *params)
@@ -258,17 +323,40 @@ def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False):
         if "Dynamic" in kind or "DataDependent" in kind or "symbolic" in str(e).lower():
             hint = " (data-dependent or dynamic shapes are not supported)"
         raise ValueError(f"cannot trace the training step{hint}: {kind}: {e}") from None
+    finally:
+        if scopes is not None:
+            scopes.detach()
     seconds = time.perf_counter() - start
+    first = {node: i for i, node in enumerate(gm.graph.nodes)}
     functionalized = not _inplace_rewrite_is_safe(gm.graph)
     if functionalized:
         from functorch.experimental import functionalize
+        origin = []   # (first position, start, end) in the new graph
+
+        class _Origins(torch.fx.Interpreter):
+            def run_node(self, n):
+                begin = _graph_len()
+                out = super().run_node(n)
+                if begin is not None:
+                    origin.append((first[n], begin, _graph_len()))
+                return out
+
+        source = gm
+        fn = gm if scopes is None else (lambda *a: _Origins(source).run(*a))
         try:
-            gm = make_fx(functionalize(gm), tracing_mode=tracing_mode)(
+            gm = make_fx(functionalize(fn), tracing_mode=tracing_mode)(
                 *[x.detach() for x in inputs], target.detach(), *params)
         except Exception as e:  # noqa: BLE001
             raise ValueError(f"cannot functionalize the traced step: "
                              f"{type(e).__name__}: {e}") from None
         seconds = time.perf_counter() - start
+        if scopes is not None:
+            nodes = list(gm.graph.nodes)
+            for pos, begin, end in origin:
+                for node in nodes[begin:end]:
+                    scopes.position[node] = pos
+    elif scopes is not None:
+        scopes.position = first
     return (gm, names, [tuple(p.shape) for p in params], inputs, target, seconds,
             functionalized)
 

@@ -17,8 +17,10 @@ from .ops import _ELEMENTWISE, _HANDLERS, _REDUCTIONS, _Unsupported, _VIEW_OPS, 
 # The translation of one graph.
 
 class _Translator:
-    def __init__(self, gm, name, arg_info, device):
+    def __init__(self, gm, name, arg_info, device, keep=()):
         self.gm = gm
+        self.keep = set(keep)  # nodes marked with ckpt.checkpoint
+        self.checkpoints = 0
         self.name = name
         self.arg_info = arg_info
         self.em = _Emitter(device)
@@ -82,9 +84,13 @@ class _Translator:
                 raise ValueError(f"unsupported FX node {node.op} {node.target}")
             if node.target is operator.getitem:
                 self.env[node] = self.val(node.args[0])[node.args[1]]
+                if node in self.keep:
+                    self.mark(node)
                 continue
             self.aten_ops += 1
             self.translate(node)
+            if node in self.keep:
+                self.mark(node)
         outs = out_node.args[0]
         results = []
         for i, o in enumerate(outs):
@@ -100,6 +106,22 @@ class _Translator:
         if self.seed is not None:
             args.append((self.seed, "dropout seed"))
         return self.text(args, results)
+
+    def mark(self, node):
+        """Marks the value of `node` kept (`ckpt.checkpoint`); later readers
+        read the mark. A view marks the tensor it is a view of."""
+        v = self.env[node]
+        if isinstance(v, _T):
+            self.env[node] = self._checkpoint(v, node.name)
+        elif isinstance(v, _View):
+            root = self._checkpoint(v.root, node.name)
+            self.env[node] = _View(root, v.shape, v.dims)
+
+    def _checkpoint(self, t, base):
+        name = self.em.fresh(base + "_kept")
+        self.em.emit(f"{name} = ckpt.checkpoint {t.name} : {t.type}")
+        self.checkpoints += 1
+        return _T(name, t.shape, t.dt)
 
     def seed_arg(self):
         """The step's `%seed: tensor<i64>` argument (the key of the dropout

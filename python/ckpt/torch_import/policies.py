@@ -1,0 +1,133 @@
+"""Keep policies: which forward values a baseline keeps, as `ckpt.checkpoint`
+marks for `ckpt-plan{strategy=keep}`.
+
+The policies users know from PyTorch and Megatron-LM, over the *blocks* of a
+model (the repeated modules: transformer layers, residual blocks):
+
+  blocks     `torch.utils.checkpoint` on every block: a block keeps only its
+             input; everything inside is recomputed in its backward.
+  attention  Megatron-LM's selective recompute: keep everything but the
+             attention core (the scores, mask, softmax and dropout between the
+             two batched matmuls of an attention module); recompute that.
+  matmuls    PyTorch's selective activation checkpointing with the policy
+             "save the matmuls": inside blocks, keep the outputs of matrix
+             products (mm, addmm, bmm, baddbmm, convolution) and recompute
+             the rest.
+
+Under every policy, what lies outside the blocks (embeddings, the head, the
+loss) is kept, and so is every value a block passes on to the rest of the
+forward (its output).
+
+Part of ckpt.torch_import (see its docstring).
+"""
+
+import re
+from collections import Counter
+
+POLICIES = ("blocks", "attention", "matmuls")
+
+_MATMULS = {"mm", "addmm", "bmm", "baddbmm", "convolution", "matmul"}
+_BATCHED = {"bmm", "baddbmm"}
+# Ops whose result is a view (an alias) of their first input: autograd saves
+# such views (a detach of softmax's output), which must follow their input.
+_ALIASES = {"detach", "alias", "view", "_unsafe_view", "reshape", "transpose", "t",
+            "permute", "expand", "unsqueeze", "squeeze", "slice", "select",
+            "as_strided", "getitem"}
+
+
+def _op(node):
+    """'aten.mm.default' -> 'mm'."""
+    name = getattr(node.target, "__name__", str(node.target))
+    return name.split(".")[0]
+
+
+def block_class(spans, name=None):
+    """The class whose instances are the blocks: `name` when given (checked),
+    else the class of the modules that are numbered children of a container
+    (path ending in '.<n>'), at least two of them, covering the most graph
+    positions."""
+    classes = Counter()
+    counts = Counter()
+    for path, cls, start, end in spans:
+        if re.search(r"(^|\.)\d+$", path):
+            classes[cls] += end - start
+            counts[cls] += 1
+    if name is not None:
+        if not any(cls == name for _, cls, _, _ in spans):
+            known = sorted({cls for _, cls, _, _ in spans})
+            raise ValueError(f"no module of class '{name}' runs in the forward "
+                             f"(classes: {', '.join(known)})")
+        return name
+    candidates = [c for c in classes if counts[c] >= 2]
+    if not candidates:
+        raise ValueError("no repeated blocks found (numbered children of a "
+                         "Sequential or ModuleList): give --block-class")
+    return max(candidates, key=lambda c: (classes[c], c))
+
+
+def keep_nodes(gm, scopes, policy, block_cls=None):
+    """The forward nodes of `gm` to keep under `policy` (a set of nodes), and
+    the block class used. `scopes` is the trace's _Scopes."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown keep policy '{policy}': expected "
+                         f"{', '.join(POLICIES)}")
+    if scopes.forward_end is None:
+        raise ValueError("internal error: the forward's end was not recorded")
+    cls = block_class(scopes.spans, block_cls)
+    blocks = sorted((start, end) for _, c, start, end in scopes.spans if c == cls)
+    attention = sorted((start, end) for _, c, start, end in scopes.spans
+                       if "attention" in c.lower())
+
+    def inside(spans, pos):
+        for start, end in spans:
+            if start <= pos < end:
+                return (start, end)
+        return None
+
+    forward = [n for n in gm.graph.nodes if n.op == "call_function"
+               and scopes.position.get(n, scopes.forward_end) < scopes.forward_end]
+    is_forward = set(forward)
+    block_of = {n: inside(blocks, scopes.position[n]) for n in forward}
+
+    core = set()
+    if policy == "attention":
+        # Per attention call: the nodes downstream of one of its batched
+        # matmuls (included) and upstream of another (excluded).
+        by_span = {}
+        for n in forward:
+            span = inside(attention, scopes.position[n])
+            if span is not None:
+                by_span.setdefault(span, []).append(n)
+        for nodes in by_span.values():
+            members = set(nodes)
+            down = set()
+            for n in nodes:  # in graph order
+                if _op(n) in _BATCHED or any(a in down for a in n.all_input_nodes):
+                    down.add(n)
+            up = set()
+            for n in reversed(nodes):
+                if any(u in members and (_op(u) in _BATCHED or u in up)
+                       for u in n.users):
+                    up.add(n)
+            core |= down & up
+        # Views of the core are the core.
+        for n in forward:
+            if (n not in core and _op(n) in _ALIASES and n.all_input_nodes
+                    and n.all_input_nodes[0] in core):
+                core.add(n)
+
+    keep = set()
+    for n in forward:
+        block = block_of[n]
+        if block is None:
+            keep.add(n)
+            continue
+        # A value the rest of the forward reads leaves the block: kept.
+        if any(u in is_forward and block_of.get(u) != block for u in n.users):
+            keep.add(n)
+            continue
+        if policy == "matmuls" and _op(n) in _MATMULS:
+            keep.add(n)
+        elif policy == "attention" and n not in core:
+            keep.add(n)
+    return keep, cls
