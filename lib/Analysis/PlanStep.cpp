@@ -1,6 +1,7 @@
 //===- PlanStep.cpp - plan a step under a memory budget -------------------===//
 
 #include "ckpt/Analysis/PlanStep.h"
+#include "ckpt/Analysis/Progress.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -127,7 +128,15 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
     options.keep = keptValues(plan.problem);
   options.ilpTimeLimit = request.ilpTimeLimit;
   options.ilpThreads = request.ilpThreads;
-  plan.result = sched::planSchedule(problem, options);
+  {
+    // Erased before any diagnostic below.
+    ProgressLine line("ckpt-plan: @" + step.getSymName().str());
+    line.phase("planning with '" + request.strategy + "'");
+    options.progress = [&line](const std::string &phase, double limit) {
+      line.phase(phase, limit);
+    };
+    plan.result = sched::planSchedule(problem, options);
+  }
   if (!plan.result.error.empty())
     return emitError(step.getLoc(), "strategy '")
            << request.strategy << "' failed: " << plan.result.error;

@@ -482,6 +482,8 @@ PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
   // at one byte under the leanest peak; while that fits, take its plan).
   // Planning at any budget at or above the result ends here with the same
   // schedule, which fits; at one byte under it, the last descent failed.
+  if (options.progress)
+    options.progress("searching the least feasible budget", 0);
   Candidate leanest = leastPeakCandidate(problem, a.lean, a.searchOptions);
   // Galloping: after a descent that fits, the next one asks for twice as
   // many bytes less; a failure goes back to one byte under the peak, and the
@@ -557,6 +559,8 @@ PlanResult ckpt::sched::planSchedule(const Problem &problem,
     ilpOptions.log = options.ilpLog;
     if (start.feasible)
       ilpOptions.warmStart = &start.schedule;
+    if (options.progress)
+      options.progress("CBC solving the ILP", options.ilpTimeLimit);
     IlpResult ilp = solveIlp(problem, options.budget, ilpOptions);
     PlanResult result;
     result.leastPeak = start.leastPeak;

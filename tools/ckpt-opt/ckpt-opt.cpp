@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ckpt/Analysis/Progress.h"
 #include "ckpt/InitCkpt.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -14,6 +15,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
 
 #include <vector>
 
@@ -29,6 +31,17 @@ static bool setsPrintOpOnDiagnostic(int argc, char **argv) {
   return false;
 }
 
+/// --quiet: no progress line on stderr (one is drawn, when stderr is a
+/// terminal, for planning that runs over a second).
+static llvm::cl::opt<bool>
+    quiet("quiet",
+          llvm::cl::desc("No progress line on stderr (drawn only when stderr "
+                         "is a terminal, for planning that takes over a "
+                         "second)"),
+          llvm::cl::callback([](const bool &value) {
+            ckpt::setProgressQuiet(value);
+          }));
+
 int main(int argc, char **argv) {
   // An error located at an op prints the message and the source line, not
   // the op: upstream's default appends the op in generic form, which for a
@@ -38,6 +51,7 @@ int main(int argc, char **argv) {
   static char noOpOnDiagnostic[] = "--mlir-print-op-on-diagnostic=false";
   if (!setsPrintOpOnDiagnostic(argc, argv))
     args.insert(args.begin() + 1, noOpOnDiagnostic);
+
   args.push_back(nullptr);
   argc = static_cast<int>(args.size()) - 1;
   argv = args.data();

@@ -31,6 +31,7 @@
 #include "ckpt/Solver/Schedule.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -61,6 +62,10 @@ struct PlanOptions {
   bool ilpLog = false;
   /// Work limits of the local searches.
   SearchOptions search;
+  /// Told what the planner does next when it starts a long phase (the
+  /// least-feasible-budget search, the ILP with its time limit in seconds,
+  /// else 0); for progress lines.
+  std::function<void(const std::string &phase, double limitSeconds)> progress;
 };
 
 struct PlanResult {
