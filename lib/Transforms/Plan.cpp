@@ -82,12 +82,15 @@ void PlanPass::runOnOperation() {
     SmallVector<int64_t> schedule(result.schedule.begin(),
                                   result.schedule.end());
     double lowerBound = result.ilp ? result.ilp->lowerBound : 0.0;
-    step->setAttr(kPlanAttrName,
-                  PlanAttr::get(&getContext(), strategy, plan->budget,
-                                static_cast<uint64_t>(result.peak),
-                                llvm::APFloat(result.time), plan->storeAllPeak,
-                                llvm::APFloat(plan->storeAllTime), schedule,
-                                llvm::APFloat(lowerBound)));
+    step->setAttr(
+        kPlanAttrName,
+        PlanAttr::get(&getContext(), strategy, plan->budget,
+                      static_cast<uint64_t>(result.peak),
+                      llvm::APFloat(result.time), plan->storeAllPeak,
+                      llvm::APFloat(plan->storeAllTime), schedule,
+                      llvm::APFloat(lowerBound),
+                      device == Device::H100 ? StringRef() : stringify(device),
+                      StringRef(profile)));
   }
   if (failed)
     signalPassFailure();

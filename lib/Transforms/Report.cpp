@@ -74,10 +74,6 @@ void ReportPass::runOnOperation() {
   ModuleOp module = getOperation();
   if (failed(checkSlots(module.getLoc(), slots)))
     return signalPassFailure();
-  FailureOr<CostSetup> costs =
-      setUpCosts(module.getLoc(), stringify(device), profile);
-  if (failed(costs))
-    return signalPassFailure();
 
   json::Value report = json::Value::array();
   for (StepOp step : module.getOps<StepOp>()) {
@@ -87,6 +83,27 @@ void ReportPass::runOnOperation() {
                        "step is left out of the report");
       continue;
     }
+    // The plan's own costs: the device and profile it was made with.
+    StringRef planDevice = plan.getDevice().empty() ? "h100" : plan.getDevice();
+    if (device.hasValue() && stringify(device) != planDevice) {
+      step.emitError("the plan was made for device '")
+          << planDevice << "' and is reported in its times: leave out "
+          << "device=" << stringify(device) << " or plan with it";
+      return signalPassFailure();
+    }
+    if (profile.hasValue() && StringRef(profile) != plan.getProfile()) {
+      step.emitError("the plan was made with ")
+          << (plan.getProfile().empty()
+                  ? std::string("no profile")
+                  : "profile '" + plan.getProfile().str() + "'")
+          << " and is reported in its times: leave out profile= or plan with "
+             "it";
+      return signalPassFailure();
+    }
+    FailureOr<CostSetup> costs =
+        setUpCosts(step.getLoc(), planDevice, plan.getProfile());
+    if (failed(costs))
+      return signalPassFailure();
     const StepAnalysis &analysis = getChildAnalysis<StepAnalysis>(step);
     FailureOr<OrderProblem> built =
         buildStepProblem(step, analysis, costs->device, costs->profile());

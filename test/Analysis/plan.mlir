@@ -37,7 +37,7 @@
 // (dropping d even costs 96, at its recomputation), two (c before gc, a
 // before ga) reach 64. Time 18.
 // OPT64: ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 64, peak = 64, time = 1.800000e+01, store_all_peak = 96
-// OPT64-SAME: schedule = [0, 1, 2, 3, 4, 5, 6, 7, 2, 8, 9, 0, 10]>
+// OPT64-SAME: schedule = [0, 1, 2, 3, 4, 5, 6, 7, 2, 8, 9, 0, 10], device = "cpu">
 
 // 48 B is the least any schedule needs: gd reads ge and d while l (returned)
 // is held. Reached by recomputing the chain up to d, c, b, a before gd, gc,

@@ -1,13 +1,20 @@
 // RUN: ckpt-opt %S/Inputs/chain6.mlir --ckpt-plan="budget=80" --ckpt-report="slots=0 output=%t.json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: FileCheck %s --input-file=%t.json
-// Without output= the report goes to standard output.
-// RUN: ckpt-opt %S/Inputs/chain6.mlir --ckpt-plan="budget=80" --ckpt-report="slots=0 device=cpu" -o /dev/null 2>/dev/null | FileCheck %s
+// Without output= the report goes to standard output. It is in the costs the
+// plan was made with (recorded in the plan: here the cpu profile).
+// RUN: ckpt-opt %S/Inputs/chain6.mlir --ckpt-plan="budget=80 device=cpu" --ckpt-report="slots=0" -o /dev/null 2>/dev/null | FileCheck %s
+// A device or profile other than the plan's is an error at the step: the
+// report would describe other times than the plan's.
+// RUN: not ckpt-opt %S/Inputs/chain6.mlir --ckpt-plan="budget=80" --ckpt-report="device=cpu" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OTHERDEVICE
+// RUN: not ckpt-opt %S/Inputs/chain6.mlir --ckpt-plan="budget=80 device=a100" --ckpt-report="device=h100" -o /dev/null 2>&1 | FileCheck %s --check-prefix=OTHERDEVICE2
+// RUN: not ckpt-opt %S/Inputs/chain6.mlir --ckpt-plan="budget=80" --ckpt-report="profile=%S/Inputs/missing.json" 2>&1 -o /dev/null | FileCheck %s --check-prefix=PROFILE
+// The device given that is the plan's is accepted.
+// RUN: ckpt-opt %S/Inputs/chain6.mlir --ckpt-plan="budget=80 device=v100" --ckpt-report="slots=0 device=v100" -o /dev/null 2>/dev/null | FileCheck %s
 // The report describes the plan the step carries, whatever the strategy
 // that made it: nothing is planned again.
 // RUN: ckpt-opt %S/Inputs/chain6.mlir --ckpt-plan="budget=80 strategy=periodic:2" --ckpt-report="slots=0" -o /dev/null 2>/dev/null | FileCheck %s --check-prefix=CARRIED
 // RUN: ckpt-opt %S/Inputs/chain6.mlir --ckpt-report 2>&1 -o /dev/null | FileCheck %s --check-prefix=UNPLANNED
 // RUN: not ckpt-opt %S/Inputs/chain6.mlir --ckpt-report="device=tpu" 2>&1 -o /dev/null | FileCheck %s --check-prefix=DEVICE
-// RUN: not ckpt-opt %S/Inputs/chain6.mlir --ckpt-report="profile=%S/Inputs/missing.json" 2>&1 -o /dev/null | FileCheck %s --check-prefix=PROFILE
 // RUN: not ckpt-opt %S/Inputs/chain6.mlir --ckpt-plan="budget=80" --ckpt-report="output=%S/Inputs/no-such-dir/r.json" 2>&1 -o /dev/null | FileCheck %s --check-prefix=OUTPUT
 
 // The chain of plan.mlir (Inputs/chain6.mlir) under 80 B; see plan.mlir for
@@ -17,7 +24,9 @@
 // REMARK: remark: ckpt: 'chain6' with optimal under 80 B: peak 80 B (83.3% of the store-all peak), time 17 s (+6.2%), 1 recomputation
 // UNPLANNED: warning: no ckpt.plan on this step: run ckpt-plan first; the step is left out of the report
 // DEVICE: for the --device option: 'tpu' is not a valid value: expected h100, a100, v100 or cpu
-// PROFILE: error: cannot read profile
+// OTHERDEVICE: error: the plan was made for device 'h100' and is reported in its times: leave out device=cpu or plan with it
+// OTHERDEVICE2: error: the plan was made for device 'a100' and is reported in its times: leave out device=h100 or plan with it
+// PROFILE: error: the plan was made with no profile and is reported in its times: leave out profile= or plan with it
 // OUTPUT: error: cannot write the report:
 
 // CHECK:      "step": "chain6",

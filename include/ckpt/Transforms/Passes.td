@@ -145,8 +145,11 @@ def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
     (store-all, periodic:K for K = 2..4, sqrt, revolve, memory-poor) planned
     at the same budget; and the step's chain model (`chain`, in ckpt-chain's
     input format, with its `stages` and `separator_bytes`). Also emits a
-    one-line summary of the plan as a remark on the step. `device`,
-    `profile` and `slots` must be those the plan was made with.
+    one-line summary of the plan as a remark on the step. Times are in the
+    costs the plan was made with (its `device` and `profile`, recorded in
+    the plan): `device=` or `profile=` given here must be those, else the
+    step gets an error. `slots` should be the plan's (it sizes the
+    baselines' chain DP).
   }];
   let options = [
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
@@ -154,9 +157,11 @@ def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
     Option<"slots", "slots", "int64_t", /*default=*/"500",
            "Memory slots of the chain DP (as given to ckpt-plan)">,
     Option<"device", "device", "::ckpt::Device", /*default=*/"::ckpt::Device::H100",
-           "Device profile (as given to ckpt-plan)", [{CKPT_DEVICE_VALUES}]>,
+           "Device profile: the plan's (recorded in it); given, it must be "
+           "the plan's", [{CKPT_DEVICE_VALUES}]>,
     Option<"profile", "profile", "std::string", /*default=*/"\"\"",
-           "Measured op times (as given to ckpt-plan)">,
+           "Measured op times: the plan's (recorded in it); given, it must "
+           "be the plan's">,
   ];
 }
 

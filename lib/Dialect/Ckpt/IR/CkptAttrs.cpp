@@ -2,6 +2,7 @@
 
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
+#include "ckpt/Solver/Devices.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -59,7 +60,19 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                uint64_t /*storeAllPeak*/,
                                llvm::APFloat storeAllTime,
                                ArrayRef<int64_t> schedule,
-                               llvm::APFloat lowerBound) {
+                               llvm::APFloat lowerBound, StringRef device,
+                               StringRef /*profile*/) {
+  if (!device.empty()) {
+    bool known = false;
+    std::string names;
+    for (const solver::DeviceSpec &spec : solver::kDeviceSpecs) {
+      known |= device == spec.name;
+      names += (names.empty() ? "" : ", ") + std::string(spec.name);
+    }
+    if (!known)
+      return emitError() << "unknown plan device '" << device << "': expected "
+                         << names;
+  }
   for (const llvm::APFloat &value : {time, storeAllTime, lowerBound}) {
     double seconds = value.convertToDouble();
     if (!std::isfinite(seconds) || seconds < 0.0)

@@ -97,6 +97,9 @@ def Ckpt_PlanAttr : Ckpt_Attr<"Plan", "plan"> {
     nothing recomputed). `lower_bound` (seconds, left out when 0) is the
     proven lower bound on the time of any schedule under the budget that
     `strategy = "ilp"` found: the plan is optimal when it equals `time`.
+    `device` (left out for `h100`, the default) and `profile` (the measured
+    op times file, left out when none) are the costs the times are in:
+    `ckpt-report` describes the plan with them.
 
     ```mlir
     ckpt.step @train(...) attributes {ckpt.plan = #ckpt.plan<strategy = "optimal",
@@ -110,7 +113,9 @@ def Ckpt_PlanAttr : Ckpt_Attr<"Plan", "plan"> {
                         "uint64_t":$store_all_peak,
                         Ckpt_SecondsParameter:$store_all_time,
                         Ckpt_ScheduleParameter:$schedule,
-                        Ckpt_OptionalSecondsParameter:$lower_bound);
+                        Ckpt_OptionalSecondsParameter:$lower_bound,
+                        StringRefParameter<"device profile (default: h100)", "\"\"">:$device,
+                        StringRefParameter<"measured op times file", "\"\"">:$profile);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
