@@ -135,3 +135,17 @@ ckpt.step @planned_ilp(%x: tensor<4xf32>) -> tensor<1xf32> attributes {
   %l = tensor.extract_slice %e[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
   ckpt.return %l : tensor<1xf32> loss(0)
 }
+
+// -----
+
+// The costs of the times: a device other than h100, and a profile.
+// CHECK-LABEL: ckpt.step @planned_cpu(
+// CHECK-SAME:    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 64, peak = 48, time = 2.500000e-06, store_all_peak = 80, store_all_time = 2.000000e-06, schedule = [0, 1], device = "cpu", profile = "times.json">
+ckpt.step @planned_cpu(%x: tensor<4xf32>) -> tensor<1xf32> attributes {
+    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 64, peak = 48, time = 2.5e-6,
+                           store_all_peak = 80, store_all_time = 2.0e-6,
+                           schedule = [0, 1], device = "cpu", profile = "times.json">} {
+  %e = math.exp %x : tensor<4xf32>
+  %l = tensor.extract_slice %e[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
+  ckpt.return %l : tensor<1xf32> loss(0)
+}
