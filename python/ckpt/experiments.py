@@ -18,12 +18,15 @@ Writes DIR/<model>.png (throughput against memory, one curve per strategy;
 `periodic` is the best K at each budget, with every K as a thin line),
 DIR/results.json, and a markdown table (stdout, or replacing the block
 between `<!-- experiments:begin -->` and `<!-- experiments:end -->` in
---doc): per model, stages, store-all peak, least feasible budgets, the mean
-and largest throughput gain of `optimal` over the best `periodic` at equal
-memory (the best K at each budget, or store-all where it fits; over the
-budgets where one of them fits), and the
-planning time (the wall time of ckpt-plan with fit=simulation, optimal,
-at 50% of the store-all peak, or at the least feasible budget above it).
+--doc): per model, stages, the chain model's store-all peak and least
+feasible budgets, the mean and largest throughput gain of `optimal` over the
+best `periodic` at equal memory (the best K at each budget, or store-all
+where it fits; over the budgets where one of them fits), the step's own
+store-all peak (the simulated peak of the step as written, ckpt-opt's and
+ckpt-run's; a dashed line on the plots), and the planning time (the wall
+time of ckpt-plan with fit=simulation, optimal, at 50% of the step's
+store-all peak, or at the least feasible budget above it). Budgets, peaks
+and throughputs of the sweep are the chain model's.
 
 SOURCE is one of
   zoo:NAME[:key=value,...]    a model of ckpt.zoo (e.g. zoo:resnet:depth=8,batch=8)
@@ -122,6 +125,13 @@ def load_source(source):
 
 def chain_of(text, device, slots):
     """The chain model of the (first) step in `text`, as the report gives it."""
+    return chain_and_peak(text, device, slots)[0]
+
+
+def chain_and_peak(text, device, slots):
+    """The chain model of the (first) step in `text`, and the step's
+    store-all peak (the simulated peak of the step as written: ckpt-opt's
+    and ckpt-run's, below the chain model's own)."""
     with tempfile.NamedTemporaryFile(suffix=".json") as report:
         ckpt.run_passes(text, "ckpt-wrap-step,ckpt-plan{budget=1TiB strategy=store-all "
                               f"fit=model device={device} slots={slots}}},"
@@ -130,26 +140,27 @@ def chain_of(text, device, slots):
         data = json.load(open(report.name))
     if not data:
         raise ValueError("no ckpt.step with a ckpt.loss in the input")
-    return data[0]["chain"]
+    return data[0]["chain"], data[0]["store_all"]["peak_bytes"]
 
 
-def planning_time(text, device, slots, store_all_peak, least):
-    """Wall time of ckpt-plan (optimal, fit=simulation) at 50% of the
-    store-all peak, or at the least feasible budget when that is higher."""
-    budget = max(store_all_peak // 2, least)
+def planning_time(text, device, slots):
+    """Wall time of ckpt-plan (optimal, fit=simulation) at 50% of the step's
+    store-all peak (ckpt-plan's own percentage), or at the least feasible
+    budget it names when that is higher; and that budget in bytes."""
     wrapped, _ = ckpt.run_passes(text, "ckpt-wrap-step")
-    start = time.perf_counter()
-    try:
-        ckpt.run_passes(wrapped, f"ckpt-plan{{budget={budget} device={device} slots={slots}}}")
-    except ckpt.PipelineError as e:
-        # The simulated fit may need more than the chain model's least budget.
-        m = re.search(r"the least feasible budget is .*?\((\d+) B\)", str(e))
-        if not m:
-            raise
-        budget = int(m.group(1))
+
+    def plan(budget):
         start = time.perf_counter()
-        ckpt.run_passes(wrapped, f"ckpt-plan{{budget={budget} device={device} slots={slots}}}")
-    return time.perf_counter() - start, budget
+        planned, _ = ckpt.run_passes(
+            wrapped, f"ckpt-plan{{budget={budget} device={device} slots={slots}}}")
+        seconds = time.perf_counter() - start
+        return seconds, int(re.search(r"#ckpt\.plan<[^>]*?budget = (\d+)", planned).group(1))
+    try:
+        return plan("50%")
+    except ckpt.PipelineError as e:
+        if e.least_feasible_bytes is None:
+            raise
+        return plan(e.least_feasible_bytes)
 
 
 def sweep_model(chain_json, points, slots):
@@ -204,7 +215,10 @@ def plot(name, result, batch, path):
         series = result["best_periodic"] if key == "best_periodic" else result["makespans"][key]
         ys = [t0 / m if m else None for m in series]
         ax.plot(mib, ys, label=label, color=color, marker=marker, markersize=3, linewidth=1.2)
-    ax.set_xlabel("memory budget (MiB)")
+    if result.get("step_store_all_peak"):
+        ax.axvline(result["step_store_all_peak"] / 2 ** 20, color="0.4", linestyle="--",
+                   linewidth=0.8, label="step as written (ckpt-opt's store-all peak)")
+    ax.set_xlabel("memory budget (MiB, chain model)")
     ax.set_ylabel("throughput relative to store-all")
     ax.set_title(f"{name} (batch {batch}, {result['stages']} stages)")
     ax.set_ylim(bottom=0)
@@ -216,13 +230,14 @@ def plot(name, result, batch, path):
 
 
 def table(rows):
-    lines = ["| model | stages | store-all peak | least feasible (optimal) | least feasible "
-             "(best periodic) | mean gain over best periodic | largest gain | planning time |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    lines = ["| model | stages | chain store-all peak | least feasible (optimal, chain) | "
+             "least feasible (best periodic, chain) | mean gain over best periodic | "
+             "largest gain | step store-all peak (ckpt-opt) | planning time |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     gains = []
     for r in rows:
         if "error" in r:
-            lines.append(f"| {r['name']} | failed: {r['error']} | | | | | | |")
+            lines.append(f"| {r['name']} | failed: {r['error']} | | | | | | | |")
             continue
         peak = r["store_all_peak"]
 
@@ -236,7 +251,8 @@ def table(rows):
         lines.append(
             f"| {r['name']} | {r['stages']} | {peak / 2 ** 20:.2f} MiB | {pct(r['least_feasible'])} | "
             f"{pct(r['least_feasible_periodic'])} | {mean} ({r['gain_points']} budgets) | "
-            f"{largest} | {r['planning_s']:.2f} s |")
+            f"{largest} | {r['step_store_all_peak'] / 2 ** 20:.2f} MiB | "
+            f"{r['planning_s']:.2f} s |")
     if gains:
         lines.append("")
         lines.append(f"Average over the {len(gains)} models of the mean throughput gain of "
@@ -268,10 +284,10 @@ def main(argv=None):
         line.step(source.split("/")[-1])
         try:
             name, text, batch = load_source(source)
-            chain = chain_of(text, a.device, a.slots)
+            chain, step_peak = chain_and_peak(text, a.device, a.slots)
             r = sweep_model(chain, a.points, a.slots)
-            r["planning_s"], r["planning_budget"] = planning_time(
-                text, a.device, a.slots, r["store_all_peak"], r["least_feasible"])
+            r["step_store_all_peak"] = step_peak
+            r["planning_s"], r["planning_budget"] = planning_time(text, a.device, a.slots)
         except (ValueError, OSError, ImportError) as e:
             msg = str(e).strip().split("\n")[0][:200]
             print(f"{source}: {msg}", file=sys.stderr)

@@ -45,6 +45,16 @@ def test_command_writes_plots_table_and_doc(tmp_path):
     for r in rows:
         png = out / f"{r['name']}.png"
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # The step's own store-all peak is ckpt-plan's (not the chain model's),
+    # and the table labels the chain model's figures as such.
+    import re
+    import ckpt
+    _, text0, _ = experiments.load_source("zoo:resnet:depth=2,batch=4")
+    planned, _ = ckpt.run_passes(text0, "ckpt-wrap-step,ckpt-plan{strategy=store-all}")
+    peak = int(re.search(r"store_all_peak = (\d+)", planned).group(1))
+    assert rows[0]["step_store_all_peak"] == peak
+    assert "| chain store-all peak |" in text and "| step store-all peak (ckpt-opt) |" in text
+    assert f"| {peak / 2 ** 20:.2f} MiB |" in text
 
 
 def test_bad_sources_are_reported(tmp_path, capsys):
