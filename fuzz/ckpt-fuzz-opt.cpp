@@ -129,8 +129,8 @@ bool runOnce(llvm::StringRef text, llvm::StringRef budget) {
   pm.enableVerifier(true);
   ckpt::RematPipelineOptions options;
   options.budget = budget.str();
-  ckpt::buildRematPipeline(pm, options);
-  bool ok = succeeded(pm.run(*module));
+  bool ok = succeeded(ckpt::buildRematPipeline(pm, options)) &&
+            succeeded(pm.run(*module));
   if (verbose())
     llvm::errs() << "ckpt-fuzz-opt: budget=" << budget << ": "
                  << (ok ? "ok" : "failed") << "\n";

@@ -20,20 +20,28 @@
 using namespace mlir;
 using namespace ckpt;
 
-void ckpt::buildRematPipeline(OpPassManager &pm,
-                              const RematPipelineOptions &options) {
+LogicalResult ckpt::buildRematPipeline(OpPassManager &pm,
+                                       const RematPipelineOptions &options) {
   pm.addPass(createWrapStepPass());
-  PlanPassOptions plan;
-  plan.budget = options.budget;
-  plan.strategy = options.strategy;
-  plan.slots = options.slots;
-  plan.device = options.device;
-  plan.profile = options.profile;
-  plan.fit = options.fit;
-  plan.timeLimit = options.timeLimit;
-  pm.addPass(createPlanPass(plan));
+  // The options are the plan pass's own: hand them over as they print
+  // ("{budget=70% strategy=optimal ...}"), every one, whatever Passes.td
+  // declares.
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  options.print(os);
+  StringRef inside = StringRef(text).trim();
+  if (inside.consume_front("{"))
+    inside.consume_back("}");
+  std::unique_ptr<Pass> plan = createPlanPass();
+  if (failed(plan->initializeOptions(inside, [](const Twine &message) {
+        llvm::errs() << "ckpt-remat-pipeline: " << message << "\n";
+        return failure();
+      })))
+    return failure();
+  pm.addPass(std::move(plan));
   pm.addPass(createRematerializePass());
   pm.addPass(createInsertFreesPass());
+  return success();
 }
 
 void ckpt::buildBufferizeStepPipeline(OpPassManager &pm, DeallocMode dealloc) {
@@ -115,8 +123,7 @@ void ckpt::registerPipelines() {
       "Plan a step under a memory budget and rewrite it: recompute regions "
       "and buffer frees",
       [](OpPassManager &pm, const RematPipelineOptions &options) {
-        buildRematPipeline(pm, options);
-        return success();
+        return buildRematPipeline(pm, options);
       });
   registerTypedPipeline<LowerToCPUOptions>(
       "ckpt-lower-to-cpu",

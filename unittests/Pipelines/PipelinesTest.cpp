@@ -95,7 +95,7 @@ TEST_F(Pipelines, RematThenLowerToCPU) {
   PassManager pm(&context);
   ckpt::RematPipelineOptions remat;
   remat.budget = "512B"; // the least feasible budget (78% of 656 B)
-  ckpt::buildRematPipeline(pm, remat);
+  ASSERT_TRUE(succeeded(ckpt::buildRematPipeline(pm, remat)));
   ASSERT_TRUE(succeeded(pm.run(*module)));
   std::string planned = print(*module);
   EXPECT_NE(planned.find("ckpt.recompute"), std::string::npos) << planned;
@@ -153,8 +153,9 @@ TEST_F(Pipelines, LowerToNVPTXBuilds) {
     EXPECT_NE(text.find(pass), std::string::npos) << pass << " in " << text;
 }
 
-// ckpt-remat-pipeline's options are ckpt-plan's: the same names with the same
-// defaults (the pipeline's own options struct must not drift from the pass).
+// ckpt-remat-pipeline's options are ckpt-plan's (generated from Passes.td):
+// the same names with the same defaults, and every value set on the
+// pipeline reaches the plan pass it builds.
 TEST_F(Pipelines, RematOptionsAreThePlanPassOptions) {
   std::string plan;
   {
@@ -175,4 +176,24 @@ TEST_F(Pipelines, RematOptionsAreThePlanPassOptions) {
   EXPECT_FALSE(inside(plan).empty()) << plan;
   EXPECT_EQ(inside(remat), inside(plan))
       << "pipeline: " << remat << "\npass:     " << plan;
+
+  ckpt::RematPipelineOptions options;
+  options.budget = "70%";
+  options.strategy = "keep";
+  options.slots = 7;
+  options.device = ckpt::Device::CPU;
+  options.profile = "my times.json"; // a space: the value is quoted
+  options.fit = ckpt::FitMode::Model;
+  options.timeLimit = 2.5;
+  PassManager pm(&context);
+  ASSERT_TRUE(succeeded(ckpt::buildRematPipeline(pm, options)));
+  std::string built;
+  {
+    llvm::raw_string_ostream os(built);
+    pm.printAsTextualPipeline(os);
+  }
+  const char *expected = "ckpt-plan{budget=70% device=cpu fit=model "
+                         "profile={my times.json} slots=7 strategy=keep "
+                         "time-limit=2.500000e+00}";
+  EXPECT_NE(built.find(expected), std::string::npos) << built;
 }

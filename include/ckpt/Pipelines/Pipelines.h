@@ -5,6 +5,7 @@
 
 #include "ckpt/Transforms/PassOptions.h"
 #include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -16,38 +17,12 @@ class OpPassManager;
 
 namespace ckpt {
 
-/// Options of `ckpt-remat-pipeline` (those of ckpt-plan).
+/// Options of `ckpt-remat-pipeline`: those of ckpt-plan, the same names,
+/// types, values and defaults, generated from its declaration in
+/// Passes.td at build time (cmake/ExtractPassOptions.cmake).
 struct RematPipelineOptions
     : public mlir::PassPipelineOptions<RematPipelineOptions> {
-  Option<std::string> budget{*this, "budget",
-                             llvm::cl::desc("Memory budget: bytes with a unit "
-                                            "or a percentage of the store-all "
-                                            "peak"),
-                             llvm::cl::init("100%")};
-  Option<std::string> strategy{
-      *this, "strategy",
-      llvm::cl::desc("optimal, ilp, store-all, periodic:K, sqrt, revolve, "
-                     "memory-poor, articulation, speed, manual or keep "
-                     "(as "
-                     "ckpt-plan)"),
-      llvm::cl::init("optimal")};
-  Option<int64_t> slots{*this, "slots",
-                        llvm::cl::desc("Memory slots of the dynamic program "
-                                       "(0: exact byte sizes)"),
-                        llvm::cl::init(500)};
-  Option<Device> device{*this, "device",
-                        llvm::cl::desc("Device profile for op times"),
-                        llvm::cl::init(Device::H100), CKPT_DEVICE_VALUES};
-  Option<std::string> profile{*this, "profile",
-                              llvm::cl::desc("Measured op times (JSON)"),
-                              llvm::cl::init("")};
-  Option<FitMode> fit{*this, "fit",
-                      llvm::cl::desc("What must fit the budget (as ckpt-plan)"),
-                      llvm::cl::init(FitMode::Simulation), CKPT_FIT_VALUES};
-  Option<double> timeLimit{*this, "time-limit",
-                           llvm::cl::desc("Seconds the 'ilp' strategy gives "
-                                          "CBC"),
-                           llvm::cl::init(60)};
+#include "ckpt/Pipelines/PlanPassOptions.inc"
 };
 
 /// Options of `ckpt-lower-to-cpu`.
@@ -105,9 +80,11 @@ struct LowerToNVPTXOptions
 };
 
 /// wrap-step (functions carrying ckpt.loss), plan, rematerialize, insert
-/// frees: a step in, the step rewritten to fit the budget out.
-void buildRematPipeline(mlir::OpPassManager &pm,
-                        const RematPipelineOptions &options);
+/// frees: a step in, the step rewritten to fit the budget out. Fails (with
+/// the plan pass's message on stderr) only if the plan pass rejects the
+/// options, which are its own.
+mlir::LogicalResult buildRematPipeline(mlir::OpPassManager &pm,
+                                       const RematPipelineOptions &options);
 
 /// A (rematerialized) step to LLVM for the CPU: inline recompute regions,
 /// unwrap to func.func, mark entry points, bufferize (arguments read-only),
