@@ -245,13 +245,10 @@ def main(argv=None):
     before = json.load(open(args.before)) if args.before else []
     text = table(results, before)
     if args.doc:
-        doc = open(args.doc).read()
-        begin, end = "<!-- sweep:begin -->", "<!-- sweep:end -->"
-        if begin not in doc or end not in doc:
-            raise SystemExit(f"{args.doc}: no {begin} ... {end} block")
-        head, rest = doc.split(begin, 1)
-        _, tail = rest.split(end, 1)
-        open(args.doc, "w").write(f"{head}{begin}\n{text}\n{end}{tail}")
+        try:
+            remat.replace_block(args.doc, "sweep", text)
+        except remat.Failure as e:
+            raise SystemExit(str(e))
     else:
         print(text)
     return 1 if any(r.get("violations") for r in results) else 0

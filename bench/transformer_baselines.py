@@ -47,8 +47,6 @@ NAMES = {"store-all": "store-all", "blocks": "checkpoint every block",
 PLAN_RE = re.compile(r"#ckpt\.plan<[^>]*?budget = (\d+), peak = (\d+), "
                      r"time = ([-+.\dEe]+), store_all_peak = (\d+), "
                      r"store_all_time = ([-+.\dEe]+)")
-BEGIN = "<!-- transformer-baselines:begin -->"
-END = "<!-- transformer-baselines:end -->"
 
 
 def plan_numbers(text):
@@ -211,14 +209,10 @@ def main(argv=None):
     text = table(results)
     print(text)
     if args.doc:
-        with open(args.doc) as f:
-            doc = f.read()
-        if BEGIN not in doc or END not in doc:
-            sys.exit(f"{args.doc} has no {BEGIN} ... {END} markers")
-        head, rest = doc.split(BEGIN, 1)
-        _, tail = rest.split(END, 1)
-        with open(args.doc, "w") as f:
-            f.write(head + BEGIN + "\n" + text + END + tail)
+        try:
+            remat.replace_block(args.doc, "transformer-baselines", text)
+        except remat.Failure as e:
+            sys.exit(str(e))
     if args.plot:
         plot(results, args.plot)
     for f in failures:

@@ -46,7 +46,7 @@ import tempfile
 import time
 
 import ckpt
-from ckpt import progress
+from ckpt import progress, remat
 
 def _find_graphs():
     """The Checkmate graphs: $CKPT_CHECKMATE_GRAPHS, or shared/graphs/checkmate
@@ -305,13 +305,10 @@ def main(argv=None):
         json.dump(rows, f, indent=1)
     md = table(rows)
     if a.doc:
-        doc = open(a.doc).read()
-        begin, end = "<!-- experiments:begin -->", "<!-- experiments:end -->"
-        if begin not in doc or end not in doc:
-            p.error(f"{a.doc} has no '{begin}' ... '{end}' block")
-        doc = doc[:doc.index(begin) + len(begin)] + "\n" + md + "\n" + doc[doc.index(end):]
-        with open(a.doc, "w") as f:
-            f.write(doc)
+        try:
+            remat.replace_block(a.doc, "experiments", md)
+        except remat.Failure as e:
+            p.error(str(e))
     else:
         print(md)
     return 0 if all("error" not in r for r in rows) else 1

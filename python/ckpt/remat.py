@@ -2,7 +2,9 @@
 
 The steps every end-to-end check of a plan takes, in one place: the property
 test (`ckpt.zoo.proptest`), `test/Run/check_remat.py`,
-`test/Inputs/steps/check_step.py --remat` and `bench/remat_table.py`. Standard library only, and nothing here imports the
+`test/Inputs/steps/check_step.py --remat` and `bench/remat_table.py`; and
+`replace_block`, which the benchmark scripts write their tables into the
+docs with. Standard library only, and nothing here imports the
 rest of the package: the scripts load this file by its path, so that
 they run without a built `ckpt` package (under the sanitizer build, say).
 Needs `ckpt-opt` and `ckpt-run` on PATH.
@@ -104,3 +106,18 @@ def check(base, measured, budget, predicted):
         raise Failure(f"measured peak {peak} over the budget {budget}")
     if predicted != peak:
         raise Failure(f"predicted peak {predicted} vs measured {peak}")
+
+
+def replace_block(path, name, text):
+    """Replaces what lies between `<!-- NAME:begin -->` and `<!-- NAME:end -->`
+    in the Markdown file `path` with `text` (the markers stay). Raises
+    Failure when the file lacks them."""
+    begin, end = f"<!-- {name}:begin -->", f"<!-- {name}:end -->"
+    with open(path) as f:
+        doc = f.read()
+    if begin not in doc or end not in doc:
+        raise Failure(f"{path} has no {begin} ... {end} block")
+    head, rest = doc.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    with open(path, "w") as f:
+        f.write(f"{head}{begin}\n{text.rstrip()}\n{end}{tail}")
