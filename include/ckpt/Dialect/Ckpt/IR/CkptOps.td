@@ -111,8 +111,10 @@ def Ckpt_CheckpointOp : Ckpt_Op<"checkpoint", [
   let summary = "Marks a value the user wants kept (never recomputed)";
   let description = [{
     An identity: the result is the operand. It tells the planner (strategy
-    `manual`, openai's "collection" mode) that the user wants this value kept
-    in memory from the forward to the backward pass.
+    `manual`, openai's "collection" mode, and strategy `keep`, PyTorch's
+    selective activation checkpointing) that the user wants this value kept
+    in memory from the forward to the backward pass. It runs nothing and
+    costs nothing.
 
     ```mlir
     %h = ckpt.checkpoint %z : tensor<8x16xf32>
