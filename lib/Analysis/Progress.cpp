@@ -65,7 +65,7 @@ void ProgressLine::draw(std::unique_lock<std::mutex> &) {
   Clock::time_point now = Clock::now();
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << label << ": " << what << ' '
+  os << label << ": " << what << ", "
      << llvm::format("%.1f s", Seconds(now - start).count());
   if (limit > 0) {
     double spent = Seconds(now - phaseStart).count();

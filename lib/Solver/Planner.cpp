@@ -490,6 +490,11 @@ PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
   // search ends when that fails (so one byte under the result is refused).
   int64_t step = 1;
   for (int i = 0; i < kDescents && leanest.valid && leanest.peak > step; ++i) {
+    if (options.progress)
+      options.progress("searching the least feasible budget: descent " +
+                           std::to_string(i + 1) + " of at most " +
+                           std::to_string(kDescents),
+                       0);
     PlanOptions lower = options;
     lower.budget = leanest.peak - step;
     Attempt below = attempt(problem, lower, /*forIlp=*/false, chain);

@@ -2,10 +2,10 @@
 //
 // Work that may take seconds (planning a large step, the ILP) shows one
 // line on stderr that a background thread rewrites in place
-// ("\rckpt-plan: @step: searching 3.2 s"), with a percentage where the
-// work has a known end (the ILP's time limit). Nothing is drawn unless
-// stderr is a terminal, before the work has run for a second, or once
-// setProgressQuiet(true) was called (ckpt-opt --quiet); the line is erased
+// ("\rckpt-plan: @step: searching the least feasible budget, 3.2 s"), with a
+// percentage where the work has a known end (the ILP's time limit). Nothing is
+// drawn unless stderr is a terminal, before the work has run for a second, or
+// once setProgressQuiet(true) was called (ckpt-opt --quiet); the line is erased
 // when the work ends, before any diagnostic.
 //
 //===----------------------------------------------------------------------===//
