@@ -31,6 +31,10 @@ training; its running statistics are dropped (the modules are traced with
 Every parameter gets a gradient (zeros when the loss does not depend on it).
 The model is copied first; the caller's module is not changed.
 
+Baselines: `keep=` (`--keep blocks|attention|matmuls`) marks the forward
+values a hand-written recompute policy keeps with `ckpt.checkpoint`, for
+`ckpt-plan{strategy=keep}` (see `policies`).
+
 Losses: `cross_entropy` takes either class probabilities `[N, K]` (float) or
 class indices `[N]` (integers, turned into one-hot probabilities, which gives
 the same loss), always passed to the step as a float `[N, K]` tensor (soft
