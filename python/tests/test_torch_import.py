@@ -497,6 +497,8 @@ def test_keep_policy_errors(tmp_path):
     assert r.returncode == 1 and "no module of class 'Nope' runs in the forward" in r.stderr
     r = _cli("tinymlp", "--batch", "2", "--keep", "blocks")
     assert r.returncode == 1 and "no repeated blocks found" in r.stderr
+    r = _cli("tinyresnet", "--batch", "2", "--keep", "attention", "--block-class", "TinyBlock")
+    assert r.returncode == 1 and "no attention module" in r.stderr
     r = _cli("tinygpt", "--batch", "2", "--block-class", "GPTBlock")
     assert r.returncode == 2 and "--block-class needs --keep" in r.stderr
     out = tmp_path / "gpt.mlir"

@@ -77,6 +77,9 @@ def keep_nodes(gm, scopes, policy, block_cls=None):
     blocks = sorted((start, end) for _, c, start, end in scopes.spans if c == cls)
     attention = sorted((start, end) for _, c, start, end in scopes.spans
                        if "attention" in c.lower())
+    if policy == "attention" and not attention:
+        raise ValueError("keep policy 'attention': no attention module (a class "
+                         "whose name contains 'Attention') runs in the forward")
 
     def inside(spans, pos):
         for start, end in spans:
