@@ -34,7 +34,6 @@ overhead against the budget with the baselines as points (matplotlib).
 import argparse
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
