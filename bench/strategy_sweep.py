@@ -37,7 +37,6 @@ replaces the block between `<!-- sweep:begin -->` and `<!-- sweep:end -->`.
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -49,15 +48,6 @@ BASELINES = ["store-all", "periodic:2", "periodic:3", "periodic:4", "sqrt",
              "revolve", "memory-poor"]
 ALONE = ["articulation", "speed"]
 PERCENTS = list(range(100, 0, -10))
-PLAN_RE = re.compile(r"#ckpt\.plan<[^>]*?budget = (\d+), peak = (\d+), "
-                     r"time = ([-+.\dEe0-9xXa-fA-FpP]+), store_all_peak = (\d+), "
-                     r"store_all_time = ([-+.\dEe0-9xXa-fA-FpP]+)")
-
-
-def _float(text):
-    return float.fromhex(text) if text.lower().startswith(("0x", "-0x")) else float(text)
-
-
 def plan(ckpt_opt, path, budget, strategy="optimal", report=None):
     """Plans `path` with `ckpt-opt`; returns (plan dict, seconds) or raises
     remat.Infeasible. `budget` is a ckpt-plan budget string."""
@@ -73,12 +63,10 @@ def plan(ckpt_opt, path, budget, strategy="optimal", report=None):
         if "infeasible" in proc.stderr:
             raise remat.Infeasible(int(m.group(1)) if m else None, proc.stderr.strip())
         raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr[:2000]}")
-    m = PLAN_RE.search(proc.stdout)
-    if not m:
-        raise SystemExit(f"{' '.join(cmd)}: no #ckpt.plan in the output")
-    b, peak, t, store_peak, store_t = m.groups()
-    return {"budget": int(b), "peak": int(peak), "time": _float(t),
-            "store_all_peak": int(store_peak), "store_all_time": _float(store_t)}, seconds
+    try:
+        return remat.plan_numbers(proc.stdout), seconds
+    except remat.Failure as e:
+        raise SystemExit(f"{' '.join(cmd)}: {e}")
 
 
 def overhead(p):

@@ -33,7 +33,6 @@ overhead against the budget with the baselines as points (matplotlib).
 
 import argparse
 import os
-import re
 import sys
 import tempfile
 
@@ -43,15 +42,6 @@ POLICIES = ["blocks", "attention", "matmuls"]
 NAMES = {"store-all": "store-all", "blocks": "checkpoint every block",
          "attention": "Megatron selective (attention core)",
          "matmuls": "save matmuls, recompute the rest"}
-PLAN_RE = re.compile(r"#ckpt\.plan<[^>]*?budget = (\d+), peak = (\d+), "
-                     r"time = ([-+.\dEe]+), store_all_peak = (\d+), "
-                     r"store_all_time = ([-+.\dEe]+)")
-
-
-def plan_numbers(text):
-    m = PLAN_RE.search(text)
-    return {"budget": int(m.group(1)), "peak": int(m.group(2)), "time": float(m.group(3)),
-            "store_all_peak": int(m.group(4)), "store_all_time": float(m.group(5))}
 
 
 def import_step(model, batch, keep, out):
@@ -67,7 +57,7 @@ def planned(wrapped, budget, options, tmp, name):
     sub = os.path.join(tmp, name)
     os.makedirs(sub, exist_ok=True)
     path, text, _ = remat.plan(wrapped, budget, sub, options)
-    return path, plan_numbers(text), sub
+    return path, remat.plan_numbers(text), sub
 
 
 def measure(path, entry, sub, base_hash, budget, predicted_peak):

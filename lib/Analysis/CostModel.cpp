@@ -320,6 +320,13 @@ struct TosaCostModel
   }
 };
 
+/// ckpt.checkpoint is a marker (its result is its operand): nothing runs.
+struct CheckpointCostModel
+    : public CostOpInterface::ExternalModel<CheckpointCostModel, CheckpointOp> {
+  uint64_t getFlops(Operation *) const { return 0; }
+  uint64_t getBytesMoved(Operation *) const { return 0; }
+};
+
 template <template <typename> class Model, typename... Ops>
 void attachAll(MLIRContext *context) {
   (Ops::template attachInterface<Model<Ops>>(*context), ...);
@@ -351,6 +358,9 @@ void ckpt::registerCostModelExternalModels(DialectRegistry &registry) {
 #define GET_OP_LIST
 #include "mlir/Dialect/Tensor/IR/TensorOps.cpp.inc"
               >(context);
+  });
+  registry.addExtension(+[](MLIRContext *context, CkptDialect *) {
+    CheckpointOp::attachInterface<CheckpointCostModel>(*context);
   });
   registry.addExtension(+[](MLIRContext *context, tosa::TosaDialect *) {
     attachAll<TosaCostModel,
@@ -388,11 +398,6 @@ FailureOr<OpCost> ckpt::getOpCost(Operation *op, const DeviceProfile &device,
   }
 
   OpCost cost;
-  // A checkpoint is a marker (its result is its operand): nothing runs.
-  if (isa<CheckpointOp>(op)) {
-    cost.source = CostSource::Model;
-    return cost;
-  }
   if (auto model = dyn_cast<CostOpInterface>(op)) {
     cost.flops = model.getFlops();
     cost.bytes = model.getBytesMoved();

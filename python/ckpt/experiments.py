@@ -154,7 +154,7 @@ def planning_time(text, device, slots):
         planned, _ = ckpt.run_passes(
             wrapped, f"ckpt-plan{{budget={budget} device={device} slots={slots}}}")
         seconds = time.perf_counter() - start
-        return seconds, int(re.search(r"#ckpt\.plan<[^>]*?budget = (\d+)", planned).group(1))
+        return seconds, remat.plan_numbers(planned)["budget"]
     try:
         return plan("50%")
     except ckpt.PipelineError as e:

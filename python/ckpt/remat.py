@@ -65,6 +65,27 @@ def execute(mlir, entry, tmp, lower="--ckpt-lower-to-cpu", repeat=1, seed=7,
 LEAST_FEASIBLE = re.compile(r"the least feasible budget is .*?(\d+) B\)?$", re.M)
 
 
+# The numbers of a printed #ckpt.plan (times in decimal or hexadecimal).
+PLAN_NUMBERS = re.compile(r"#ckpt\.plan<[^>]*?budget = (\d+), peak = (\d+), "
+                          r"time = ([-+.\dEe0-9xXa-fA-FpP]+), store_all_peak = (\d+), "
+                          r"store_all_time = ([-+.\dEe0-9xXa-fA-FpP]+)")
+
+
+def _float(text):
+    return float.fromhex(text) if text.lower().startswith(("0x", "-0x")) else float(text)
+
+
+def plan_numbers(text):
+    """{budget, peak, time, store_all_peak, store_all_time} of the first
+    #ckpt.plan in `text`; raises Failure when there is none."""
+    m = PLAN_NUMBERS.search(text)
+    if not m:
+        raise Failure("no #ckpt.plan in the output")
+    b, peak, t, store_peak, store_t = m.groups()
+    return {"budget": int(b), "peak": int(peak), "time": _float(t),
+            "store_all_peak": int(store_peak), "store_all_time": _float(store_t)}
+
+
 def plan(wrapped, budget, tmp, options=""):
     """ckpt-plan at `budget` (ckpt-plan's syntax: "70%", "1024"); returns
     (planned file, its text, the budget in bytes). Raises Infeasible when
@@ -81,7 +102,7 @@ def plan(wrapped, budget, tmp, options=""):
         raise Infeasible(int(least.group(1)), p.stderr.strip())
     with open(planned) as f:
         text = f.read()
-    return planned, text, int(re.search(r"#ckpt.plan<[^>]*?budget = (\d+)", text).group(1))
+    return planned, text, plan_numbers(text)["budget"]
 
 
 def rewrite(planned, tmp):

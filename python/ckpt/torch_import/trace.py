@@ -327,7 +327,8 @@ def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False,
         if scopes is not None:
             scopes.detach()
     seconds = time.perf_counter() - start
-    first = {node: i for i, node in enumerate(gm.graph.nodes)}
+    # The first graph's positions of its nodes (the scopes' numbering).
+    first = {node: i for i, node in enumerate(gm.graph.nodes)} if scopes is not None else {}
     functionalized = not _inplace_rewrite_is_safe(gm.graph)
     if functionalized:
         from functorch.experimental import functionalize

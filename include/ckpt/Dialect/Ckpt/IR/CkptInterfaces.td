@@ -10,7 +10,8 @@ def Ckpt_CostOpInterface : OpInterface<"CostOpInterface"> {
     The device-independent work of one execution of an op: floating-point
     operations and bytes read plus written. The planner turns it into time
     with a roofline over a device profile (`ckpt::DeviceProfile`). ckpt
-    attaches external models to linalg, tensor, arith, math and tosa ops;
+    attaches external models to linalg, tensor, arith, math and tosa ops and
+    to `ckpt.checkpoint` (a marker: no work);
     other dialects may implement the interface for their own ops. An op with
     neither the interface nor a `ckpt.cost` attribute is opaque: it is costed
     by the bytes of its tensor operands and results, with no flops.
