@@ -316,8 +316,9 @@ SearchOptions scaled(const Problem &problem, SearchOptions options) {
   return options;
 }
 
-/// The shared work of the improving searches of one plan.
-constexpr int64_t kSearchWork = 30000000;
+/// The shared work of the improving searches of one plan (each ruined
+/// schedule is refitted by two greedies, Remat.h's improve).
+constexpr int64_t kSearchWork = 60000000;
 
 /// Search options for the improving searches of one plan: `base` with a
 /// fresh work budget of kSearchWork that they share.

@@ -340,12 +340,18 @@ public:
     Simulator::Light bestScore = current;
     Schedule trial;
     while (current.peak > budget && !sim.exhausted(options.maxEvaluations)) {
+      // Bytes saved beyond the excess over the budget are worth nothing: a
+      // move that saves what is missing ranks by its cost alone, so a large
+      // cheap-per-byte move does not win over a small cheaper one that
+      // suffices.
+      if (options.capExcess)
+        excess = static_cast<double>(current.peak - budget);
       std::vector<Move> moves = candidates(schedule, current.peakIndex);
       if (moves.empty())
         break;
       // Rank by estimated cost per byte saved; evaluate the best few.
-      std::sort(moves.begin(), moves.end(), [](const Move &a, const Move &b) {
-        double l = a.cost * b.estimate, r = b.cost * a.estimate;
+      std::sort(moves.begin(), moves.end(), [&](const Move &a, const Move &b) {
+        double l = a.cost * worth(b.estimate), r = b.cost * worth(a.estimate);
         return l < r || (l == r && a.key < b.key);
       });
       if (static_cast<int>(moves.size()) > options.candidates)
@@ -364,7 +370,7 @@ public:
         bool lowersPeak = score.peak < current.peak;
         double ratio;
         if (lowersPeak) {
-          ratio = extra / static_cast<double>(current.peak - score.peak);
+          ratio = extra / worth(static_cast<double>(current.peak - score.peak));
         } else if (score.peak == current.peak && score.area < current.area) {
           ratio = extra / (current.area - score.area);
         } else {
@@ -499,7 +505,7 @@ private:
     const size_t k = static_cast<size_t>(std::max(options.candidates, 1));
     std::vector<double> best; // max-heap of the k best ratios
     auto record = [&](const Move &m) {
-      double ratio = m.cost / m.estimate;
+      double ratio = m.cost / worth(m.estimate);
       if (best.size() < k) {
         best.push_back(ratio);
         std::push_heap(best.begin(), best.end());
@@ -515,7 +521,7 @@ private:
       double bound = best.size() < k
                          ? std::numeric_limits<double>::infinity()
                          : best.front() * (1 + 1e-9) *
-                               static_cast<double>(sim.bBytes[p.buffer]);
+                               worth(static_cast<double>(sim.bBytes[p.buffer]));
       size_t before = moves.size();
       addMove(p.producers, p.q, tau, 1, p.buffer, p.stage, p.firstMove, bound,
               moves, p.endMove);
@@ -627,10 +633,15 @@ private:
     return true;
   }
 
+  /// Bytes saved at the peak, counted up to the excess over the budget.
+  double worth(double bytes) const { return std::min(bytes, excess); }
+
   const Problem &problem;
   SearchOptions options;
   Simulator sim;
   Stages stages;
+  /// The current peak's excess over the budget (fit's loop).
+  double excess = std::numeric_limits<double>::infinity();
   ckpt::SplitMix64 rng; ///< The seed's stream (with a nonzero seed).
   int stamp = 0;
   std::vector<int> opMark, bufferMark;
@@ -772,24 +783,35 @@ Schedule ckpt::sched::improve(const Problem &problem, const Schedule &schedule,
   if (!score.valid || score.peak > budget)
     return current;
   int64_t spent = sim.evaluations;
-  // One greedy and one checking simulator for every ruin-and-recreate step.
-  Greedy greedy(problem, options);
+  // The greedies (bytes capped at the excess, and every byte: each finds
+  // refits the other misses) and one checking simulator for every
+  // ruin-and-recreate step.
+  SearchOptions capped = options, uncapped = options;
+  capped.capExcess = true;
+  uncapped.capExcess = false;
+  Greedy greedies[] = {Greedy(problem, capped), Greedy(problem, uncapped)};
   Simulator check(problem, options.work);
   ruinAndRecreate(
       problem, current, options, spent, [&](const Schedule &ruined) {
-        greedy.restart(options.maxEvaluations - spent);
-        Schedule refit = greedy.fit(ruined, budget);
-        spent += greedy.evaluations();
-        check.evaluations = 0;
-        refit = drop(problem, prune(problem, refit), budget, check,
-                     std::max<int64_t>(options.maxEvaluations - spent, 1));
-        spent += check.evaluations;
-        Simulator::Light trial = check.run(refit, budget, false);
-        if (!(trial.valid && trial.peak <= budget && trial.cost < score.cost))
-          return Recreated{};
-        current.swap(refit);
-        score = trial;
-        return Recreated{true, false};
+        Recreated step;
+        for (Greedy &greedy : greedies) {
+          if (stopSearch(options, spent))
+            break;
+          greedy.restart(options.maxEvaluations - spent);
+          Schedule refit = greedy.fit(ruined, budget);
+          spent += greedy.evaluations();
+          check.evaluations = 0;
+          refit = drop(problem, prune(problem, refit), budget, check,
+                       std::max<int64_t>(options.maxEvaluations - spent, 1));
+          spent += check.evaluations;
+          Simulator::Light trial = check.run(refit, budget, false);
+          if (!(trial.valid && trial.peak <= budget && trial.cost < score.cost))
+            continue;
+          current.swap(refit);
+          score = trial;
+          step.changed = true;
+        }
+        return step;
       });
   return current;
 }
@@ -807,7 +829,10 @@ Schedule ckpt::sched::lowerPeak(const Problem &problem, const Schedule &start,
     return start;
   Schedule current = start;
   int64_t spent = check.evaluations;
-  Greedy greedy(problem, options);
+  // Every byte under the peak counts here: the aim is the lowest peak.
+  SearchOptions uncapped = options;
+  uncapped.capExcess = false;
+  Greedy greedy(problem, uncapped);
   // Remove one recomputation (with what only it needed) and let the greedy
   // fit the rest one byte under the current peak: a recomputation placed
   // early by the greedy can block a lower peak found otherwise. A cheaper

@@ -60,6 +60,10 @@ struct SearchOptions {
   /// 0: the greedy applies the best move; else it picks by ratios scaled
   /// by random factors in [1, 2) drawn from this seed (deterministic).
   uint64_t seed = 0;
+  /// The greedy counts the bytes a move saves at the peak only up to the
+  /// peak's excess over the budget (a small move that suffices beats a large
+  /// one that is cheaper per byte); false: every byte counts.
+  bool capExcess = true;
   /// Work shared with other searches (optional).
   Work *work = nullptr;
 };
@@ -75,8 +79,11 @@ Schedule fitBudget(const Problem &problem, const Schedule &start,
 Schedule dropRecomputations(const Problem &problem, const Schedule &schedule,
                             int64_t budget, const SearchOptions &options = {});
 
-/// dropRecomputations, then ruin-and-recreate rounds. `schedule` must be
-/// within `budget`; so is the result, and it costs no more.
+/// dropRecomputations, then ruin-and-recreate rounds: each recomputation in
+/// turn is removed with what only it needed, and the greedy refits the rest
+/// twice, with and without capExcess, keeping a refit that is cheaper.
+/// `schedule` must be within `budget`; so is the result, and it costs no
+/// more. (options.capExcess is not used.)
 Schedule improve(const Problem &problem, const Schedule &schedule,
                  int64_t budget, const SearchOptions &options = {});
 
