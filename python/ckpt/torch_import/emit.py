@@ -3,11 +3,14 @@
 Part of ckpt.torch_import (see its docstring).
 """
 
-import math
 import re
 
-import numpy as np
-
+from ..mlir_text import ELEMENT_BYTES as _BYTES
+from ..mlir_text import MapPool, generic_header
+from ..mlir_text import float_literal as _float_literal
+from ..mlir_text import is_float as _is_float
+from ..mlir_text import numel as _numel
+from ..mlir_text import tensor_type as _ttype
 from .devices import DEVICES
 
 
@@ -28,38 +31,6 @@ def _mlir_dtype(dtype):
     if dtype not in _DTYPES:
         raise ValueError(f"unsupported dtype {dtype}")
     return _DTYPES[dtype]
-
-
-_BYTES = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2, "i64": 8, "i32": 4, "i16": 2,
-          "i8": 1, "i1": 1}
-
-
-def _is_float(dt):
-    return dt in ("f32", "f64", "f16", "bf16")
-
-
-def _ttype(shape, dt):
-    return "tensor<" + "".join(f"{d}x" for d in shape) + dt + ">"
-
-
-def _numel(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
-def _float_literal(v, dt):
-    v = float(v)
-    if math.isnan(v) or math.isinf(v):
-        bits = {"f32": (0x7FC00000, 0x7F800000, 0xFF800000),
-                "f64": (0x7FF8000000000000, 0x7FF0000000000000, 0xFFF0000000000000),
-                "f16": (0x7E00, 0x7C00, 0xFC00),
-                "bf16": (0x7FC0, 0x7F80, 0xFF80)}[dt]
-        return hex(bits[0] if math.isnan(v) else bits[1] if v > 0 else bits[2])
-    if dt == "f32":
-        v = float(np.float32(v))
-    return repr(v)
 
 
 class _T:
@@ -151,8 +122,7 @@ class _Emitter:
         self.consts = {}
         self.const_lines = []
         self.used = set()
-        self.maps = {}
-        self.map_lines = []
+        self.maps = MapPool()
         self.device = DEVICES[device]
         self.opaque = {}
         self.top_ops = 0
@@ -192,12 +162,11 @@ class _Emitter:
         return self.consts[key]
 
     def amap(self, ndims, exprs):
-        dims = ", ".join(f"d{i}" for i in range(ndims))
-        text = f"affine_map<({dims}) -> ({', '.join(exprs)})>"
-        if text not in self.maps:
-            self.maps[text] = f"#map{len(self.maps)}"
-            self.map_lines.append(f"{self.maps[text]} = {text}")
-        return self.maps[text]
+        return self.maps(ndims, exprs)
+
+    @property
+    def map_lines(self):
+        return self.maps.lines
 
     # -- basic ops ---------------------------------------------------------
     def empty(self, shape, dt, base):
@@ -221,13 +190,8 @@ class _Emitter:
         out_args = [region.arg(t.dt) for t, _ in outs]
         yields = body(region, in_args, out_args)
         maps = [self.amap(ndims, e) for _, e in ins] + [self.amap(ndims, e) for _, e in outs]
-        its = ", ".join(f'"{i}"' for i in iters)
-        ins_s = ""
-        if ins:
-            ins_s = (" ins(" + ", ".join(t.name for t, _ in ins) + " : "
-                     + ", ".join(t.type for t, _ in ins) + ")")
-        outs_s = (" outs(" + ", ".join(t.name for t, _ in outs) + " : "
-                  + ", ".join(t.type for t, _ in outs) + ")")
+        header = generic_header(maps, iters, [(t.name, t.type) for t, _ in ins],
+                                [(t.name, t.type) for t, _ in outs])
         results = [_T(self.fresh(base), t.shape, t.dt) for t, _ in outs]
         if len(results) == 1:
             lhs = results[0].name
@@ -237,8 +201,7 @@ class _Emitter:
             rtypes = "(" + ", ".join(r.type for r in results) + ")"
             first = results[0].name
             results = [_T(f"{first}#{k}", r.shape, r.dt) for k, r in enumerate(results)]
-        lines = [f"{lhs} = linalg.generic {{indexing_maps = [{', '.join(maps)}], "
-                 f"iterator_types = [{its}]}}{ins_s}{outs_s} {{",
+        lines = [f"{lhs} = {header} {{",
                  "  ^bb0(" + ", ".join(f"{a}: {t}" for a, t in region.args) + "):"]
         lines += ["    " + l for l in region.lines]
         lines.append(f"    linalg.yield {', '.join(yields)} : "

@@ -20,26 +20,14 @@ Only the standard library is needed to write MLIR; torch only to check it.
 
 import math
 
-
-def tensor_type(shape):
-    return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
+from ..mlir_text import affine_map as amap
+from ..mlir_text import float_literal, generic_header, tensor_type
+from ..mlir_text import identity_map as ident
 
 
 def f32(v):
-    """A decimal literal for an f32 constant."""
-    r = repr(float(v))
-    if "e" in r:                      # MLIR wants a '.' in the mantissa
-        return f"{float(v):.9e}"
-    return r if "." in r else r + ".0"
-
-
-def amap(ndims, exprs):
-    dims = ", ".join(f"d{i}" for i in range(ndims))
-    return f"affine_map<({dims}) -> ({', '.join(exprs)})>"
-
-
-def ident(rank, ndims=None):
-    return amap(ndims if ndims is not None else rank, [f"d{i}" for i in range(rank)])
+    """An f32 literal."""
+    return float_literal(v, "f32")
 
 
 class Value:
@@ -138,14 +126,10 @@ class StepBuilder:
         if init is None:
             init = self.empty(out_shape)
         r = self.fresh(prefix)
-        maps = ", ".join([m for _, _, m in ins] + [out_map])
-        its = ", ".join(f'"{i}"' for i in iterators)
-        ins_s = ", ".join(s for s, _, _ in ins)
-        ins_t = ", ".join(tensor_type(sh) for _, sh, _ in ins)
-        ins_part = f"ins({ins_s} : {ins_t}) " if ins else ""
-        self.emit(f"{r} = linalg.generic {{indexing_maps = [{maps}], "
-                  f"iterator_types = [{its}]}}")
-        self.emit(f"    {ins_part}outs({init} : {out_ty}) {{")
+        header = generic_header([m for _, _, m in ins] + [out_map], iterators,
+                                [(s, tensor_type(sh)) for s, sh, _ in ins],
+                                [(init, out_ty)])
+        self.emit(f"{r} = {header} {{")
         args = ", ".join([f"%a{i}: f32" for i in range(len(ins))] + ["%acc: f32"])
         self.emit(f"^bb0({args}):")
         for line in body:
@@ -584,7 +568,7 @@ class StepBuilder:
         sse = self.generic((), [(d, y.shape, ident(r))], amap(r, []), ["reduction"] * r,
                            ["%q = arith.mulf %a0, %a0 : f32",
                             "%y = arith.addf %acc, %q : f32"], init=self.zeros(()))
-        loss = self.generic((), [(sse, (), "affine_map<() -> ()>")], "affine_map<() -> ()>", [],
+        loss = self.generic((), [(sse, (), amap(0, []))], amap(0, []), [],
                             [f"%s = arith.constant {f32(1.0 / n)} : f32",
                              "%y = arith.mulf %a0, %s : f32"])
 
