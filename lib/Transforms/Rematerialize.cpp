@@ -287,6 +287,14 @@ LogicalResult ckpt::applyPlan(StepOp step) {
            << check.error;
   if (schedule == sched::identitySchedule(built.problem))
     return success(); // nothing recomputed or moved: the block as written
+  // Frees already in the step were placed for the order as written; the
+  // rewrite moves and repeats the ops around them.
+  for (Operation *op : order)
+    if (isa<FreeOp>(op))
+      return op->emitError(
+          "cannot rematerialize a step that already holds ckpt.free: its "
+          "frees were placed for the step as written (run ckpt-insert-frees "
+          "after ckpt-rematerialize)");
   ScheduleRewriter rewriter(step, built, schedule);
   if (failed(rewriter.run()))
     return failure();

@@ -56,3 +56,33 @@ ckpt.step @effects_reordered(%x: tensor<4xf32>, %m: memref<4xf32>, %v: f32) -> t
   %l = tensor.extract_slice %x[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
   ckpt.return %l : tensor<1xf32> loss(0)
 }
+
+// -----
+
+// The frees of a step were placed for its order as written: a plan that
+// moves or repeats ops is refused at the first free (ckpt-insert-frees runs
+// after the rewrite).
+ckpt.step @holds_frees(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attributes {
+    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 1.0, store_all_peak = 1, store_all_time = 1.0,
+      schedule = [0, 1, 2, 0, 1]>} {
+  %e = math.exp %x : tensor<4xf32>
+  %t = math.tanh %e : tensor<4xf32>
+  // expected-error @+1 {{cannot rematerialize a step that already holds ckpt.free: its frees were placed for the step as written (run ckpt-insert-frees after ckpt-rematerialize)}}
+  ckpt.free %e : tensor<4xf32>
+  %l = tensor.extract_slice %t[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
+  ckpt.return %l, %t : tensor<1xf32>, tensor<4xf32> loss(0)
+}
+
+// -----
+
+// The same step under the identity schedule is left as written, frees
+// included (no error).
+ckpt.step @holds_frees_identity(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attributes {
+    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 1.0, store_all_peak = 1, store_all_time = 1.0,
+      schedule = [0, 1, 2]>} {
+  %e = math.exp %x : tensor<4xf32>
+  %t = math.tanh %e : tensor<4xf32>
+  ckpt.free %e : tensor<4xf32>
+  %l = tensor.extract_slice %t[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
+  ckpt.return %l, %t : tensor<1xf32>, tensor<4xf32> loss(0)
+}
