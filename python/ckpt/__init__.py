@@ -25,10 +25,14 @@ Bindings to the solver layer of the ckpt project (plain C++, no MLIR):
 
 Invalid input raises ``ValueError`` with the solver's message, which names the
 offending field.
-"""
 
-from . import _ckpt
-from ._ckpt import Chain, Graph, strategy_help
+``import ckpt`` loads neither compiled extension: the solver bindings
+(``_ckpt``) are loaded on the first use of ``Chain``, ``Graph`` or a solver
+function, the MLIR ones (``_ckpt_mlir``, which loads libMLIR.so) on the first
+use of ``run_passes``/``optimize``. So the pure-Python modules
+(``ckpt.zoo``, ``ckpt.mlir_text``, ``ckpt.mlir_runner``, ``ckpt.remat``, ...)
+import from a source checkout that has no build.
+"""
 
 __all__ = [
     "Chain",
@@ -44,6 +48,12 @@ __all__ = [
     "strategy_help",
     "sweep",
 ]
+
+
+def _solver():
+    """The solver extension, loaded on first use."""
+    from . import _ckpt
+    return _ckpt
 
 
 class Result(dict):
@@ -84,8 +94,8 @@ def solve(chain, memory=None, slots=500, strategy="optimal", threads=0,
     ``"Fck2"``, ``"Fn3"``, ``"B1"``; empty when infeasible), ``min_feasible_memory`` (None if no budget works),
     ``strategy``, ``memory`` and ``slots``. Raises ValueError on bad input.
     """
-    return Result(_ckpt.solve(chain, memory, slots, strategy, threads,
-                              with_sequence))
+    return Result(_solver().solve(chain, memory, slots, strategy, threads,
+                                    with_sequence))
 
 
 def simulate(chain, sequence, memory=None, slots=0):
@@ -98,7 +108,7 @@ def simulate(chain, sequence, memory=None, slots=0):
     units), plus ``fits`` (valid and peak within the limit) when ``memory``
     is given. Raises ValueError for a malformed operation name.
     """
-    return Result(_ckpt.simulate(chain, sequence, memory, slots))
+    return Result(_solver().simulate(chain, sequence, memory, slots))
 
 
 def sweep(chain, strategy="optimal", slots=500, count=10, threads=0):
@@ -108,14 +118,14 @@ def sweep(chain, strategy="optimal", slots=500, count=10, threads=0):
     memory to the memory store-all needs (duplicates removed). Returns a
     list of :class:`Result`, one per budget, as :func:`solve` returns them.
     """
-    return [Result(p) for p in _ckpt.sweep(chain, strategy, slots, count,
-                                            threads)]
+    return [Result(p) for p in _solver().sweep(chain, strategy, slots, count,
+                                                threads)]
 
 
 def strategies():
     """The names of the strategies :func:`solve` accepts (``periodic:K``
     stands for ``periodic:1``, ``periodic:2``, ...)."""
-    return _ckpt.strategies()
+    return _solver().strategies()
 
 
 def device_profiles():
@@ -123,13 +133,13 @@ def device_profiles():
     ``{name: (peak flop/s, bytes/s)}``; an op's roofline time is
     ``max(flops / peak, bytes / bandwidth)``. The table is the C++ one
     (``include/ckpt/Solver/Devices.h``)."""
-    return dict(_ckpt.device_profiles())
+    return dict(_solver().device_profiles())
 
 
 def min_feasible_memory(chain, strategy="optimal", slots=500):
     """The least memory for which ``strategy`` is feasible with ``slots``
     slots (0 = exact sizes), or None if none is."""
-    return _ckpt.min_feasible_memory(chain, strategy, slots)
+    return _solver().min_feasible_memory(chain, strategy, slots)
 
 
 def separator_chain(graph, heuristic="min-fill", minimize_sink_side=True):
@@ -146,14 +156,14 @@ def separator_chain(graph, heuristic="min-fill", minimize_sink_side=True):
       (separator indices, -1 for the step inputs / the loss);
     * ``entries``, ``losses`` (names), ``width``, ``candidates``, ``valid``.
     """
-    return _ckpt.separator_chain(graph, heuristic, minimize_sink_side)
+    return _solver().separator_chain(graph, heuristic, minimize_sink_side)
 
 
 def articulation_chain(graph):
     """The baseline chain of single-value separators (the articulation
     points between the inputs and the loss); same dict as
     :func:`separator_chain`."""
-    return _ckpt.articulation_chain(graph)
+    return _solver().articulation_chain(graph)
 
 
 # ---- MLIR: passes and pipelines on MLIR text (the _ckpt_mlir extension) ----
@@ -165,7 +175,9 @@ def _mlir():
 
 
 def __getattr__(name):
-    # ckpt.PipelineError without loading libMLIR at `import ckpt`.
+    # The extensions' classes without loading them at `import ckpt`.
+    if name in ("Chain", "Graph", "strategy_help"):
+        return getattr(_solver(), name)
     if name == "PipelineError":
         return _mlir().PipelineError
     raise AttributeError(f"module 'ckpt' has no attribute '{name}'")

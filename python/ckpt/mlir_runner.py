@@ -7,7 +7,7 @@ inputs as bit-exact hex `arith.constant dense<"0x...">` tensors, calls the
 step and prints every result with `printMemrefF32`; Debian's stock
 `mlir-opt` lowers it with upstream passes only (PIPELINE) and `mlir-runner`
 runs it. numpy only, and nothing here imports the rest of the `ckpt`
-package: check_step.py loads this file by its path.
+package.
 """
 
 import os

@@ -120,3 +120,76 @@ def generic_header(maps, iterators, ins, outs):
     if ins:
         text += " " + operands("ins", ins)
     return text + " " + operands("outs", outs)
+
+
+class Emitter:
+    """The op writer of one function body, shared by the zoo's tape and the
+    PyTorch importer: SSA names, `tensor.empty`, `linalg.fill`,
+    `linalg.generic`, `tensor.pad` and any other op as text, each indented
+    as `mlir-opt` prints it. Values are SSA names and types are type text:
+    the callers keep their own notion of a value (the tape's `Value`, the
+    importer's typed views).
+
+    `names(base)` returns a new SSA name (default: `%<base><n>`, n counting
+    every name); `maps(ndims, exprs)` writes an affine map (default inline;
+    a `MapPool` to write aliases). `lines` may be swapped to write into
+    another list (the zoo writes the forward and the backward apart); `ops`
+    counts the ops written."""
+
+    def __init__(self, names=None, maps=None):
+        self.lines = []
+        self.ops = 0
+        self.map = maps if maps is not None else affine_map
+        self._names = names
+        self._count = 0
+
+    def fresh(self, base):
+        if self._names is not None:
+            return self._names(base)
+        self._count += 1
+        return f"%{base}{self._count}"
+
+    def emit(self, text):
+        """One op; its text may span several lines (regions)."""
+        self.lines.extend("  " + line for line in text.split("\n"))
+        self.ops += 1
+
+    def empty(self, type_, base="e"):
+        name = self.fresh(base)
+        self.emit(f"{name} = tensor.empty() : {type_}")
+        return name
+
+    def fill(self, scalar, dt, init, type_, base="f"):
+        """`linalg.fill` of `init` (of type `type_`) with the SSA scalar."""
+        name = self.fresh(base)
+        self.emit(f"{name} = linalg.fill ins({scalar} : {dt}) "
+                  f"outs({init} : {type_}) -> {type_}")
+        return name
+
+    def generic(self, name, maps, iterators, ins, outs, args, body, yields):
+        """A `linalg.generic` named `name` (`%v`, or `%v:2` written for two
+        results). `maps` are map texts (inputs then outputs); `ins`/`outs`
+        are (SSA, type) pairs; `args` are the block's (name, scalar type);
+        `body` its ops as lines; `yields` the yielded (SSA, scalar type).
+        Returns the result references (`%v`, or `%v#0`, `%v#1`)."""
+        header = generic_header(maps, iterators, ins, outs)
+        lhs = name if len(outs) == 1 else f"{name}:{len(outs)}"
+        rtypes = outs[0][1] if len(outs) == 1 else \
+            "(" + ", ".join(t for _, t in outs) + ")"
+        text = [f"{lhs} = {header} {{",
+                "^bb0(" + ", ".join(f"{a}: {t}" for a, t in args) + "):"]
+        text += ["  " + line for line in body]
+        text.append(f"  linalg.yield {', '.join(v for v, _ in yields)} : "
+                    + ", ".join(t for _, t in yields))
+        text.append(f"}} -> {rtypes}")
+        self.emit("\n".join(text))
+        return [name] if len(outs) == 1 else [f"{name}#{k}" for k in range(len(outs))]
+
+    def pad(self, name, src, src_type, low, high, value, dt, type_, arg="%i"):
+        """`tensor.pad` of `src` by `low`/`high` with the SSA scalar
+        `value`; the block's index arguments are `<arg>0`, `<arg>1`, ..."""
+        idx = ", ".join(f"{arg}{i}: index" for i in range(len(low)))
+        self.emit(f"{name} = tensor.pad {src} low{list(low)} high{list(high)} {{\n"
+                  f"^bb0({idx}):\n  tensor.yield {value} : {dt}\n"
+                  f"}} : {src_type} to {type_}")
+        return name

@@ -4,9 +4,9 @@ The steps every end-to-end check of a plan takes, in one place: the property
 test (`ckpt.zoo.proptest`), `test/Run/check_remat.py`,
 `test/Inputs/steps/check_step.py --remat` and `bench/remat_table.py`; and
 `replace_block`, which the benchmark scripts write their tables into the
-docs with. Standard library only, and nothing here imports the
-rest of the package: the scripts load this file by its path, so that
-they run without a built `ckpt` package (under the sanitizer build, say).
+docs with. Standard library only: the scripts import it from the source tree,
+so that they run without a built `ckpt` package (under the sanitizer build,
+say).
 Needs `ckpt-opt` and `ckpt-run` on PATH.
 """
 

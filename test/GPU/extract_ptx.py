@@ -1,18 +1,16 @@
 #!/usr/bin/env python3
 """Writes the PTX of every `gpu.binary` in FILE (lowered with format=isa) to
 OUTDIR/<binary>.ptx and prints how many it wrote. The parsing is the user
-tool's, `python -m ckpt.kernels` (python/ckpt/kernels.py, loaded by path).
+tool's, `python -m ckpt.kernels`, imported from the source tree.
 
 usage: extract_ptx.py FILE OUTDIR
 """
-import importlib.util
 import os
 import sys
 
-_spec = importlib.util.spec_from_file_location("ckpt_kernels", os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "..", "python", "ckpt", "kernels.py"))
-kernels = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(kernels)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "python"))
+from ckpt import kernels  # noqa: E402
 
 
 def ptx_modules(text):

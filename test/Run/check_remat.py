@@ -23,19 +23,17 @@ PCT * P / 100 rounded down, independently of ckpt-plan's conversion; then:
 
 Also prints the measured peak of the unplanned step with upstream's
 ownership-based deallocation instead of ckpt's frees, for comparison. The
-steps themselves are python/ckpt/remat.py's (loaded by path: no built Python
-package needed). Usage: check_remat.py STEP.mlir ENTRY PERCENT...
+steps themselves are ckpt.remat's, imported from the source tree (no built
+Python package needed). Usage: check_remat.py STEP.mlir ENTRY PERCENT...
 """
-import importlib.util
 import os
 import re
 import sys
 import tempfile
 
-_spec = importlib.util.spec_from_file_location("ckpt_remat", os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "..", "python", "ckpt", "remat.py"))
-remat = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(remat)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "python"))
+from ckpt import remat  # noqa: E402
 
 
 def run_at(wrapped, entry, base, spec, limit, tmp):

@@ -57,7 +57,7 @@ from .devices import DEVICES
 from .models import MODELS, build_model
 from .trace import load_user_model, user_inputs
 from .ops import EXECUTABLE_OPS
-from . import ops_structured  # noqa: F401  (registers the structured-op handlers)
+from . import ops_structured, ops_tensor  # noqa: F401  (register their op handlers)
 from .api import import_module, import_module_info, main
 
 __all__ = [

@@ -1,4 +1,5 @@
-"""The MLIR text emitter: tensor values, views, ops and regions.
+"""Typed tensor values, views and scalar regions of the importer, written
+through the MLIR text emitter the zoo shares (`ckpt.mlir_text.Emitter`).
 
 Part of ckpt.torch_import (see its docstring).
 """
@@ -6,7 +7,7 @@ Part of ckpt.torch_import (see its docstring).
 import re
 
 from ..mlir_text import ELEMENT_BYTES as _BYTES
-from ..mlir_text import MapPool, generic_header
+from ..mlir_text import Emitter, MapPool
 from ..mlir_text import float_literal as _float_literal
 from ..mlir_text import is_float as _is_float
 from ..mlir_text import numel as _numel
@@ -117,15 +118,26 @@ def _nonunit(shape):
 
 
 class _Emitter:
+    """Typed values and views over the shared op writer (`ckpt.mlir_text.
+    Emitter`): names derived from the traced node names, constants pooled at
+    the top of the function, affine maps pooled as aliases."""
+
     def __init__(self, device):
-        self.lines = []
         self.consts = {}
         self.const_lines = []
         self.used = set()
         self.maps = MapPool()
+        self.out = Emitter(names=self.fresh, maps=self.maps)
         self.device = DEVICES[device]
         self.opaque = {}
-        self.top_ops = 0
+
+    @property
+    def lines(self):
+        return self.out.lines
+
+    @property
+    def top_ops(self):
+        return self.out.ops
 
     # -- names, constants, maps -------------------------------------------
     def fresh(self, base):
@@ -140,8 +152,7 @@ class _Emitter:
         return "%" + name
 
     def emit(self, text):
-        self.lines.append("  " + text)
-        self.top_ops += 1
+        self.out.emit(text)
 
     def const(self, value, dt):
         if _is_float(dt):
@@ -161,55 +172,32 @@ class _Emitter:
             self.const_lines.append(f"  {name} = arith.constant {typed}")
         return self.consts[key]
 
-    def amap(self, ndims, exprs):
-        return self.maps(ndims, exprs)
-
     @property
     def map_lines(self):
         return self.maps.lines
 
     # -- basic ops ---------------------------------------------------------
     def empty(self, shape, dt, base):
-        name = self.fresh(base + "_e")
-        t = _T(name, shape, dt)
-        self.emit(f"{name} = tensor.empty() : {t.type}")
-        return t
+        return _T(self.out.empty(_ttype(shape, dt), base + "_e"), shape, dt)
 
     def fill(self, value, shape, dt, base):
         e = self.empty(shape, dt, base)
-        name = self.fresh(base + "_f")
-        self.emit(f"{name} = linalg.fill ins({self.const(value, dt)} : {dt}) "
-                  f"outs({e.name} : {e.type}) -> {e.type}")
-        return _T(name, shape, dt)
+        return _T(self.out.fill(self.const(value, dt), dt, e.name, e.type, base + "_f"),
+                  shape, dt)
 
-    def generic(self, base, ndims, iters, ins, outs, body, res_names=None):
+    def generic(self, base, ndims, iters, ins, outs, body):
         """ins: [(value _T, exprs)], outs: [(init _T, exprs)]; body(region,
         in_args, out_args) returns the yielded scalars."""
         region = _Region(self)
         in_args = [region.arg(t.dt) for t, _ in ins]
         out_args = [region.arg(t.dt) for t, _ in outs]
         yields = body(region, in_args, out_args)
-        maps = [self.amap(ndims, e) for _, e in ins] + [self.amap(ndims, e) for _, e in outs]
-        header = generic_header(maps, iters, [(t.name, t.type) for t, _ in ins],
-                                [(t.name, t.type) for t, _ in outs])
-        results = [_T(self.fresh(base), t.shape, t.dt) for t, _ in outs]
-        if len(results) == 1:
-            lhs = results[0].name
-            rtypes = results[0].type
-        else:
-            lhs = results[0].name + f":{len(results)}"
-            rtypes = "(" + ", ".join(r.type for r in results) + ")"
-            first = results[0].name
-            results = [_T(f"{first}#{k}", r.shape, r.dt) for k, r in enumerate(results)]
-        lines = [f"{lhs} = {header} {{",
-                 "  ^bb0(" + ", ".join(f"{a}: {t}" for a, t in region.args) + "):"]
-        lines += ["    " + l for l in region.lines]
-        lines.append(f"    linalg.yield {', '.join(yields)} : "
-                     + ", ".join(t.dt for t, _ in outs))
-        lines.append(f"  }} -> {rtypes}")
-        self.lines.append("  " + "\n  ".join(lines))
-        self.top_ops += 1
-        return results
+        maps = [self.maps(ndims, e) for _, e in ins] + [self.maps(ndims, e) for _, e in outs]
+        refs = self.out.generic(self.fresh(base), maps, iters,
+                                [(t.name, t.type) for t, _ in ins],
+                                [(t.name, t.type) for t, _ in outs], region.args,
+                                region.lines, [(y, t.dt) for y, (t, _) in zip(yields, outs)])
+        return [_T(r, t.shape, t.dt) for r, (t, _) in zip(refs, outs)]
 
     # -- views ---------------------------------------------------------------
     def materialize(self, v, base="m"):
@@ -281,14 +269,9 @@ class _Emitter:
         if not any(low) and not any(high):
             return t
         shape = tuple(s + a + b for s, a, b in zip(t.shape, low, high))
-        name = self.fresh(base)
-        res = _T(name, shape, t.dt)
-        idx = ", ".join(f"%b{i}: index" for i in range(len(shape)))
-        self.lines.append(
-            f"  {name} = tensor.pad {t.name} low{list(low)} high{list(high)} {{\n"
-            f"  ^bb0({idx}):\n    tensor.yield {self.const(value, t.dt)} : {t.dt}\n"
-            f"  }} : {t.type} to {res.type}")
-        self.top_ops += 1
+        res = _T(self.fresh(base), shape, t.dt)
+        self.out.pad(res.name, t.name, t.type, low, high, self.const(value, t.dt), t.dt,
+                     res.type, arg="%b")
         return res
 
     # -- cost of opaque ops -------------------------------------------------

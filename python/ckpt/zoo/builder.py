@@ -21,7 +21,7 @@ Only the standard library is needed to write MLIR; torch only to check it.
 import math
 
 from ..mlir_text import affine_map as amap
-from ..mlir_text import float_literal, generic_header, tensor_type
+from ..mlir_text import Emitter, float_literal, tensor_type
 from ..mlir_text import identity_map as ident
 
 
@@ -73,8 +73,8 @@ class StepBuilder:
         self.nodes = []
         self.fwd = []
         self.bwd = []
-        self.counter = 0
-        self.lines = self.fwd
+        self.em = Emitter()          # writes into self.fwd, then self.bwd
+        self.em.lines = self.fwd
 
     # ---- arguments ----------------------------------------------------------
     def _arg(self, name, shape, role, needs_grad, low, high):
@@ -98,23 +98,17 @@ class StepBuilder:
 
     # ---- emission helpers ---------------------------------------------------
     def fresh(self, prefix):
-        self.counter += 1
-        return f"%{prefix}{self.counter}"
+        return self.em.fresh(prefix)
 
-    def emit(self, line):
-        self.lines.append("  " + line)
+    def emit(self, op):
+        self.em.emit(op)
 
     def empty(self, shape):
-        e = self.fresh("e")
-        self.emit(f"{e} = tensor.empty() : {tensor_type(shape)}")
-        return e
+        return self.em.empty(tensor_type(shape))
 
     def zeros(self, shape, value="%zero"):
-        e = self.empty(shape)
-        f = self.fresh("f")
         ty = tensor_type(shape)
-        self.emit(f"{f} = linalg.fill ins({value} : f32) outs({e} : {ty}) -> {ty}")
-        return f
+        return self.em.fill(value, "f32", self.empty(shape), ty)
 
     def generic(self, out_shape, ins, out_map, iterators, body, init=None,
                 prefix="v"):
@@ -125,18 +119,10 @@ class StepBuilder:
         out_ty = tensor_type(out_shape)
         if init is None:
             init = self.empty(out_shape)
-        r = self.fresh(prefix)
-        header = generic_header([m for _, _, m in ins] + [out_map], iterators,
-                                [(s, tensor_type(sh)) for s, sh, _ in ins],
-                                [(init, out_ty)])
-        self.emit(f"{r} = {header} {{")
-        args = ", ".join([f"%a{i}: f32" for i in range(len(ins))] + ["%acc: f32"])
-        self.emit(f"^bb0({args}):")
-        for line in body:
-            self.emit("  " + line)
-        self.emit("  linalg.yield %y : f32")
-        self.emit(f"}} -> {out_ty}")
-        return r
+        args = [(f"%a{i}", "f32") for i in range(len(ins))] + [("%acc", "f32")]
+        return self.em.generic(self.fresh(prefix), [m for _, _, m in ins] + [out_map],
+                               iterators, [(s, tensor_type(sh)) for s, sh, _ in ins],
+                               [(init, out_ty)], args, body, [("%y", "f32")])[0]
 
     def elementwise(self, shape, ins, body, prefix="v"):
         """Elementwise over `shape`; `ins` are (ssa, shape) pairs of that
@@ -152,13 +138,8 @@ class StepBuilder:
 
     def pad(self, src, shape, low, high):
         out = tuple(d + l + h for d, l, h in zip(shape, low, high))
-        r = self.fresh("v")
-        idx = ", ".join(f"%i{i}: index" for i in range(len(shape)))
-        self.emit(f"{r} = tensor.pad {src} low[{', '.join(map(str, low))}] "
-                  f"high[{', '.join(map(str, high))}] {{")
-        self.emit(f"^bb0({idx}):")
-        self.emit("  tensor.yield %zero : f32")
-        self.emit(f"}} : {tensor_type(shape)} to {tensor_type(out)}")
+        r = self.em.pad(self.fresh("v"), src, tensor_type(shape), low, high, "%zero",
+                        "f32", tensor_type(out))
         return r, out
 
     def node(self, kind, inputs, shape, saved, backward, torch_fn, name=None):
@@ -179,8 +160,8 @@ class StepBuilder:
         if r == 1:
             f = self.zeros(shape)
             y = self.fresh("v")
-            self.emit(f"{y} = linalg.matmul ins({x.name}, {w.name} : {x.type}, {w.type})")
-            self.emit(f"    outs({f} : {tensor_type(shape)}) -> {tensor_type(shape)}")
+            self.emit(f"{y} = linalg.matmul ins({x.name}, {w.name} : {x.type}, {w.type})\n"
+                      f"    outs({f} : {tensor_type(shape)}) -> {tensor_type(shape)}")
         else:
             # loops (lead..., n, k)
             nd = r + 2
@@ -259,9 +240,9 @@ class StepBuilder:
         f = self.zeros(shape)
         y = self.fresh("v")
         self.emit(f"{y} = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : tensor<2xi64>, "
-                  f"strides = dense<1> : tensor<2xi64>}}")
-        self.emit(f"    ins({xp}, {w.name} : {tensor_type(pshape)}, {w.type})")
-        self.emit(f"    outs({f} : {tensor_type(shape)}) -> {tensor_type(shape)}")
+                  f"strides = dense<1> : tensor<2xi64>}}\n"
+                  f"    ins({xp}, {w.name} : {tensor_type(pshape)}, {w.type})\n"
+                  f"    outs({f} : {tensor_type(shape)}) -> {tensor_type(shape)}")
 
         def backward(b, node, g):
             gx = gw = None
@@ -285,10 +266,10 @@ class StepBuilder:
                 fz = b.zeros(x.shape)
                 gx = b.fresh("g")
                 b.emit(f"{gx} = linalg.conv_2d_nhwc_hwcf {{dilations = dense<1> : "
-                       f"tensor<2xi64>, strides = dense<1> : tensor<2xi64>}}")
-                b.emit(f"    ins({gp}, {wf} : {tensor_type(gpshape)}, "
-                       f"{tensor_type((3, 3, F, C))})")
-                b.emit(f"    outs({fz} : {x.type}) -> {x.type}")
+                       f"tensor<2xi64>, strides = dense<1> : tensor<2xi64>}}\n"
+                       f"    ins({gp}, {wf} : {tensor_type(gpshape)}, "
+                       f"{tensor_type((3, 3, F, C))})\n"
+                       f"    outs({fz} : {x.type}) -> {x.type}")
             return [gx, gw]
 
         def torch_fn(x, w):
@@ -585,7 +566,7 @@ class StepBuilder:
     def finish(self, loss):
         """Writes the backward and returns the step's MLIR text."""
         assert loss.shape == () and self.nodes and self.nodes[-1].output is loss
-        self.lines = self.bwd
+        self.em.lines = self.bwd
         grads = {}
         for node in reversed(self.nodes):
             g = "%seed" if node.output is loss else grads.get(node.output.name)

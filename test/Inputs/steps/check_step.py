@@ -49,22 +49,14 @@ import numpy as np
 #   |mlir - ref| <= ATOL * max(1, max|ref|) + RTOL * |ref|
 # (the absolute term is scaled by the tensor's magnitude so that entries that
 # are small through cancellation are judged at f32 resolution of the tensor).
-# The wrapper/lowering/printing harness lives in python/ckpt/mlir_runner.py
-# (shared with the model zoo and the importer tests), loaded by path: this
-# script needs no built package.
-import importlib.util as _ilu
-_spec = _ilu.spec_from_file_location("ckpt_mlir_runner", os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "python", "ckpt",
-    "mlir_runner.py"))
-_runner = _ilu.module_from_spec(_spec)
-_spec.loader.exec_module(_runner)
-# The plan/rewrite/lower/run steps of --remat: python/ckpt/remat.py, also
-# loaded by path.
-_spec = _ilu.spec_from_file_location("ckpt_remat", os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "python", "ckpt",
-    "remat.py"))
-_remat = _ilu.module_from_spec(_spec)
-_spec.loader.exec_module(_remat)
+# The wrapper/lowering/printing harness is ckpt.mlir_runner (shared with the
+# model zoo and the importer tests) and the plan/rewrite/lower/run steps of
+# --remat are ckpt.remat, both imported from the source tree: `import ckpt`
+# loads no compiled extension, so this script needs no built package.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "python"))
+from ckpt import mlir_runner as _runner  # noqa: E402
+from ckpt import remat as _remat  # noqa: E402
 CheckError = _runner.CheckError
 strip_ckpt_attr, mlir_tensor_type, hex_constant = (
     _runner.strip_ckpt_attr, _runner.mlir_tensor_type, _runner.hex_constant)
