@@ -18,7 +18,10 @@ It prints, and with --doc writes into docs/BENCHMARKS.md (between the
 plan-quality markers), one table: for each graph and budget the overhead
 (recompute cost over the step's cost) of both, the ILP's status and lower
 bound, and how far `optimal`'s total cost is from the proven optimum (or
-from the lower bound where none is proven). ILP results are cached in
+from the lower bound where none is proven), and whether the budget is below
+the op floor (what the hungriest op reads and writes while it runs: no
+schedule fits under it, a proof of infeasibility independent of CBC). ILP
+results are cached in
 --cache (they take minutes each); --fresh ignores the cache.
 
     /usr/bin/python3 bench/plan_quality.py --time-limit 600 --doc docs/BENCHMARKS.md
@@ -39,6 +42,10 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "python"))
+from ckpt.import_graph import parse_graph  # noqa: E402  (the source tree: no build needed)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_GRAPHS = os.path.join(os.path.dirname(ROOT), "shared", "graphs", "checkmate")
@@ -88,6 +95,16 @@ def plan(opt, step, options, timeout):
     return out
 
 
+def op_floor(path):
+    """The bytes the hungriest op of a graph needs while it runs (what it
+    reads and what it writes; sizes as in the file): no schedule fits a
+    smaller budget. Returns (bytes, op name)."""
+    with open(path) as f:
+        g = parse_graph(json.load(f))
+    return max((n.bytes + sum(g.nodes[r].bytes for r in g.preds[i]), str(n.name))
+               for i, n in enumerate(g.nodes))
+
+
 def ilp_status(r):
     if not r["feasible"]:
         return r.get("status", "unknown")
@@ -134,6 +151,7 @@ def main(argv=None):
                            check=True, env=env)
             ops = sum(1 for line in open(step) if "= ckpt.opaque " in line)
             base = plan(opt, step, "budget=100%", 600)
+            floor, floor_op = op_floor(path)
             peak0, time0 = base["store_all_peak"], base["store_all_time"]
             limit = (args.large_time_limit if args.large_ops and ops > args.large_ops
                      else args.time_limit)
@@ -162,7 +180,8 @@ def main(argv=None):
                 row = {"graph": name, "ops": ops, "fraction": fraction, "budget": budget,
                        "limit": limit,
                        "store_all_time": time0, "optimal": ours, "ilp": exact,
-                       "status": status}
+                       "status": status, "floor": floor, "floor_op": floor_op,
+                       "optimal_store_all_peak": peak0}
                 rows.append(row)
                 print(format_line(row), flush=True)
                 if ours["feasible"] and ours["peak"] > budget:
@@ -203,6 +222,13 @@ def format_line(row):
         row["graph"][:45], row["fraction"], ours, o["wall_s"], exact, row["status"])
 
 
+def status_text(row):
+    text = "%s (%g s)" % (row["status"], row["limit"])
+    if row["status"] != "infeasible" and row.get("floor") and row["budget"] < row["floor"]:
+        text += "; below the op floor"
+    return text
+
+
 def format_table(rows):
     out = ["| graph | ops | budget | `optimal` overhead | plan time | `ilp` overhead | "
            "`ilp` status (CBC time limit) | `ilp` lower bound | `optimal` total vs `ilp` |",
@@ -223,11 +249,20 @@ def format_table(rows):
             versus = "-"
         out.append("| %s | %d | %.1f | %s | %.2f s | %s | %s | %s | %s |" % (
             row["graph"], row["ops"], row["fraction"], ours, o["wall_s"], exact,
-            "%s (%g s)" % (row["status"], row["limit"]), bound_text, versus))
+            status_text(row), bound_text, versus))
     out.append("")
     out.append("Overheads are the recompute cost over the step's own cost (the graph's "
                "`cost_cpu`); budgets are fractions of the store-all peak of the imported "
-               "step (buffers rounded up to 16 B); plan time is `ckpt-opt` as a whole process.")
+               "step (buffers rounded up to 16 B); plan time is `ckpt-opt` as a whole process. "
+               "\"Below the op floor\": the budget is less than what one op reads and writes "
+               "while it runs, so no schedule fits.")
+    floors = {}
+    for row in rows:
+        floors.setdefault(row["graph"], row)
+    out.append("")
+    out.append("Op floors (the hungriest op, its bytes over the store-all peak): " + "; ".join(
+        "%s %.3f (%s)" % (g, r["floor"] / r["optimal_store_all_peak"], r["floor_op"])
+        for g, r in floors.items()) + ".")
     return "\n".join(out) + "\n"
 
 
