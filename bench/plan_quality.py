@@ -43,11 +43,10 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                "python"))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "python"))
 from ckpt.import_graph import parse_graph  # noqa: E402  (the source tree: no build needed)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_GRAPHS = os.path.join(os.path.dirname(ROOT), "shared", "graphs", "checkmate")
 BEGIN = "<!-- plan-quality:begin -->"
 END = "<!-- plan-quality:end -->"
@@ -98,7 +97,8 @@ def plan(opt, step, options, timeout):
 def op_floor(path):
     """The bytes the hungriest op of a graph needs while it runs (what it
     reads and what it writes; sizes as in the file): no schedule fits a
-    smaller budget. Returns (bytes, op name)."""
+    smaller budget (the planner's own op lower bound, opLowerBound in
+    lib/Solver/Planner.cpp, on the file's sizes). Returns (bytes, op name)."""
     with open(path) as f:
         g = parse_graph(json.load(f))
     return max((n.bytes + sum(g.nodes[r].bytes for r in g.preds[i]), str(n.name))
@@ -181,7 +181,7 @@ def main(argv=None):
                        "limit": limit,
                        "store_all_time": time0, "optimal": ours, "ilp": exact,
                        "status": status, "floor": floor, "floor_op": floor_op,
-                       "optimal_store_all_peak": peak0}
+                       "store_all_peak": peak0}
                 rows.append(row)
                 print(format_line(row), flush=True)
                 if ours["feasible"] and ours["peak"] > budget:
@@ -224,7 +224,7 @@ def format_line(row):
 
 def status_text(row):
     text = "%s (%g s)" % (row["status"], row["limit"])
-    if row["status"] != "infeasible" and row.get("floor") and row["budget"] < row["floor"]:
+    if row["status"] != "infeasible" and row["budget"] < row["floor"]:
         text += "; below the op floor"
     return text
 
@@ -261,7 +261,7 @@ def format_table(rows):
         floors.setdefault(row["graph"], row)
     out.append("")
     out.append("Op floors (the hungriest op, its bytes over the store-all peak): " + "; ".join(
-        "%s %.3f (%s)" % (g, r["floor"] / r["optimal_store_all_peak"], r["floor_op"])
+        "%s %.3f (%s)" % (g, r["floor"] / r["store_all_peak"], r["floor_op"])
         for g, r in floors.items()) + ".")
     return "\n".join(out) + "\n"
 

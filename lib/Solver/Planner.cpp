@@ -304,25 +304,22 @@ Candidate search(const Problem &problem, const Candidate &start, int64_t budget,
   return c;
 }
 
-/// The size of a problem for the work limits: ops plus reads.
-int64_t problemUnits(const Problem &problem) {
+/// Whether a problem is large: more than 20,000 ops plus reads. On a large
+/// problem the greedy evaluates fewer candidates per step, and a plan runs
+/// one greedy from the schedule as written instead of two (one greedy on
+/// them takes about as long as the improving searches).
+bool isLarge(const Problem &problem) {
   int64_t units = problem.numOps();
   for (const Op &op : problem.ops)
     units += static_cast<int64_t>(op.reads.size());
-  return units;
+  return units > 20000;
 }
-
-/// Problems larger than this (in problemUnits) are large: the greedy
-/// evaluates fewer candidates per step, and one plan runs one greedy from
-/// the schedule as written instead of two (one greedy on them takes about
-/// as long as the improving searches).
-constexpr int64_t kLargeProblem = 20000;
 
 /// Work limits: the searches after the first greedy share a budget of
 /// simulated units, about the same time whatever the problem's size; large
 /// problems evaluate fewer candidates per greedy step.
-SearchOptions scaled(const Problem &problem, SearchOptions options) {
-  if (problemUnits(problem) > kLargeProblem)
+SearchOptions scaled(bool large, SearchOptions options) {
+  if (large)
     options.candidates = std::min(options.candidates, 4);
   return options;
 }
@@ -434,7 +431,8 @@ Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
   Best &best = a.best;
   Candidate identity = score(problem, identitySchedule(problem), "store-all");
   best.offer(identity);
-  SearchOptions searchOptions = scaled(problem, options.search);
+  const bool large = isLarge(problem);
+  SearchOptions searchOptions = scaled(large, options.search);
   searchOptions.sortedInsertion = forIlp || options.search.sortedInsertion;
   a.searchOptions = searchOptions;
   if (identity.peak <= options.budget)
@@ -449,13 +447,11 @@ Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
       "search");
   best.offer(greedy);
   bool fits = greedy.valid && greedy.peak <= options.budget;
-  bool two =
-      bothRankings && !forIlp && fits && problemUnits(problem) <= kLargeProblem;
   if (fits)
     best.offer(search(problem, greedy, options.budget, improving));
   if (forIlp)
     return a;
-  if (two) {
+  if (bothRankings && fits && !large) {
     SearchOptions everyByte = searchOptions;
     everyByte.capExcess = false;
     Candidate other =

@@ -131,15 +131,14 @@ class Emitter:
     importer's typed views).
 
     `names(base)` returns a new SSA name (default: `%<base><n>`, n counting
-    every name); `maps(ndims, exprs)` writes an affine map (default inline;
-    a `MapPool` to write aliases). `lines` may be swapped to write into
-    another list (the zoo writes the forward and the backward apart); `ops`
-    counts the ops written."""
+    every name). Affine maps are passed in as text: `affine_map` inline, or a
+    `MapPool`'s aliases. `lines` may be swapped to write into another list
+    (the zoo writes the forward and the backward apart); `ops` counts the
+    ops written."""
 
-    def __init__(self, names=None, maps=None):
+    def __init__(self, names=None):
         self.lines = []
         self.ops = 0
-        self.map = maps if maps is not None else affine_map
         self._names = names
         self._count = 0
 

@@ -105,11 +105,11 @@ def test_emitter_writes_ops_mlir_opt_parses():
     # (sum and max of a row, maps pooled), a pad; names by the default
     # counter. The text is written out by hand below, then parsed by mlir-opt.
     pool = MapPool()
-    em = Emitter(maps=pool)
+    em = Emitter()
     t4, t2x4, t2 = tensor_type((4,)), tensor_type((2, 4)), tensor_type((2,))
     e = em.empty(t2)
     z = em.fill("%zero", "f32", e, t2)
-    s, m = em.generic("%v", [em.map(2, ["d0", "d1"]), em.map(2, ["d0"]), em.map(2, ["d0"])],
+    s, m = em.generic("%v", [pool(2, ["d0", "d1"]), pool(2, ["d0"]), pool(2, ["d0"])],
                       ["parallel", "reduction"], [("%x", t2x4)], [(z, t2), (z, t2)],
                       [("%a", "f32"), ("%s", "f32"), ("%m", "f32")],
                       ["%p = arith.addf %s, %a : f32", "%q = arith.maximumf %m, %a : f32"],
@@ -150,10 +150,14 @@ def test_emitter_names_and_maps_are_the_callers():
     assert em.empty("tensor<f32>", "x") == "%x_1"
     assert em.fill("%c", "f32", "%x_1", "tensor<f32>", "y") == "%y_2"
     assert used == ["x", "y"]
-    assert em.map(1, ["d0"]) == "affine_map<(d0) -> (d0)>"    # inline by default
     em.lines = []                                            # write elsewhere
+    em.generic("%g", [identity_map(0)] * 2, [], [("%x_1", "tensor<f32>")],
+               [("%y_2", "tensor<f32>")], [("%a", "f32"), ("%b", "f32")], [],
+               [("%a", "f32")])
+    assert "[affine_map<() -> ()>, affine_map<() -> ()>]" in em.lines[0]  # inline maps
+    em.lines = []
     em.emit("%a = op\n  region")
-    assert em.lines == ["  %a = op", "    region"] and em.ops == 3
+    assert em.lines == ["  %a = op", "    region"] and em.ops == 4
 
 
 def test_import_ckpt_loads_no_extension():

@@ -127,7 +127,7 @@ class _Emitter:
         self.const_lines = []
         self.used = set()
         self.maps = MapPool()
-        self.out = Emitter(names=self.fresh, maps=self.maps)
+        self.out = Emitter(names=self.fresh)
         self.device = DEVICES[device]
         self.opaque = {}
 
