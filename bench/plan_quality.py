@@ -54,7 +54,7 @@ END = "<!-- plan-quality:end -->"
 PLAN = re.compile(r"#ckpt\.plan<strategy = \"[^\"]+\", budget = (\d+), peak = (\d+), "
                   r"time = ([^,]+), store_all_peak = (\d+), store_all_time = ([^,]+), "
                   r"schedule = \[([^\]]*)\](?:, lower_bound = ([^>]+))?>")
-LEAST = re.compile(r"the least feasible budget is (?:[^(]*\()?(\d+) B")
+LEAST = re.compile(r"the least feasible budget is (?:[^(]*\()?(\d+) B")  # either format
 
 
 def number(text):

@@ -19,24 +19,6 @@ mlir::LogicalResult ckpt::checkSlots(mlir::Location loc, int64_t slots) {
          << slots;
 }
 
-std::string ckpt::formatBytes(uint64_t bytes) {
-  std::string out;
-  llvm::raw_string_ostream os(out);
-  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double value = static_cast<double>(bytes);
-  int unit = 0;
-  while (value >= 1024 && unit < 4) {
-    value /= 1024;
-    ++unit;
-  }
-  if (unit == 0)
-    os << bytes << " B";
-  else
-    os << llvm::format("%.2f", value) << " " << units[unit] << " (" << bytes
-       << " B)";
-  return out;
-}
-
 sched::ChainOptions ckpt::separatorCandidates(const OrderProblem &problem,
                                               llvm::StringRef strategy) {
   sched::ChainOptions options;
@@ -128,6 +110,8 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
     options.keep = keptValues(plan.problem);
   options.ilpTimeLimit = request.ilpTimeLimit;
   options.ilpThreads = request.ilpThreads;
+  options.ilpNodeLimit = request.ilpNodeLimit;
+  options.ilpMemoryLimit = request.ilpMemoryLimit;
   {
     // Erased before any diagnostic below.
     ProgressLine line("ckpt-plan: @" + step.getSymName().str());
@@ -148,13 +132,17 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
     if (plan.result.ilp) {
       if (plan.result.ilp->status == sched::IlpResult::Status::Infeasible)
         diag << " (CBC proved that no schedule fits)";
+      else if (plan.result.ilp->stoppedByNodes)
+        diag << " (CBC found no schedule within " << request.ilpNodeLimit
+             << " nodes)";
       else
         diag << " (CBC found no schedule within " << request.ilpTimeLimit
              << " s)";
     }
     if (plan.result.leastPeak)
       diag << ": the least feasible budget is "
-           << formatBytes(static_cast<uint64_t>(*plan.result.leastPeak));
+           << formatBytes(static_cast<uint64_t>(*plan.result.leastPeak),
+                          /*roundUp=*/true);
     else if (request.slots > 0)
       diag << " with " << request.slots
            << " slots at any budget; try more slots";

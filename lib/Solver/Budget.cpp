@@ -3,7 +3,9 @@
 #include "ckpt/Solver/Budget.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 
@@ -27,9 +29,10 @@ std::optional<BudgetSpec> ckpt::parseBudget(std::string_view text,
   std::string_view trimmed = trim(text);
   auto fail = [&]() -> std::optional<BudgetSpec> {
     error = "invalid budget '" + std::string(text) +
-            "': expected a number of bytes with an optional unit (B, KB, MB, "
-            "GB, KiB, MiB, GiB, TiB) or a percentage of the store-all peak "
-            "such as '70%'";
+            "': expected a number of bytes with an optional unit (" +
+            kBudgetUnits +
+            ", in any case) or a percentage of the store-all peak such as "
+            "'70%'";
     return std::nullopt;
   };
   // Split the number (digits and points) from the unit.
@@ -59,13 +62,23 @@ std::optional<BudgetSpec> ckpt::parseBudget(std::string_view text,
       {"KB", 1e3},
       {"MB", 1e6},
       {"GB", 1e9},
+      {"TB", 1e12},
       {"KiB", 1024.0},
       {"MiB", 1024.0 * 1024},
       {"GiB", 1024.0 * 1024 * 1024},
       {"TiB", 1024.0 * 1024 * 1024 * 1024}};
+  auto sameIgnoringCase = [](std::string_view a, std::string_view b) {
+    if (a.size() != b.size())
+      return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (std::tolower(static_cast<unsigned char>(a[i])) !=
+          std::tolower(static_cast<unsigned char>(b[i])))
+        return false;
+    return true;
+  };
   double scale = -1;
   for (const auto &[name, factor] : units)
-    if (unit == name)
+    if (sameIgnoringCase(unit, name))
       scale = factor;
   if (scale < 0 || value * scale < 1)
     return fail();
@@ -79,6 +92,37 @@ std::optional<BudgetSpec> ckpt::parseBudget(std::string_view text,
   }
   spec.value = std::floor(value * scale);
   return spec;
+}
+
+std::string ckpt::formatBytes(uint64_t bytes, bool roundUp) {
+  std::string out = std::to_string(bytes) + " B";
+  const char *units[] = {"KiB", "MiB", "GiB", "TiB"};
+  if (bytes < 1024)
+    return out;
+  double scale = 1024;
+  int unit = 0;
+  while (unit < 3 && static_cast<double>(bytes) >= scale * 1024) {
+    scale *= 1024;
+    ++unit;
+  }
+  // Hundredths of the unit, rounded; rounded up, the figure parsed back
+  // (floor(figure * scale)) is checked to reach `bytes` and raised by one
+  // hundredth while a double's rounding leaves it short.
+  double hundredths = static_cast<double>(bytes) / scale * 100;
+  hundredths = roundUp ? std::ceil(hundredths) : std::nearbyint(hundredths);
+  char buffer[64];
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    std::snprintf(buffer, sizeof(buffer), "%.2f %s", hundredths / 100,
+                  units[unit]);
+    if (!roundUp)
+      break;
+    std::string error;
+    std::optional<BudgetSpec> back = parseBudget(buffer, error);
+    if (back && back->value >= static_cast<double>(bytes))
+      break;
+    hundredths += 1;
+  }
+  return out + " (" + buffer + ")";
 }
 
 int64_t ckpt::budgetBytes(const BudgetSpec &spec, uint64_t reference) {

@@ -13,7 +13,10 @@
 #define CKPT_ILP_FORK 1
 #include <cerrno>
 #include <csignal>
+#include <fstream>
+#include <new>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #endif
@@ -45,6 +48,15 @@ const char *ckpt::sched::statusName(IlpResult::Status status) {
   return "unknown";
 }
 
+int64_t ckpt::sched::physicalMemoryBytes() {
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+  long pages = ::sysconf(_SC_PHYS_PAGES), size = ::sysconf(_SC_PAGESIZE);
+  if (pages > 0 && size > 0)
+    return static_cast<int64_t>(pages) * static_cast<int64_t>(size);
+#endif
+  return 0;
+}
+
 #ifndef CKPT_HAVE_CBC
 
 bool ckpt::sched::ilpAvailable() { return false; }
@@ -62,7 +74,8 @@ bool ckpt::sched::ilpAvailable() { return true; }
 
 namespace {
 
-/// The program in triplet form.
+/// The program in triplet form. With `countOnly`, only its size is kept
+/// (to estimate the memory CBC needs before anything large is built).
 struct Program {
   std::vector<double> colLo, colHi, obj;
   std::vector<char> integer;
@@ -70,27 +83,57 @@ struct Program {
   std::vector<double> rowLo, rowHi;
   std::vector<int> rows, cols;
   std::vector<double> values;
+  bool countOnly = false;
+  int64_t numCols = 0, numRows = 0, numNonzeros = 0;
 
   int addCol(double lo, double hi, double cost, bool isInteger,
-             std::string name) {
-    colLo.push_back(lo);
-    colHi.push_back(hi);
-    obj.push_back(cost);
-    integer.push_back(isInteger);
-    names.push_back(std::move(name));
-    return static_cast<int>(colLo.size()) - 1;
+             const std::string &name) {
+    if (!countOnly) {
+      colLo.push_back(lo);
+      colHi.push_back(hi);
+      obj.push_back(cost);
+      integer.push_back(isInteger);
+      names.push_back(name);
+    }
+    return static_cast<int>(numCols++);
   }
   int addRow(double lo, double hi) {
-    rowLo.push_back(lo);
-    rowHi.push_back(hi);
-    return static_cast<int>(rowLo.size()) - 1;
+    if (!countOnly) {
+      rowLo.push_back(lo);
+      rowHi.push_back(hi);
+    }
+    return static_cast<int>(numRows++);
   }
   void add(int row, int col, double value) {
+    ++numNonzeros;
+    if (countOnly)
+      return;
     rows.push_back(row);
     cols.push_back(col);
     values.push_back(value);
   }
+  void fix(int col, double value) {
+    if (!countOnly)
+      colLo[col] = colHi[col] = value;
+  }
 };
+
+/// The memory CBC needs for a program of this size, from measurements of
+/// its peak resident memory (docs/PLANNING.md, "The exact ILP"): per
+/// nonzero, its copies in CBC's and Clp's matrices and factorization; per
+/// column, names, bounds, solutions and CBC's branching objects.
+int64_t estimatedCbcBytes(const Program &p) {
+  return 64 * 1024 * 1024 + p.numNonzeros * 160 + p.numCols * 400 +
+         p.numRows * 120;
+}
+
+/// "1.50 GiB"-style figure for messages.
+std::string gib(int64_t bytes) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%.2f GiB",
+                static_cast<double>(bytes) / (1024.0 * 1024 * 1024));
+  return buffer;
+}
 
 /// A term of a constraint: a column with a coefficient, or a constant.
 struct Term {
@@ -315,7 +358,7 @@ void buildProgram(Model &m, Program &p) {
       // maxH (1 - f) >= h  <=>  -maxH f - terms >= constant - maxH
       if (maxHazards == 0) {
         // h is the constant: f = 1 exactly when it is 0.
-        p.colLo[f] = p.colHi[f] = constant > 0 ? 0 : 1;
+        p.fix(f, constant > 0 ? 0 : 1);
         continue;
       }
       int row2 = p.addRow(constant - maxHazards, 1e30);
@@ -479,7 +522,8 @@ public:
   virtual ~Reporter() = default;
   virtual void incumbent(const Schedule &schedule) = 0;
   virtual void bound(double value) = 0;
-  virtual void finished(IlpResult::Status status, double bound) = 0;
+  /// `nodes`: CBC stopped at its node limit.
+  virtual void finished(IlpResult::Status status, double bound, bool nodes) = 0;
 };
 
 /// Forwards CBC's new incumbents and bounds to a Reporter.
@@ -512,7 +556,8 @@ private:
 };
 
 /// Builds and solves the program in this process, reporting as it goes.
-void runCbc(const IlpOptions &options, const Model &m, const Program &p,
+void runCbc(const IlpOptions &options, double seconds, const Model &m,
+            const Program &p,
             const std::vector<std::pair<std::string, double>> *start,
             const Schedule *startSchedule, Reporter &reporter) {
   OsiClpSolverInterface solver;
@@ -543,9 +588,17 @@ void runCbc(const IlpOptions &options, const Model &m, const Program &p,
   }
 
   std::vector<std::string> args = {"ckpt-ilp"};
-  if (options.timeLimit > 0) {
+  if (seconds > 0) {
+    // Wall-clock seconds (CBC counts CPU time by default, which runs slower
+    // than the clock on a loaded machine).
+    args.push_back("-timeMode");
+    args.push_back("elapsed");
     args.push_back("-sec");
-    args.push_back(std::to_string(options.timeLimit));
+    args.push_back(std::to_string(seconds));
+  }
+  if (options.nodeLimit > 0) {
+    args.push_back("-maxNodes");
+    args.push_back(std::to_string(options.nodeLimit));
   }
   if (options.threads > 1) {
     args.push_back("-threads");
@@ -577,7 +630,8 @@ void runCbc(const IlpOptions &options, const Model &m, const Program &p,
     status = IlpResult::Status::Infeasible;
   else if (best)
     status = IlpResult::Status::Feasible;
-  reporter.finished(status, bound);
+  reporter.finished(status, bound,
+                    options.nodeLimit > 0 && model.isNodeLimitReached());
 }
 
 /// The warm start in the program's form (recomputations of a stage in the
@@ -611,6 +665,13 @@ struct Collect : Reporter {
   double bestCost = 0;
   double lowerBound = -1e300;
   std::optional<IlpResult::Status> status;
+  bool nodes = false;
+  /// The last incumbent reported (CBC's own best when it finishes): whether
+  /// it fits the budget in the exact simulation, and its cost.
+  bool lastFits = false;
+  double lastCost = 0;
+  bool finalFits = false;
+  double finalCost = 0;
   const Problem &problem;
   int64_t budget;
   Collect(const Problem &problem, int64_t budget)
@@ -618,7 +679,9 @@ struct Collect : Reporter {
   void incumbent(const Schedule &schedule) override {
     Schedule pruned = prune(problem, schedule);
     Evaluation e = evaluate(problem, pruned);
-    if (!e.valid || e.peak > budget)
+    lastFits = e.valid && e.peak <= budget;
+    lastCost = e.cost;
+    if (!lastFits)
       return;
     if (!best || e.cost < bestCost) {
       best = std::move(pruned);
@@ -628,8 +691,12 @@ struct Collect : Reporter {
   void bound(double value) override {
     lowerBound = std::max(lowerBound, value);
   }
-  void finished(IlpResult::Status s, double value) override {
+  void finished(IlpResult::Status s, double value,
+                bool stoppedByNodes) override {
     status = s;
+    nodes = stoppedByNodes;
+    finalFits = lastFits;
+    finalCost = lastCost;
     bound(value);
   }
 };
@@ -659,16 +726,16 @@ struct PipeWriter : Reporter {
     std::snprintf(buffer, sizeof(buffer), "B %.17g\n", value);
     line(buffer);
   }
-  void finished(IlpResult::Status status, double value) override {
-    char buffer[64];
-    std::snprintf(buffer, sizeof(buffer), "E %d %.17g\n",
-                  static_cast<int>(status), value);
+  void finished(IlpResult::Status status, double value, bool nodes) override {
+    char buffer[80];
+    std::snprintf(buffer, sizeof(buffer), "E %d %.17g %d\n",
+                  static_cast<int>(status), value, nodes ? 1 : 0);
     line(buffer);
   }
 };
 
 /// Feeds the lines of the child's pipe to a Reporter.
-void parseLine(const std::string &text, Reporter &reporter) {
+void parseLine(const std::string &text, Reporter &reporter, bool &outOfMemory) {
   std::istringstream in(text);
   char kind = 0;
   in >> kind;
@@ -685,10 +752,13 @@ void parseLine(const std::string &text, Reporter &reporter) {
     if (in >> value)
       reporter.bound(value);
   } else if (kind == 'E') {
-    int status;
+    int status, nodes = 0;
     double value;
-    if (in >> status >> value)
-      reporter.finished(static_cast<IlpResult::Status>(status), value);
+    if (in >> status >> value >> nodes)
+      reporter.finished(static_cast<IlpResult::Status>(status), value,
+                        nodes != 0);
+  } else if (kind == 'M') {
+    outOfMemory = true;
   }
 }
 #endif
@@ -698,25 +768,54 @@ void parseLine(const std::string &text, Reporter &reporter) {
 IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
                                 const IlpOptions &options) {
   IlpResult result;
-  auto t0 = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point t0 =
+      options.started ? *options.started : Clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+  };
+  auto finish = [&]() -> IlpResult & {
+    result.seconds = elapsed();
+    return result;
+  };
   std::string why = problem.validate();
   if (!why.empty()) {
     result.error = why;
-    return result;
+    return finish();
   }
   if (budget <= 0) {
     result.error = "the budget must be positive";
-    return result;
+    return finish();
   }
   if (problem.numOps() == 0) {
     result.status = IlpResult::Status::Optimal;
-    return result;
+    return finish();
   }
   Model m = buildModel(problem, budget);
+  {
+    // Its size first: a program too large for the memory limit is refused
+    // before it is built.
+    Program count;
+    count.countOnly = true;
+    buildProgram(m, count);
+    result.variables = count.numCols;
+    result.constraints = count.numRows;
+    result.nonzeros = count.numNonzeros;
+    result.estimatedBytes = estimatedCbcBytes(count);
+  }
+  if (options.memoryLimit > 0 && result.estimatedBytes > options.memoryLimit) {
+    result.error = "the ILP of " + std::to_string(problem.numOps()) +
+                   " ops has " + std::to_string(result.variables) +
+                   " variables, " + std::to_string(result.constraints) +
+                   " constraints and " + std::to_string(result.nonzeros) +
+                   " nonzeros: CBC would need about " +
+                   gib(result.estimatedBytes) + ", over its memory limit of " +
+                   gib(options.memoryLimit) +
+                   " (ilp-memory=); use strategy=optimal, or raise ilp-memory";
+    return finish();
+  }
   Program p;
   buildProgram(m, p);
-  result.variables = static_cast<int64_t>(p.colLo.size());
-  result.constraints = static_cast<int64_t>(p.rowLo.size());
 
   Collect collect(problem, budget);
   Schedule startSchedule;
@@ -726,84 +825,121 @@ IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
                                   startSchedule, start);
   if (options.warmStart) // it is an incumbent even if CBC cannot use it
     collect.incumbent(*options.warmStart);
+  // CBC stops itself at 90% of what is left of the limit (it finishes the
+  // node or round of cuts it is in); the watchdog below ends it at 105%.
+  double cbcSeconds = 0;
+  bool noTimeLeft = false;
+  if (options.timeLimit > 0) {
+    double left = options.timeLimit - elapsed();
+    cbcSeconds = 0.9 * left;
+    noTimeLeft = cbcSeconds < 0.05;
+  }
   std::string failure;
-#ifdef CKPT_ILP_FORK
-  // CBC runs in a child process: its time limit does not cover the first
-  // LP, which can take far longer on large programs, and Debian's CBC
-  // aborts on failed assertions. The child reports every incumbent and
-  // bound on a pipe; past the time limit (plus a grace period) it is
-  // killed and what it reported stands.
-  int fds[2];
-  if (::pipe(fds) != 0) {
-    result.error = "cannot create a pipe for the ILP solver";
-    return result;
-  }
-  std::fflush(nullptr);
-  pid_t child = ::fork();
-  if (child < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    result.error = "cannot start the ILP solver process";
-    return result;
-  }
-  if (child == 0) {
-    ::close(fds[0]);
-    PipeWriter writer(fds[1]);
-    runCbc(options, m, p, warmStarted ? &start : nullptr,
-           warmStarted ? &startSchedule : nullptr, writer);
-    ::close(fds[1]);
-    std::fflush(nullptr);
-    ::_exit(0);
-  }
-  ::close(fds[1]);
-  // CBC finishes the node (or round of cuts) it is in past its limit: some
-  // grace before the kill.
-  double limit = options.timeLimit > 0 ? options.timeLimit * 1.25 + 10 : -1;
-  std::string pending;
-  bool killed = false;
-  for (;;) {
-    int waitMs = -1;
-    if (limit > 0) {
-      double left = limit - std::chrono::duration<double>(
-                                std::chrono::steady_clock::now() - t0)
-                                .count();
-      if (left <= 0) {
-        ::kill(child, SIGKILL);
-        killed = true;
-        break;
-      }
-      waitMs = static_cast<int>(std::min(left * 1000, 1000.0)) + 1;
-    }
-    struct pollfd poller = {fds[0], POLLIN, 0};
-    int ready = ::poll(&poller, 1, waitMs);
-    if (ready < 0 && errno != EINTR)
-      break;
-    if (ready <= 0)
-      continue;
-    char buffer[1 << 16];
-    ssize_t n = ::read(fds[0], buffer, sizeof(buffer));
-    if (n <= 0)
-      break; // the child closed the pipe (done or died)
-    pending.append(buffer, static_cast<size_t>(n));
-    size_t newline;
-    while ((newline = pending.find('\n')) != std::string::npos) {
-      std::string text = pending.substr(0, newline);
-      pending.erase(0, newline + 1);
-      parseLine(text, collect);
-    }
-  }
-  ::close(fds[0]);
-  int wstatus = 0;
-  ::waitpid(child, &wstatus, 0);
-  if (!killed && WIFSIGNALED(wstatus))
-    failure = "CBC stopped with signal " + std::to_string(WTERMSIG(wstatus));
-  if (killed && !collect.status)
+  bool outOfMemory = false;
+  if (noTimeLeft) {
+    // The warm start and the program used the whole limit.
     collect.status = IlpResult::Status::Unknown;
+  } else {
+#ifdef CKPT_ILP_FORK
+    // CBC runs in a child process: its time limit does not cover the first
+    // LP, which can take far longer on large programs, Debian's CBC aborts on
+    // failed assertions, and the memory limit caps the child's address space.
+    // The child reports every incumbent and bound on a pipe; past the time
+    // limit it is killed and what it reported stands.
+    int fds[2];
+    if (::pipe(fds) != 0) {
+      result.error = "cannot create a pipe for the ILP solver";
+      return finish();
+    }
+    std::fflush(nullptr);
+    pid_t child = ::fork();
+    if (child < 0) {
+      ::close(fds[0]);
+      ::close(fds[1]);
+      result.error = "cannot start the ILP solver process";
+      return finish();
+    }
+    if (child == 0) {
+      ::close(fds[0]);
+      PipeWriter writer(fds[1]);
+      if (options.memoryLimit > 0) {
+        // What the child maps already (the parent's image) plus the limit.
+        long pages = 0;
+        std::ifstream statm("/proc/self/statm");
+        statm >> pages;
+        rlim_t cap = static_cast<rlim_t>(pages) *
+                         static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) +
+                     static_cast<rlim_t>(options.memoryLimit);
+        struct rlimit limit = {cap, cap};
+        ::setrlimit(RLIMIT_AS, &limit);
+      }
+      try {
+        runCbc(options, cbcSeconds, m, p, warmStarted ? &start : nullptr,
+               warmStarted ? &startSchedule : nullptr, writer);
+      } catch (const std::bad_alloc &) {
+        writer.line("M\n");
+      }
+      ::close(fds[1]);
+      std::fflush(nullptr);
+      ::_exit(0);
+    }
+    ::close(fds[1]);
+    double limit = options.timeLimit > 0 ? options.timeLimit * 1.05 : -1;
+    std::string pending;
+    bool killed = false;
+    for (;;) {
+      int waitMs = -1;
+      if (limit > 0) {
+        double left = limit - elapsed();
+        if (left <= 0) {
+          ::kill(child, SIGKILL);
+          killed = true;
+          break;
+        }
+        waitMs = static_cast<int>(std::min(left * 1000, 1000.0)) + 1;
+      }
+      struct pollfd poller = {fds[0], POLLIN, 0};
+      int ready = ::poll(&poller, 1, waitMs);
+      if (ready < 0 && errno != EINTR)
+        break;
+      if (ready <= 0)
+        continue;
+      char buffer[1 << 16];
+      ssize_t n = ::read(fds[0], buffer, sizeof(buffer));
+      if (n <= 0)
+        break; // the child closed the pipe (done or died)
+      pending.append(buffer, static_cast<size_t>(n));
+      size_t newline;
+      while ((newline = pending.find('\n')) != std::string::npos) {
+        std::string text = pending.substr(0, newline);
+        pending.erase(0, newline + 1);
+        parseLine(text, collect, outOfMemory);
+      }
+    }
+    ::close(fds[0]);
+    int wstatus = 0;
+    struct rusage usage = {};
+    ::wait4(child, &wstatus, 0, &usage);
+    result.peakBytes = static_cast<int64_t>(usage.ru_maxrss) * 1024;
+    if (outOfMemory)
+      failure = "CBC ran out of its memory limit of " +
+                gib(options.memoryLimit) +
+                " (ilp-memory=); use strategy=optimal, or raise ilp-memory";
+    else if (!killed && WIFSIGNALED(wstatus))
+      failure = "CBC stopped with signal " + std::to_string(WTERMSIG(wstatus)) +
+                (options.memoryLimit > 0
+                     ? " (its memory limit is " + gib(options.memoryLimit) +
+                           ", ilp-memory=)"
+                     : std::string());
+    if ((killed || outOfMemory) && !collect.status)
+      collect.status = IlpResult::Status::Unknown;
 #else
-  runCbc(options, m, p, warmStarted ? &start : nullptr,
-         warmStarted ? &startSchedule : nullptr, collect);
+    runCbc(options, cbcSeconds, m, p, warmStarted ? &start : nullptr,
+           warmStarted ? &startSchedule : nullptr, collect);
 #endif
+  }
   result.warmStarted = warmStarted;
+  result.stoppedByNodes = collect.nodes;
   double fixedCost = 0;
   for (const Op &op : problem.ops)
     fixedCost += op.cost;
@@ -817,8 +953,15 @@ IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
   if (collect.best) {
     result.schedule = *collect.best;
     result.cost = collect.bestCost;
-    if (status != IlpResult::Status::Optimal)
-      status = IlpResult::Status::Feasible;
+    // CBC's proof is about its own schedule: optimal only when that one
+    // fits in the exact simulation and is the best schedule kept (a cheaper
+    // warm start lies outside the program's form, where the proof says
+    // nothing).
+    bool ownOptimum = status == IlpResult::Status::Optimal &&
+                      collect.finalFits &&
+                      collect.finalCost <= collect.bestCost * (1 + 1e-9);
+    status =
+        ownOptimum ? IlpResult::Status::Optimal : IlpResult::Status::Feasible;
   } else if (status == IlpResult::Status::Optimal ||
              status == IlpResult::Status::Feasible) {
     status = IlpResult::Status::Unknown;
@@ -830,10 +973,7 @@ IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
     result.lowerBound = result.cost;
   if (!failure.empty() && result.schedule.empty())
     result.error = failure;
-  result.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
-          .count();
-  return result;
+  return finish();
 }
 
 #endif

@@ -6,6 +6,7 @@
 #include "ckpt/Solver/ChainStrategies.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -589,11 +590,16 @@ PlanResult ckpt::sched::planSchedule(const Problem &problem,
     return finish(best);
   }
   if (name == "ilp") {
+    // The time limit covers the warm start too.
+    auto started = std::chrono::steady_clock::now();
     PlanResult start = planOptimal(problem, options, /*forIlp=*/true);
     if (!start.error.empty())
       return start;
     IlpOptions ilpOptions;
     ilpOptions.timeLimit = options.ilpTimeLimit;
+    ilpOptions.started = started;
+    ilpOptions.nodeLimit = options.ilpNodeLimit;
+    ilpOptions.memoryLimit = options.ilpMemoryLimit;
     ilpOptions.threads = options.ilpThreads;
     ilpOptions.log = options.ilpLog;
     if (start.feasible)

@@ -45,6 +45,24 @@ void PlanPass::runOnOperation() {
         << timeLimit.getValue();
     return signalPassFailure();
   }
+  if (nodeLimit < 0) {
+    emitError(module.getLoc(), "node-limit must be 0 (none) or a positive "
+                               "number of nodes, got ")
+        << nodeLimit.getValue();
+    return signalPassFailure();
+  }
+  // Checked whether or not the module holds a step: a typo is an error.
+  if (!sched::isStrategy(strategy)) {
+    emitError(module.getLoc(), "unknown strategy '")
+        << strategy.getValue() << "': expected " << sched::strategyNames();
+    return signalPassFailure();
+  }
+  std::string memoryError;
+  std::optional<BudgetSpec> memorySpec = parseBudget(ilpMemory, memoryError);
+  if (!memorySpec) {
+    emitError(module.getLoc(), "ilp-memory: ") << memoryError;
+    return signalPassFailure();
+  }
   FailureOr<CostSetup> costs =
       setUpCosts(module.getLoc(), stringify(device), profile);
   if (failed(costs))
@@ -54,14 +72,24 @@ void PlanPass::runOnOperation() {
   request.slots = slots;
   request.fitModel = fit == FitMode::Model;
   request.ilpTimeLimit = timeLimit;
+  request.ilpNodeLimit = nodeLimit;
+  request.ilpMemoryLimit =
+      budgetBytes(*memorySpec, sched::physicalMemoryBytes());
   std::string error;
   std::optional<BudgetSpec> spec = parseBudget(budget, error);
   if (module.getOps<StepOp>().empty()) {
-    emitWarning(module.getLoc(),
-                "ckpt-plan: no ckpt.step to plan (ckpt-wrap-step makes one "
-                "from a function whose loss result is marked with "
-                "'ckpt.loss')");
-    return;
+    if (!spec) {
+      emitError(module.getLoc(), error);
+      return signalPassFailure();
+    }
+    if (allowNoStep)
+      return;
+    emitError(module.getLoc(),
+              "ckpt-plan: no ckpt.step to plan: mark the loss result of the "
+              "training function with 'ckpt.loss = <result index>' "
+              "(ckpt-wrap-step then makes a step of it), or pass "
+              "allow-no-step=true to accept a module without one");
+    return signalPassFailure();
   }
   bool failed = false;
   for (StepOp step : module.getOps<StepOp>()) {

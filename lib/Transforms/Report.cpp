@@ -137,8 +137,13 @@ void ReportPass::runOnOperation() {
     chosen.set("time_s", eval.cost);
     chosen.set("overhead_percent", overhead(eval.cost, storeAllTime));
     double lowerBound = plan.getLowerBound().convertToDouble();
-    if (lowerBound > 0)
+    if (lowerBound > 0) {
+      // The ILP's bound holds for its program's schedules only.
       chosen.set("lower_bound_s", lowerBound);
+      chosen.set("lower_bound_scope",
+                 "the ilp program's schedules (each stage's recomputations "
+                 "in op order), not every schedule");
+    }
     chosen.set("executions", static_cast<int64_t>(schedule.size()));
     std::vector<int> runs = sched::runCounts(problem, schedule);
     json::Value recomputed = json::Value::array();

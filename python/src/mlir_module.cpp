@@ -49,19 +49,17 @@ namespace {
 PyObject *pipelineError = nullptr;
 
 /// The least feasible budget an infeasible-budget error names, in bytes:
-/// "... the least feasible budget is 1.50 KiB (1536 B)" (the first one).
+/// "... the least feasible budget is 1536 B (1.50 KiB)" (the first one).
 std::optional<uint64_t> leastFeasibleBytes(llvm::StringRef diagnostics) {
-  size_t at = diagnostics.find("the least feasible budget is ");
+  llvm::StringRef lead = "the least feasible budget is ";
+  size_t at = diagnostics.find(lead);
   if (at == llvm::StringRef::npos)
     return std::nullopt;
-  llvm::StringRef rest = diagnostics.drop_front(at);
-  size_t open = rest.find('('), close = rest.find(" B)");
-  size_t eol = rest.find('\n');
-  if (open == llvm::StringRef::npos || close == llvm::StringRef::npos ||
-      close < open || (eol != llvm::StringRef::npos && close > eol))
-    return std::nullopt;
+  llvm::StringRef rest = diagnostics.drop_front(at + lead.size());
+  size_t end = rest.find(" B");
   uint64_t bytes = 0;
-  if (rest.slice(open + 1, close).getAsInteger(10, bytes))
+  if (end == llvm::StringRef::npos ||
+      rest.take_front(end).getAsInteger(10, bytes))
     return std::nullopt;
   return bytes;
 }

@@ -62,8 +62,8 @@ def test_errors_are_located_pipeline_errors():
         ckpt.optimize(read("mlp8.mlir"), "10%", filename="mlp8.mlir")
     # The least budget is tight: planned at 283904 B mlp8 fits (peak 283904, as
     # ckpt-run measures it), at 283903 B it is refused.
-    assert ("mlp8.mlir:27:1: error: budget of 57.73 KiB (59112 B) is infeasible for "
-            "strategy 'optimal': the least feasible budget is 277.25 KiB (283904 B)") \
+    assert ("mlp8.mlir:27:1: error: budget of 59112 B (57.73 KiB) is infeasible for "
+            "strategy 'optimal': the least feasible budget is 283904 B (277.25 KiB)") \
         in str(e.value)
     # ... and in bytes on the error, which plans when given back.
     assert e.value.least_feasible_bytes == 283904

@@ -59,8 +59,8 @@ def main():
                 print(f"OK {label} feasible peak={entry['plan']['peak_bytes']} "
                       f"budget={entry['budget_bytes']} overhead={entry['plan']['overhead_percent']:.1f}%")
                 continue
-            match = re.search(r"infeasible for strategy 'optimal': the least feasible budget is .*?(\d+) B\)?$",
-                              run.stderr, re.M)
+            match = re.search(r"infeasible for strategy 'optimal': the least feasible budget is (\d+) B",
+                              run.stderr)
             if not match:
                 fail(f"{step} {label}: unexpected failure:\n{run.stderr}")
             least = int(match.group(1))

@@ -36,8 +36,8 @@
 // CHECK-LABEL: ckpt.step @mlp6b_step
 // CHECK-SAME: peak = [[#PEAK+48]], time = {{[^,]+}}, store_all_peak = [[#SA+48]],
 
-// LEAST: error: budget of {{.*}} is infeasible for strategy 'optimal': the least feasible budget is 44.00 KiB (45056 B)
-// LEAST: error: budget of {{.*}} is infeasible for strategy 'optimal': the least feasible budget is 44.00 KiB (45056 B)
+// LEAST: error: budget of {{.*}} is infeasible for strategy 'optimal': the least feasible budget is 45056 B (44.00 KiB)
+// LEAST: error: budget of {{.*}} is infeasible for strategy 'optimal': the least feasible budget is 45056 B (44.00 KiB)
 
 // The chain (what the chain DP plans over; sizes rounded up to the 16 B
 // alignment, so sse counts 16 B): 14 stages of one op each, but

@@ -11,7 +11,7 @@
 // RUN: not ckpt-opt %s --ckpt-plan="strategy=ilp time-limit=0" 2>&1 | FileCheck %s --check-prefix=TIME
 // RUN: not ckpt-opt %s --ckpt-plan="strategy=ilp time-limit=-3" 2>&1 | FileCheck %s --check-prefix=TIME
 // TIME: error: time-limit must be a positive number of seconds, got
-// BUDGET: error: invalid budget 'lots': expected a number of bytes with an optional unit (B, KB, MB, GB, KiB, MiB, GiB, TiB) or a percentage of the store-all peak such as '70%'
+// BUDGET: error: invalid budget 'lots': expected a number of bytes with an optional unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB, in any case) or a percentage of the store-all peak such as '70%'
 // UNIT: error: invalid budget '12XB'
 // ZERO: error: invalid budget '0%'
 // STRATEGY: error: unknown strategy '{{.*}}': expected optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, articulation, speed, manual or keep

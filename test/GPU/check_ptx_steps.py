@@ -37,7 +37,7 @@ CONFIGS = [
     ("sm_80 libdevice", "chip=sm_80 features=+ptx70 math=libdevice", ["sm_80", "sm_90"]),
     ("sm_90 approx", "chip=sm_90 features=+ptx80 math=approx", ["sm_90"]),
 ]
-LEAST = re.compile(r"the least feasible budget is [^(]*\((\d+) B\)")
+LEAST = re.compile(r"the least feasible budget is (\d+) B")
 ENTRY_BODY = re.compile(r"\.entry\s+\w+\s*\([^)]*\)[^{]*\{(.*)\}", re.S)
 
 

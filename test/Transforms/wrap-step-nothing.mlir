@@ -1,13 +1,20 @@
 // A module with nothing to wrap says so, as a warning at the module: the
-// run succeeds and the module is unchanged. Then ckpt-plan, which finds no
-// step either. An empty file is such a module (second RUN line).
-// RUN: ckpt-opt %s -split-input-file -verify-diagnostics --ckpt-wrap-step --ckpt-plan | FileCheck %s
-// RUN: ckpt-opt %S/Inputs/empty.mlir --ckpt-wrap-step --ckpt-plan -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMPTY
+// module is unchanged. ckpt-plan then finds no step either, which is an error
+// naming what to add unless allow-no-step=true. An empty file is such a
+// module. A bad budget or strategy is an error even without a step.
+// RUN: ckpt-opt %s -split-input-file -verify-diagnostics --ckpt-wrap-step --ckpt-plan=allow-no-step=true | FileCheck %s
+// RUN: not ckpt-opt %S/Inputs/empty.mlir --ckpt-wrap-step --ckpt-plan -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMPTY
 // EMPTY: empty.mlir:0:0: warning: ckpt-wrap-step: nothing to wrap: no function carries 'ckpt.loss' and neither loss-index nor func is given
-// EMPTY-NEXT: empty.mlir:0:0: warning: ckpt-plan: no ckpt.step to plan (ckpt-wrap-step makes one from a function whose loss result is marked with 'ckpt.loss')
+// EMPTY-NEXT: empty.mlir:0:0: error: ckpt-plan: no ckpt.step to plan: mark the loss result of the training function with 'ckpt.loss = <result index>' (ckpt-wrap-step then makes a step of it), or pass allow-no-step=true to accept a module without one
+// RUN: ckpt-opt %S/Inputs/empty.mlir --ckpt-wrap-step --ckpt-plan=allow-no-step=true -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALLOWED
+// ALLOWED: warning: ckpt-wrap-step: nothing to wrap
+// ALLOWED-NOT: error
+// RUN: not ckpt-opt %S/Inputs/empty.mlir --ckpt-plan="budget=banana allow-no-step=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
+// BUDGET: empty.mlir:0:0: error: invalid budget 'banana'
+// RUN: not ckpt-opt %S/Inputs/empty.mlir --ckpt-plan="strategy=banana allow-no-step=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STRATEGY
+// STRATEGY: empty.mlir:0:0: error: unknown strategy 'banana': expected optimal, ilp,
 
 // expected-warning @below {{ckpt-wrap-step: nothing to wrap: no function carries 'ckpt.loss' and neither loss-index nor func is given}}
-// expected-warning @below {{ckpt-plan: no ckpt.step to plan (ckpt-wrap-step makes one from a function whose loss result is marked with 'ckpt.loss')}}
 module {
   // CHECK-LABEL: func.func @no_loss
   // CHECK-NEXT: return %arg0

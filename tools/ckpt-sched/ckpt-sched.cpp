@@ -40,7 +40,13 @@ const char *kUsage =
     "                     revolve, memory-poor or articulation\n"
     "  --slots=S          memory slots of the chain DP (default 500, 0: "
     "exact)\n"
-    "  --time-limit=SEC   ilp: CBC's time limit in seconds (default 60)\n"
+    "  --time-limit=SEC   ilp: wall-clock seconds of the whole plan, warm\n"
+    "                     start and program included (default 60, 0: none)\n"
+    "  --node-limit=N     ilp: CBC's branch-and-bound nodes (default 0: "
+    "none);\n"
+    "                     the same answer on any machine, under any load\n"
+    "  --ilp-memory=M     ilp: memory CBC may use, bytes with a unit or a\n"
+    "                     percentage of the machine's (default 50%)\n"
     "  --threads=N        ilp: CBC threads (default 1)\n"
     "  --ilp-log          ilp: CBC's log on standard output\n"
     "  --schedule         also print the schedule (node names, in order)\n"
@@ -50,8 +56,10 @@ const char *kUsage =
     "Output: JSON with the store-all cost and peak, the budget, and the plan:\n"
     "feasible, cost, peak, overhead_percent, recomputations, producer,\n"
     "plan_ms; least_feasible_bytes when the budget is infeasible; for ilp\n"
-    "also status, lower_bound, gap_percent (cost over the bound),\n"
-    "warm_started, variables, constraints.\n";
+    "also status, lower_bound, gap_percent (cost over the bound; both the\n"
+    "program's own: for schedules that recompute in op order within a\n"
+    "stage), stopped_by_nodes, warm_started, variables, constraints,\n"
+    "nonzeros, estimated_bytes, peak_bytes, seconds.\n";
 
 int fail(const std::string &message) {
   std::fprintf(stderr, "ckpt-sched: error: %s\n", message.c_str());
@@ -63,6 +71,9 @@ int fail(const std::string &message) {
 int main(int argc, char **argv) {
   std::string path, budgetText = "100%";
   sched::PlanOptions options;
+  BudgetSpec ilpMemory;
+  ilpMemory.percent = true;
+  ilpMemory.value = 50;
   bool printSchedule = false, compact = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
@@ -92,9 +103,22 @@ int main(int argc, char **argv) {
     } else if (const char *v = value("--time-limit=")) {
       char *end = nullptr;
       options.ilpTimeLimit = std::strtod(v, &end);
-      if (*v == 0 || *end != 0 || !(options.ilpTimeLimit > 0))
+      if (*v == 0 || *end != 0 || !(options.ilpTimeLimit >= 0))
         return fail("invalid --time-limit '" + std::string(v) +
-                    "': expected a positive number of seconds");
+                    "': expected a number of seconds (0: none)");
+    } else if (const char *v = value("--node-limit=")) {
+      char *end = nullptr;
+      long long nodes = std::strtoll(v, &end, 10);
+      if (*v == 0 || *end != 0 || nodes < 0)
+        return fail("invalid --node-limit '" + std::string(v) +
+                    "': expected 0 (none) or a positive integer");
+      options.ilpNodeLimit = nodes;
+    } else if (const char *v = value("--ilp-memory=")) {
+      std::string error;
+      std::optional<BudgetSpec> spec = parseBudget(v, error);
+      if (!spec)
+        return fail("invalid --ilp-memory: " + error);
+      ilpMemory = *spec;
     } else if (const char *v = value("--threads=")) {
       char *end = nullptr;
       long threads = std::strtol(v, &end, 10);
@@ -118,6 +142,7 @@ int main(int argc, char **argv) {
   }
   if (path.empty())
     return fail("no input file (try --help)");
+  options.ilpMemoryLimit = budgetBytes(ilpMemory, sched::physicalMemoryBytes());
 
   graph::GraphReadResult read = graph::readGraphFile(path);
   if (!read.ok)
@@ -173,9 +198,14 @@ int main(int argc, char **argv) {
       o.set("lower_bound", ilp.lowerBound);
     if (!ilp.schedule.empty() && ilp.lowerBound > 0)
       o.set("gap_percent", 100 * (ilp.cost - ilp.lowerBound) / ilp.lowerBound);
+    o.set("bound_scope", "program");
+    o.set("stopped_by_nodes", ilp.stoppedByNodes);
     o.set("warm_started", ilp.warmStarted);
     o.set("variables", ilp.variables);
     o.set("constraints", ilp.constraints);
+    o.set("nonzeros", ilp.nonzeros);
+    o.set("estimated_bytes", ilp.estimatedBytes);
+    o.set("peak_bytes", ilp.peakBytes);
     o.set("seconds", ilp.seconds);
     out.set("ilp", std::move(o));
   }

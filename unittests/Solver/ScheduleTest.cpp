@@ -1,7 +1,9 @@
 //===- ScheduleTest.cpp - schedules, their memory, and the planners -------===//
 //
-// The simulator on hand-worked schedules, the greedy and local search, the
-// chain expansion, and the ILP against an exhaustive search.
+// The simulator on hand-worked schedules, the greedy's simulator against it on
+// random schedules, the greedy and local search, the chain expansion, and the
+// ILP against an exhaustive search (of the program's own schedules, on random
+// problems too).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +13,7 @@
 #include "ckpt/Solver/Planner.h"
 #include "ckpt/Solver/ProblemChain.h"
 #include "ckpt/Solver/Remat.h"
+#include "ckpt/Solver/ScheduleSimulator.h"
 
 #include <gtest/gtest.h>
 
@@ -447,6 +450,193 @@ TEST(Planner, SeededGreedyIsDeterministicAndLowerPeakOnlyLowers) {
     EXPECT_LE(*r.leastPeak, before.peak) << seed;
   }
   EXPECT_GT(lowered, 0); // the search has cases where it matters
+}
+
+/// randomLayered with some results sharing a buffer: a View or an InPlace
+/// result of the first value the op reads, when an op produced it.
+Problem randomLayeredWithViews(int n, unsigned seed) {
+  Problem p = randomLayered(n, seed);
+  std::mt19937 rng(seed * 7919u + 1);
+  for (Op &op : p.ops) {
+    if (op.reads.empty() || p.values[op.reads[0]].producer < 0)
+      continue;
+    Value &result = p.values[op.results[0]];
+    switch (rng() % 4) {
+    case 0:
+      result.rule = BufferRule::View;
+      result.source = op.reads[0];
+      break;
+    case 1:
+      result.rule = BufferRule::InPlace;
+      result.source = op.reads[0];
+      break;
+    default:
+      break;
+    }
+  }
+  return p;
+}
+
+/// A random valid schedule: the problem's order with `extra` recomputations
+/// inserted at random positions after each recomputed op's first execution
+/// (its inputs then have versions).
+Schedule randomSchedule(const Problem &p, int extra, std::mt19937 &rng) {
+  Schedule s = identitySchedule(p);
+  for (int k = 0; k < extra; ++k) {
+    int op = static_cast<int>(rng() % p.numOps());
+    if (!p.ops[op].recomputable)
+      continue;
+    size_t first = std::find(s.begin(), s.end(), op) - s.begin();
+    size_t at = first + 1 + rng() % (s.size() - first);
+    s.insert(s.begin() + static_cast<std::ptrdiff_t>(at), op);
+  }
+  return s;
+}
+
+TEST(Schedule, GreedySimulatorAgreesWithEvaluate) {
+  // The greedy and the local searches score moves with their own simulator
+  // (ScheduleSimulator.h); every plan is then checked with evaluate. The two
+  // must give the same cost, peak and bytes live at every execution on any
+  // schedule, or the searches optimize the wrong thing.
+  int schedules = 0, withSharing = 0;
+  for (unsigned seed = 1; seed <= 60; ++seed) {
+    Problem p = seed % 2 ? randomLayeredWithViews(4 + seed % 13, seed)
+                         : randomLayered(4 + seed % 13, seed);
+    ASSERT_EQ(p.validate(), "") << seed;
+    detail::Simulator simulator(p);
+    std::mt19937 rng(seed);
+    for (int k = 0; k < 50; ++k) {
+      Schedule s = randomSchedule(p, static_cast<int>(rng() % 12), rng);
+      EvalOptions live;
+      live.live = true;
+      Evaluation e = evaluate(p, s, live);
+      ASSERT_TRUE(e.valid) << e.error;
+      int64_t budget = e.peak / 2;
+      detail::Simulator::Light l = simulator.run(s, budget, /*detail=*/true);
+      ASSERT_TRUE(l.valid) << seed << " " << k;
+      EXPECT_DOUBLE_EQ(l.cost, e.cost) << seed << " " << k;
+      EXPECT_EQ(l.peak, e.peak) << seed << " " << k;
+      EXPECT_EQ(l.peakIndex, e.peakIndex) << seed << " " << k;
+      ASSERT_EQ(simulator.liveAt.size(), e.live.size());
+      double area = 0;
+      for (size_t i = 0; i < e.live.size(); ++i) {
+        EXPECT_EQ(simulator.liveAt[i], e.live[i])
+            << seed << " " << k << " execution " << i;
+        area += static_cast<double>(std::max<int64_t>(0, e.live[i] - budget));
+      }
+      EXPECT_DOUBLE_EQ(l.area, area);
+      // The light run (no details) scores the same.
+      detail::Simulator::Light light = simulator.run(s, budget, false);
+      EXPECT_EQ(light.peak, l.peak);
+      EXPECT_DOUBLE_EQ(light.cost, l.cost);
+      ++schedules;
+      withSharing += seed % 2;
+    }
+  }
+  EXPECT_EQ(schedules, 3000);
+  EXPECT_GT(withSharing, 0);
+}
+
+/// The least cost within `budget` over every schedule of the ILP program's
+/// form: stage t runs op t after recomputing any subset of the recomputable
+/// ops before it, in op order. Infinity when none fits. Exponential: for
+/// problems of at most 6 ops.
+double programOptimum(const Problem &p, int64_t budget) {
+  const int n = p.numOps();
+  double best = std::numeric_limits<double>::infinity();
+  Schedule s;
+  std::function<void(int)> stage = [&](int t) {
+    if (t == n) {
+      Evaluation e = evaluate(p, s);
+      if (e.valid && e.peak <= budget)
+        best = std::min(best, e.cost);
+      return;
+    }
+    for (uint32_t mask = 0; mask < (1u << t); ++mask) {
+      size_t mark = s.size();
+      bool ok = true;
+      for (int i = 0; i < t && ok; ++i)
+        if (mask & (1u << i)) {
+          ok = p.ops[i].recomputable;
+          s.push_back(i);
+        }
+      if (ok) {
+        s.push_back(t);
+        stage(t + 1);
+      }
+      s.resize(mark);
+    }
+  };
+  stage(0);
+  return best;
+}
+
+TEST(Planner, IlpClaimsHoldOnRandomProblems) {
+  if (!ilpAvailable())
+    GTEST_SKIP() << "built without CBC";
+  // Random 6-op training graphs (3 forward ops of random sizes and costs,
+  // their gradients), every budget from the store-all peak down to where
+  // nothing fits, with and without a warm start: the ILP's lower bound never
+  // exceeds its program's optimum (found here by enumeration), a claimed
+  // optimum is that optimum, and it claims one only with the bound equal to
+  // its cost. No time limit: the answers do not depend on the machine.
+  int optimal = 0, infeasible = 0, recomputing = 0;
+  for (unsigned seed = 1; seed <= 48; ++seed) {
+    Problem p = randomLayered(3, seed);
+    ASSERT_EQ(p.numOps(), 6);
+    Evaluation all = evaluate(p, identitySchedule(p));
+    // Sizes are multiples of 4 KiB: every distinct budget.
+    bool done = false;
+    for (int64_t budget = all.peak; budget > 0 && !done; budget -= 4096) {
+      double exhaustive = programOptimum(p, budget);
+      done = exhaustive == std::numeric_limits<double>::infinity();
+      recomputing += !done && exhaustive > all.cost;
+      int pct = static_cast<int>(100 * budget / all.peak);
+      for (bool warm : {false, true}) {
+        PlanOptions plan;
+        plan.budget = budget;
+        plan.slots = 0;
+        PlanResult ours = planSchedule(p, plan);
+        IlpOptions options;
+        options.timeLimit = 0;
+        if (warm && ours.feasible)
+          options.warmStart = &ours.schedule;
+        IlpResult ilp = solveIlp(p, budget, options);
+        ASSERT_EQ(ilp.error, "");
+        std::string where = "seed " + std::to_string(seed) + " at " +
+                            std::to_string(pct) + "%" + (warm ? " warm" : "");
+        if (exhaustive == std::numeric_limits<double>::infinity()) {
+          EXPECT_TRUE(ilp.schedule.empty() || warm) << where;
+          if (!warm) {
+            EXPECT_EQ(ilp.status, IlpResult::Status::Infeasible) << where;
+          }
+          infeasible += !warm;
+          continue;
+        }
+        ASSERT_FALSE(ilp.schedule.empty()) << where;
+        Evaluation e = evaluate(p, ilp.schedule);
+        ASSERT_TRUE(e.valid) << e.error;
+        EXPECT_LE(e.peak, budget) << where;
+        EXPECT_DOUBLE_EQ(e.cost, ilp.cost) << where;
+        EXPECT_LE(ilp.lowerBound, exhaustive * (1 + 1e-9)) << where;
+        EXPECT_LE(ilp.lowerBound, ilp.cost * (1 + 1e-9)) << where;
+        bool claims = ilp.status == IlpResult::Status::Optimal;
+        EXPECT_EQ(claims, ilp.lowerBound >= ilp.cost * (1 - 1e-9)) << where;
+        if (claims) {
+          EXPECT_DOUBLE_EQ(ilp.cost, exhaustive) << where;
+        }
+        // Without limits CBC proves its program's optimum; a warm start
+        // outside the program's form may be cheaper still.
+        if (!warm) {
+          EXPECT_TRUE(claims) << where;
+          optimal += claims;
+        }
+      }
+    }
+  }
+  EXPECT_GE(optimal, 50);
+  EXPECT_GT(recomputing, 10); // budgets where the optimum recomputes
+  EXPECT_EQ(infeasible, 48);  // each problem down to where nothing fits
 }
 
 TEST(ProblemChain, ExpandsAChainSequence) {

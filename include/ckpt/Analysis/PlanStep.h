@@ -23,9 +23,6 @@ namespace ckpt {
 /// at `loc` otherwise.
 mlir::LogicalResult checkSlots(mlir::Location loc, int64_t slots);
 
-/// "1.50 MiB (1572864 B)"-style rendering of a byte count.
-std::string formatBytes(uint64_t bytes);
-
 /// What ckpt-plan is asked for one step.
 struct StepPlanRequest {
   std::string strategy = "optimal";
@@ -34,7 +31,9 @@ struct StepPlanRequest {
   /// fit=model: the chain model's peak must fit; percentages are of the
   /// chain model's store-all peak.
   bool fitModel = false;
-  double ilpTimeLimit = 60; ///< seconds, strategy 'ilp'
+  double ilpTimeLimit = 60;   ///< seconds, strategy 'ilp'
+  int64_t ilpNodeLimit = 0;   ///< CBC nodes, strategy 'ilp' (0: none)
+  int64_t ilpMemoryLimit = 0; ///< bytes, strategy 'ilp' (0: none)
   int ilpThreads = 1;
 };
 

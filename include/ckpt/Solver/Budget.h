@@ -24,12 +24,23 @@ struct BudgetSpec {
 /// Budgets in bytes are below 2^63 (kept in signed 64-bit counts).
 constexpr double kMaxBudgetBytes = 9223372036854775808.0; // 2^63
 
+/// The units a budget may carry, as --help lists them.
+constexpr const char *kBudgetUnits = "B, KB, MB, GB, TB, KiB, MiB, GiB, TiB";
+
 /// Parses "1048576", "512KiB", "1.5GiB", "2MB", "70%" (units B, KB, MB, GB,
-/// KiB, MiB, GiB, TiB; decimal units are powers of 1000). Returns
+/// TB, KiB, MiB, GiB, TiB in any case, e.g. "5gb", "512kib"; decimal units are
+/// powers of 1000; a fraction of a byte is dropped). Returns
 /// std::nullopt and sets `error` on malformed input or a byte budget of
 /// kMaxBudgetBytes or more.
 std::optional<BudgetSpec> parseBudget(std::string_view text,
                                       std::string &error);
+
+/// "1386256 B (1.33 MiB)": the exact bytes first, then the figure in the
+/// largest binary unit it reaches (nothing more below 1 KiB). With `roundUp`
+/// the unit figure is rounded up to two decimals so that pasting it back as a
+/// budget gives at least `bytes` (for least feasible budgets); otherwise it is
+/// rounded to nearest.
+std::string formatBytes(uint64_t bytes, bool roundUp = false);
 
 /// The budget in bytes, percentages taken of `reference`: at least 1 B (a
 /// percentage of a step that holds no buffer is still a budget), and a huge

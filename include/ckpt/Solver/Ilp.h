@@ -18,6 +18,11 @@
 // bound on what in-place writes need). Returned results stay until the end.
 // On problems with no View or InPlace results the program is exact.
 //
+// The program's own claims: its optimum and lower bound hold for the
+// schedules it describes (each stage's recomputations in the problem's op
+// order, each op at most once per stage), not for every schedule: a schedule
+// that recomputes in another order can be cheaper (IlpResult::lowerBound).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef CKPT_SOLVER_ILP_H
@@ -25,7 +30,9 @@
 
 #include "ckpt/Solver/Schedule.h"
 
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace ckpt {
@@ -34,8 +41,21 @@ namespace sched {
 /// Whether this build has CBC (otherwise solveIlp reports an error).
 bool ilpAvailable();
 
+/// The machine's physical memory in bytes (0 when unknown).
+int64_t physicalMemoryBytes();
+
 struct IlpOptions {
-  double timeLimit = 60; ///< seconds; <= 0: none
+  /// Wall-clock seconds from `started` (or from the call) to the answer,
+  /// building the program included: CBC stops itself before, and is
+  /// stopped at 105% of it at the latest; <= 0: none.
+  double timeLimit = 60;
+  std::optional<std::chrono::steady_clock::time_point> started;
+  /// CBC's branch-and-bound nodes (0: none): a limit that gives the same
+  /// answer on any machine and under any load.
+  int64_t nodeLimit = 0;
+  /// Bytes CBC may use (0: none): a program estimated larger is refused
+  /// before it is built, and CBC's address space is capped at it.
+  int64_t memoryLimit = 0;
   int threads = 1;
   bool log = false; ///< CBC's log on stdout
   /// A schedule to start from (used when it runs the problem's ops in its
@@ -51,12 +71,19 @@ struct IlpResult {
     Infeasible, ///< proven: no schedule of this form fits the budget
     Unknown     ///< no schedule found, infeasibility not proven
   } status = Status::Unknown;
-  Schedule schedule;     ///< when Optimal or Feasible
-  double cost = 0;       ///< total cost of `schedule` (every execution)
-  double lowerBound = 0; ///< proven lower bound on the total cost
+  Schedule schedule; ///< when Optimal or Feasible
+  double cost = 0;   ///< total cost of `schedule` (every execution)
+  /// CBC's proven lower bound on the total cost of the program's schedules
+  /// (see the header: not of every schedule). It equals `cost` only when
+  /// the status is Optimal, which needs CBC's own optimal schedule to fit
+  /// the budget in the exact simulation (evaluate).
+  double lowerBound = 0;
   bool warmStarted = false;
-  int64_t variables = 0, constraints = 0;
-  double seconds = 0;
+  bool stoppedByNodes = false; ///< CBC reached nodeLimit
+  int64_t variables = 0, constraints = 0, nonzeros = 0;
+  int64_t estimatedBytes = 0; ///< what CBC was estimated to need
+  int64_t peakBytes = 0;      ///< CBC's measured peak resident memory
+  double seconds = 0;         ///< wall time of solveIlp
 };
 
 const char *statusName(IlpResult::Status status);

@@ -57,7 +57,9 @@ struct PlanOptions {
   /// 'keep': per value, whether it is kept from the forward.
   std::vector<char> keep;
   /// 'ilp'.
-  double ilpTimeLimit = 60;
+  double ilpTimeLimit = 60;   ///< wall seconds of the whole plan (<= 0: none)
+  int64_t ilpNodeLimit = 0;   ///< CBC's branch-and-bound nodes (0: none)
+  int64_t ilpMemoryLimit = 0; ///< bytes CBC may use (0: none)
   int ilpThreads = 1;
   bool ilpLog = false;
   /// Work limits of the local searches.

@@ -103,14 +103,27 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
     inputs and what lies outside the blocks; with `fit=simulation` only).
 
     `budget` is a number of bytes with an optional unit (`6GiB`, `512KiB`,
-    `2MB`) or a percentage of the store-all peak (`70%`). An infeasible budget
-    is an error at the step that names the least feasible budget the
-    strategy reaches. A module without a `ckpt.step` gets a warning.
+    `2MB`; units in any case, `5gb`) or a percentage of the store-all peak
+    (`70%`). An infeasible budget is an error at the step that names the
+    least feasible budget the strategy reaches, in exact bytes and in a unit
+    rounded up, either of which plans when given back. A module without a
+    `ckpt.step` is an error that says how to make one (`allow-no-step=true`
+    accepts it); a bad `budget` or `strategy` is an error even then.
+
+    `strategy=ilp` solves Checkmate's program with CBC. Its `lower_bound` and
+    its proof of optimality are the program's own: they hold for the
+    schedules the program describes (each stage's recomputations in the
+    step's op order), not for every schedule, so `optimal` may find a
+    cheaper one. `time-limit` bounds the whole plan's wall time (the warm
+    start, building the program and CBC) within 10%; `node-limit` bounds
+    CBC's branch-and-bound nodes, which gives the same answer on any machine
+    and under any load; `ilp-memory` bounds the memory CBC may use: a program
+    estimated larger is refused before it is built, naming its size.
   }];
   let options = [
     Option<"budget", "budget", "std::string", /*default=*/"\"100%\"",
-           "Memory budget: bytes with a unit (B, KB, MB, GB, KiB, MiB, GiB) "
-           "or a percentage of the store-all peak">,
+           "Memory budget: bytes with a unit (B, KB, MB, GB, TB, KiB, MiB, "
+           "GiB, TiB; any case) or a percentage of the store-all peak ('70%')">,
     Option<"strategy", "strategy", "std::string", /*default=*/"\"optimal\"",
            "optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, "
            "articulation, speed, manual or keep">,
@@ -128,7 +141,16 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
            "percentages of its store-all peak; chain strategies only)",
            [{CKPT_FIT_VALUES}]>,
     Option<"timeLimit", "time-limit", "double", /*default=*/"60",
-           "Seconds the 'ilp' strategy gives CBC">,
+           "Wall-clock seconds of the 'ilp' strategy, warm start and program "
+           "building included">,
+    Option<"nodeLimit", "node-limit", "int64_t", /*default=*/"0",
+           "Branch-and-bound nodes of the 'ilp' strategy (0: no limit); "
+           "unlike time-limit, the same answer on any machine">,
+    Option<"ilpMemory", "ilp-memory", "std::string", /*default=*/"\"50%\"",
+           "Memory the 'ilp' strategy may use: bytes with a unit, or a "
+           "percentage of the machine's memory">,
+    Option<"allowNoStep", "allow-no-step", "bool", /*default=*/"false",
+           "Accept a module without a ckpt.step (otherwise an error)">,
   ];
   let dependentDialects = ["::ckpt::CkptDialect"];
 }

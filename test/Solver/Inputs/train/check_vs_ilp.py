@@ -6,12 +6,22 @@ and checks, independently of the planner's own simulator:
     it reads were computed) and its peak, simulated here in the standard
     memory model, equals the peak it reports and is within the budget;
   - where `ilp` proves its schedule optimal, `optimal`'s cost is within 1%
-    of it; `optimal` is never refused where `ilp` finds a schedule.
+    of it; `optimal` is never refused where `ilp` finds a schedule;
+  - the ILP's claims hold: its optimum and bound are its program's (stage t
+    runs op t after recomputing earlier ops in op order), so `optimal`'s
+    schedule, put in that form (each stage's recomputations sorted by op,
+    once each), must not fit the budget at a cost below a claimed optimum
+    or below the ILP's lower bound.
+
+The ILP runs with a node limit and no time limit (--node-limit, default
+20000), so that its answers are the same on any machine and under load.
 
 Prints one line per graph and budget: `GRAPH PCT% optimal COST ilp STATUS
 COST: ok` or `... FAIL why`.
 
 usage: check_vs_ilp.py CKPT_SCHED GRAPH.json... --budgets 90,70,50
+                       [--node-limit N]
+CKPT_SCHED may be a command with arguments (one string, split on spaces).
 """
 
 import json
@@ -58,8 +68,26 @@ def simulate(graph, names):
     return peak, cost
 
 
+def program_form(graph, names):
+    """`names` (a schedule) in the ILP program's form, or None when it has
+    recomputations after the last first execution: each first execution
+    preceded by the recomputations since the previous one, sorted by the
+    nodes' order in the file and each once."""
+    order = {n["name"]: i for i, n in enumerate(graph["nodes"])}
+    seen, pending, out = set(), set(), []
+    for name in names:
+        if name in seen:
+            pending.add(name)
+            continue
+        seen.add(name)
+        out.extend(sorted(pending, key=order.get))
+        pending.clear()
+        out.append(name)
+    return None if pending else out
+
+
 def sched(tool, path, budget, strategy, *extra):
-    p = subprocess.run([tool, path, "--budget=%d" % budget, "--strategy=" + strategy,
+    p = subprocess.run(tool.split() + [path, "--budget=%d" % budget, "--strategy=" + strategy,
                         "--compact", *extra], capture_output=True, text=True)
     if p.returncode not in (0, 2):
         raise RuntimeError(p.stderr)
@@ -69,11 +97,15 @@ def sched(tool, path, budget, strategy, *extra):
 def main(argv):
     tool = argv[1]
     budgets = [90, 70, 50]
+    nodes = 20000
     paths = []
     i = 2
     while i < len(argv):
         if argv[i] == "--budgets":
             budgets = [int(x) for x in argv[i + 1].split(",")]
+            i += 2
+        elif argv[i] == "--node-limit":
+            nodes = int(argv[i + 1])
             i += 2
         else:
             paths.append(argv[i])
@@ -87,7 +119,8 @@ def main(argv):
         for pct in budgets:
             budget = peak0 * pct // 100
             ours = sched(tool, path, budget, "optimal", "--schedule")
-            exact = sched(tool, path, budget, "ilp", "--time-limit=60")
+            exact = sched(tool, path, budget, "ilp", "--time-limit=0",
+                          "--node-limit=%d" % nodes)
             problems = []
             if ours["feasible"]:
                 peak, cost = simulate(graph, ours["schedule"])
@@ -98,6 +131,20 @@ def main(argv):
                 if abs(cost - ours["cost"]) > 1e-9 * max(cost, 1):
                     problems.append("cost %g != reported %g" % (cost, ours["cost"]))
             status = exact.get("ilp", {}).get("status", "?")
+            bound = exact.get("ilp", {}).get("lower_bound")
+            if ours["feasible"] and exact["feasible"]:
+                form = program_form(graph, ours["schedule"])
+                if form is not None:
+                    fpeak, fcost = simulate(graph, form)
+                    if fpeak <= budget and status == "optimal" and \
+                            fcost < exact["cost"] - 1e-9 * max(fcost, 1):
+                        problems.append("ilp claims its program's optimum %g, but optimal's "
+                                        "schedule in the program's form costs %g within "
+                                        "the budget" % (exact["cost"], fcost))
+                    if fpeak <= budget and bound is not None and \
+                            fcost < bound - 1e-9 * max(fcost, 1):
+                        problems.append("ilp's lower bound %g is above a schedule of its "
+                                        "program's form costing %g" % (bound, fcost))
             if exact["feasible"] and not ours["feasible"]:
                 problems.append("refused where ilp finds a schedule")
             if exact["feasible"] and status == "optimal" and ours["feasible"] and \

@@ -95,8 +95,11 @@ def Ckpt_PlanAttr : Ckpt_Attr<"Plan", "plan"> {
     the memory simulation that predicts `ckpt-run`; and the peak and time of
     the step as written (`store_all_peak`, `store_all_time`: every op once,
     nothing recomputed). `lower_bound` (seconds, left out when 0) is the
-    proven lower bound on the time of any schedule under the budget that
-    `strategy = "ilp"` found: the plan is optimal when it equals `time`.
+    lower bound that `strategy = "ilp"` proved for the schedules of its
+    program (Checkmate's: each stage's recomputations in the step's op
+    order), not for every schedule: the plan is the program's optimum when
+    it equals `time`, and another strategy may still find a cheaper
+    schedule that recomputes in another order.
     `device` (left out for `h100`, the default) and `profile` (the measured
     op times file, left out when none) are the costs the times are in:
     `ckpt-report` describes the plan with them.
