@@ -8,6 +8,13 @@
 // repeated; another seed gives another hash.
 // RUN: ckpt-run %t.mlir --entry=step --seed=1 --opt-level=0 | FileCheck %s --check-prefix=SEED1
 // RUN: ckpt-run %t.mlir --entry=step --seed=1 --opt-level=3 --repeat=3 | FileCheck %s --check-prefix=SEED1
+// ... and for every CPU the JIT may target: the x86-64 baseline, AVX2 (also
+// through CKPT_ISA, which scripts/test.sh --generic sets), the host.
+// RUN: ckpt-run %t.mlir --entry=step --seed=1 --jit-cpu=generic --opt-level=2 | FileCheck %s --check-prefix=SEED1
+// RUN: env CKPT_ISA=avx2 ckpt-run %t.mlir --entry=step --seed=1 --opt-level=2 | FileCheck %s --check-prefix=SEED1
+// RUN: env CKPT_ISA=generic ckpt-run %t.mlir --entry=step --seed=1 --jit-cpu=host | FileCheck %s --check-prefix=SEED1
+// RUN: not ckpt-run %t.mlir --entry=step --jit-cpu=pentium9000 2>&1 | FileCheck %s --check-prefix=BADCPU
+// BADCPU: ckpt-run: error: cannot create a target machine for CPU 'pentium9000'
 // RUN: ckpt-run %t.mlir --entry=step --seed=1 | grep -o '"outputs_sha256": "[0-9a-f]*"' > %t.h1
 // RUN: ckpt-run %t.mlir --entry=step --seed=1 | grep -o '"outputs_sha256": "[0-9a-f]*"' > %t.h1b
 // RUN: ckpt-run %t.mlir --entry=step --seed=2 | grep -o '"outputs_sha256": "[0-9a-f]*"' > %t.h2

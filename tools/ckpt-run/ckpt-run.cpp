@@ -23,6 +23,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ckpt/Analysis/Progress.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Runtime/Runtime.h"
 #include "ckpt/Runtime/Sha256.h"
@@ -48,7 +49,10 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -57,6 +61,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <optional>
 
 #include <algorithm>
 #include <chrono>
@@ -106,10 +112,24 @@ static cl::opt<bool>
     printOutputs("print-outputs",
                  cl::desc("Add every result's values to the JSON object"),
                  cl::cat(runCategory));
-static cl::opt<unsigned>
-    optLevel("opt-level",
-             cl::desc("LLVM optimization level of the JIT, 0-3 (default 2)"),
-             cl::init(2), cl::cat(runCategory));
+static cl::opt<unsigned> optLevel(
+    "opt-level",
+    cl::desc("LLVM optimization level of the JIT, 0-3 (default 0: compiles a "
+             "10,000-op step in seconds; 1-3 compile in time that grows "
+             "faster than the step, for timing a small step's code)"),
+    cl::init(0), cl::cat(runCategory));
+static cl::opt<bool>
+    quiet("quiet",
+          cl::desc("No progress line while compiling (drawn on a terminal "
+                   "when compiling takes over a second)"),
+          cl::cat(runCategory));
+static cl::opt<std::string> jitCpu(
+    "jit-cpu",
+    cl::desc("CPU the JIT compiles for: 'host' (default), 'generic' (x86-64 "
+             "baseline, SSE2), 'avx2' (x86-64-v3) or an LLVM CPU name; the "
+             "environment variable CKPT_ISA (generic, avx2) sets it when the "
+             "option is not given"),
+    cl::value_desc("cpu"), cl::init(""), cl::cat(runCategory));
 static cl::list<std::string>
     sharedLibs("shared-libs",
                cl::desc("Shared libraries the JIT'd code may call into"),
@@ -611,16 +631,50 @@ int main(int argc, char **argv) {
   if (useGpu && !loadGpuRuntime(argv[0], api))
     return 1;
 
-  // JIT.
+  // JIT: a target machine of our own, so that the code generator runs at
+  // the chosen level (ExecutionEngine's default one does not take it) and
+  // for the chosen CPU.
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
-  auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
-                                               /*targetMachine=*/nullptr);
-  ExecutionEngineOptions options;
-  options.transformer = transformer;
   static const llvm::CodeGenOptLevel codegenLevels[] = {
       llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
       llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
+  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!tmBuilder)
+    return fail("cannot describe the host CPU: " +
+                llvm::toString(tmBuilder.takeError()));
+  std::string cpu = jitCpu;
+  if (cpu.empty())
+    if (const char *isa = std::getenv("CKPT_ISA"))
+      cpu = isa;
+  if (!cpu.empty() && cpu != "host" && cpu != "native") {
+    std::string llvmCpu = cpu == "generic" ? "x86-64"
+                          : cpu == "avx2"  ? "x86-64-v3"
+                                           : cpu;
+    std::string error;
+    const llvm::Target *target =
+        llvm::TargetRegistry::lookupTarget(tmBuilder->getTargetTriple(), error);
+    std::unique_ptr<llvm::MCSubtargetInfo> info(
+        target ? target->createMCSubtargetInfo(tmBuilder->getTargetTriple(), "",
+                                               "")
+               : nullptr);
+    if (!info || !info->isCPUStringValid(llvmCpu))
+      return fail("cannot create a target machine for CPU '" + cpu +
+                  "': not a CPU of " + tmBuilder->getTargetTriple().str() +
+                  " (use host, generic, avx2 or an LLVM CPU name such as "
+                  "x86-64-v4)");
+    tmBuilder->setCPU(llvmCpu);
+    tmBuilder->getFeatures() = llvm::SubtargetFeatures();
+  }
+  tmBuilder->setCodeGenOptLevel(codegenLevels[optLevel]);
+  auto targetMachine = tmBuilder->createTargetMachine();
+  if (!targetMachine)
+    return fail("cannot create a target machine for CPU '" + cpu +
+                "': " + llvm::toString(targetMachine.takeError()));
+  auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
+                                               targetMachine->get());
+  ExecutionEngineOptions options;
+  options.transformer = transformer;
   options.jitCodeGenOptLevel = codegenLevels[optLevel];
   SmallVector<StringRef> libPaths(sharedLibs.begin(), sharedLibs.end());
   // With --gpu the JIT takes every mgpu* function the kernels' loading and
@@ -628,10 +682,22 @@ int main(int argc, char **argv) {
   if (useGpu)
     libPaths.push_back(api.gpuLibrary);
   options.sharedLibPaths = libPaths;
-  auto maybeEngine = ExecutionEngine::create(*module, options);
-  if (!maybeEngine)
+  // Translating and compiling a large step takes seconds: one progress line
+  // on a terminal (Analysis/Progress.h), erased before anything is printed.
+  ckpt::setProgressQuiet(quiet);
+  size_t llvmOps = 0;
+  module->walk([&](Operation *) { ++llvmOps; });
+  std::optional<ckpt::ProgressLine> progress;
+  progress.emplace("ckpt-run: @" + entry);
+  progress->phase("compiling " + std::to_string(llvmOps) +
+                  " LLVM ops at opt-level " + std::to_string(optLevel));
+  auto maybeEngine =
+      ExecutionEngine::create(*module, options, std::move(*targetMachine));
+  if (!maybeEngine) {
+    progress.reset();
     return fail("cannot JIT '" + inputFilename +
                 "': " + llvm::toString(maybeEngine.takeError()));
+  }
   std::unique_ptr<ExecutionEngine> engine = std::move(*maybeEngine);
   // Bind the allocation hooks to our counting runtime (and memrefCopy, which
   // strided memref.copy lowers to, to Debian's libmlir_c_runner_utils).
@@ -653,6 +719,7 @@ int main(int argc, char **argv) {
   // calls; initialize() then runs its constructors, which for a GPU step
   // load the kernels: the device must be there by then.
   auto maybeCall = engine->lookupPacked(cifaceName);
+  progress.reset();
   if (!maybeCall)
     return fail("cannot find '" + cifaceName + "' in the JIT'd code: " +
                 llvm::toString(maybeCall.takeError()));
