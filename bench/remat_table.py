@@ -5,7 +5,7 @@
 
 For each budget (a percentage of the step's store-all peak): ckpt-plan with
 device=cpu (fit=simulation, optimal), ckpt-rematerialize, ckpt-insert-frees,
-ckpt-lower-to-cpu, then ckpt-run --repeat=N. Prints one markdown row per
+ckpt-lower-to-cpu, then ckpt-run --repeat=N --opt-level=2 (times of optimized code). Prints one markdown row per
 budget: the budget, the predicted peak (memory simulation of the rewritten
 step) and the measured one, the predicted time overhead over store-all
 (the plan's `time` against its `store_all_time`) and the measured one
@@ -31,7 +31,7 @@ def main():
     step, entry, percents = args[0], args[1], args[2:]
     with tempfile.TemporaryDirectory() as tmp:
         wrapped = remat.wrap(step, tmp)
-        base = remat.execute(wrapped, entry, tmp, repeat=repeat)
+        base = remat.execute(wrapped, entry, tmp, repeat=repeat, opt_level=2)
         print("| budget | predicted peak | measured peak | predicted time overhead "
               "| measured wall (median) | measured overhead |")
         print("| --- | --- | --- | --- | --- | --- |")
@@ -44,7 +44,7 @@ def main():
             t = float(re.search(r" time = ([-+.\dEe]+)", text).group(1))
             t0 = float(re.search(r"store_all_time = ([-+.\dEe]+)", text).group(1))
             rewritten, predicted = remat.rewrite(planned, tmp)
-            m = remat.execute(rewritten, entry, tmp, repeat=repeat)
+            m = remat.execute(rewritten, entry, tmp, repeat=repeat, opt_level=2)
             if m["outputs_sha256"] != base["outputs_sha256"] or m["leaked_bytes"]:
                 raise SystemExit(f"{pct}%: outputs differ or leak")
             print(f"| {pct}% = {budget} | {predicted} | {m['peak_bytes']} | "
