@@ -9,6 +9,10 @@
 //   ckpt-bench-chain                 # the fast solver
 //   ckpt-bench-chain --naive         # + the naive [m][s][t] reference of
 //                                    #   the unit tests, once, for L = 339
+//   CKPT_ISA=avx2 ckpt-bench-chain   # the AVX2 kernels (generic: the x86-64
+//                                    #   baseline), on a CPU that has more;
+//                                    #   the context line chain_kernel_isa
+//                                    #   says which ran
 //   ckpt-bench-chain --write-chain=L:S:PCT:FILE
 //                                    # writes that chain and budget as a
 //                                    # ckpt-chain input file, and exits
@@ -161,6 +165,8 @@ int main(int argc, char **argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))
     return 1;
+  benchmark::AddCustomContext("chain_kernel_isa",
+                              ckpt::solver::chainKernelIsa());
   if (naive)
     benchmark::RegisterBenchmark("BM_NaiveChainDP", BM_NaiveChainDP)
         ->ArgNames({"L", "S", "pct"})

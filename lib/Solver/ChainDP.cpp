@@ -14,7 +14,8 @@
 //    shifted add of two rows, min-ed into the result row: the loop over m is
 //    innermost and vectorises. With AVX-512 (picked at run time) one
 //    masked kernel does a whole split (splitAvx512); otherwise kernels
-//    compiled for AVX2/SSE (target_clones) do the pieces of the row.
+//    compiled for AVX2 and the x86-64 baseline (picked by chainKernelIsa,
+//    CKPT_ISA) do the pieces of the row.
 //  * Dominated splits are pruned: each candidate is non-increasing in m and
 //    bottoms out at c = its value where both rows are constant; the result
 //    row so far is non-increasing too, so the candidate can only improve m
@@ -43,6 +44,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <cstdlib>
 #include <limits>
 #include <memory>
 #include <numeric>
@@ -53,16 +55,6 @@
 #endif
 
 using namespace ckpt::solver;
-
-// Function multi-versioning for the inner kernels (x86-64 ELF, GCC or
-// Clang >= 14): the loader picks the best of AVX-512 / AVX2 / baseline.
-#if defined(__x86_64__) && defined(__ELF__) &&                                 \
-    ((defined(__GNUC__) && !defined(__clang__)) ||                             \
-     (defined(__clang__) && __clang_major__ >= 14))
-#define CKPT_KERNEL __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define CKPT_KERNEL
-#endif
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define CKPT_X86_DISPATCH 1
@@ -81,54 +73,126 @@ namespace ckpt {
 namespace solver {
 namespace detail {
 
-// acc[i] = min(acc[i], (p + A[i]) + B[i])
-CKPT_KERNEL void minAddAB(float *__restrict acc, const float *__restrict A,
-                          const float *__restrict B, float p, ptrdiff_t n) {
-  for (ptrdiff_t i = 0; i < n; ++i) {
-    float v = (p + A[i]) + B[i];
-    acc[i] = v < acc[i] ? v : acc[i];
+// The inner kernels, compiled three times (AVX-512, AVX2, the x86-64
+// baseline) and picked once per process (kIsa below): the best the CPU
+// has, or less when the environment variable CKPT_ISA says so (generic,
+// avx2, avx512), so that every path can be tested and timed on one machine.
+#define CKPT_CHAIN_KERNELS(SUFFIX, ATTR)                                       \
+  /* acc[i] = min(acc[i], (p + A[i]) + B[i]) */                                \
+  ATTR void minAddAB##SUFFIX(float *__restrict acc, const float *__restrict A, \
+                             const float *__restrict B, float p,               \
+                             ptrdiff_t n) {                                    \
+    for (ptrdiff_t i = 0; i < n; ++i) {                                        \
+      float v = (p + A[i]) + B[i];                                             \
+      acc[i] = v < acc[i] ? v : acc[i];                                        \
+    }                                                                          \
+  }                                                                            \
+  /* acc[i] = min(acc[i], q + B[i]) */                                         \
+  ATTR void minAddB##SUFFIX(float *__restrict acc, const float *__restrict B,  \
+                            float q, ptrdiff_t n) {                            \
+    for (ptrdiff_t i = 0; i < n; ++i) {                                        \
+      float v = q + B[i];                                                      \
+      acc[i] = v < acc[i] ? v : acc[i];                                        \
+    }                                                                          \
+  }                                                                            \
+  /* acc[i] = min(acc[i], (p + A[i]) + b) */                                   \
+  ATTR void minAddA##SUFFIX(float *__restrict acc, const float *__restrict A,  \
+                            float p, float b, ptrdiff_t n) {                   \
+    for (ptrdiff_t i = 0; i < n; ++i) {                                        \
+      float v = (p + A[i]) + b;                                                \
+      acc[i] = v < acc[i] ? v : acc[i];                                        \
+    }                                                                          \
+  }                                                                            \
+  /* acc[i] = min(acc[i], c) */                                                \
+  ATTR void minConst##SUFFIX(float *__restrict acc, float c, ptrdiff_t n) {    \
+    for (ptrdiff_t i = 0; i < n; ++i)                                          \
+      acc[i] = c < acc[i] ? c : acc[i];                                        \
+  }                                                                            \
+  /* min_k max(x[k] + y[k], z[k]) (kNever-like sentinel when n = 0) */         \
+  ATTR int64_t minMaxPlus##SUFFIX(const int64_t *__restrict x,                 \
+                                  const int64_t *__restrict y,                 \
+                                  const int64_t *__restrict z, ptrdiff_t n) {  \
+    int64_t best = INT64_C(1) << 62;                                           \
+    for (ptrdiff_t k = 0; k < n; ++k) {                                        \
+      const int64_t v = x[k] + y[k] > z[k] ? x[k] + y[k] : z[k];               \
+      best = v < best ? v : best;                                              \
+    }                                                                          \
+    return best;                                                               \
   }
-}
 
-// acc[i] = min(acc[i], q + B[i])
-CKPT_KERNEL void minAddB(float *__restrict acc, const float *__restrict B,
-                         float q, ptrdiff_t n) {
-  for (ptrdiff_t i = 0; i < n; ++i) {
-    float v = q + B[i];
-    acc[i] = v < acc[i] ? v : acc[i];
-  }
-}
+CKPT_CHAIN_KERNELS(Generic, )
+#if CKPT_X86_DISPATCH
+CKPT_CHAIN_KERNELS(Avx2, __attribute__((target("avx2"))))
+CKPT_CHAIN_KERNELS(Avx512, __attribute__((target("avx512f"))))
+#endif
 
-// acc[i] = min(acc[i], (p + A[i]) + b)
-CKPT_KERNEL void minAddA(float *__restrict acc, const float *__restrict A,
-                         float p, float b, ptrdiff_t n) {
-  for (ptrdiff_t i = 0; i < n; ++i) {
-    float v = (p + A[i]) + b;
-    acc[i] = v < acc[i] ? v : acc[i];
-  }
-}
+enum class Isa { Generic = 0, Avx2 = 1, Avx512 = 2 };
 
-// acc[i] = min(acc[i], c)
-CKPT_KERNEL void minConst(float *__restrict acc, float c, ptrdiff_t n) {
-  for (ptrdiff_t i = 0; i < n; ++i)
-    acc[i] = c < acc[i] ? c : acc[i];
-}
-
-// min_k max(x[k] + y[k], z[k]) (kNever-like sentinel when n = 0).
-CKPT_KERNEL int64_t minMaxPlus(const int64_t *__restrict x,
-                               const int64_t *__restrict y,
-                               const int64_t *__restrict z, ptrdiff_t n) {
-  int64_t best = INT64_C(1) << 62;
-  for (ptrdiff_t k = 0; k < n; ++k) {
-    const int64_t v = x[k] + y[k] > z[k] ? x[k] + y[k] : z[k];
-    best = v < best ? v : best;
+/// The best instruction set of this CPU, lowered to CKPT_ISA when set.
+Isa detectIsa() {
+  Isa best = Isa::Generic;
+#if CKPT_X86_DISPATCH
+  __builtin_cpu_init(); // we may run before libgcc's own initialiser
+  if (__builtin_cpu_supports("avx512f"))
+    best = Isa::Avx512;
+  else if (__builtin_cpu_supports("avx2"))
+    best = Isa::Avx2;
+#endif
+  if (const char *wanted = std::getenv("CKPT_ISA")) {
+    std::string w = wanted;
+    Isa cap = w == "generic" ? Isa::Generic
+              : w == "avx2"  ? Isa::Avx2
+                             : Isa::Avx512;
+    if (cap < best)
+      best = cap;
   }
   return best;
+}
+
+const Isa kIsa = detectIsa();
+
+#if CKPT_X86_DISPATCH
+#define CKPT_DISPATCH(NAME, ...)                                               \
+  (kIsa == Isa::Avx512 ? NAME##Avx512(__VA_ARGS__)                             \
+   : kIsa == Isa::Avx2 ? NAME##Avx2(__VA_ARGS__)                               \
+                       : NAME##Generic(__VA_ARGS__))
+#else
+#define CKPT_DISPATCH(NAME, ...) NAME##Generic(__VA_ARGS__)
+#endif
+
+inline void minAddAB(float *acc, const float *A, const float *B, float p,
+                     ptrdiff_t n) {
+  CKPT_DISPATCH(minAddAB, acc, A, B, p, n);
+}
+inline void minAddB(float *acc, const float *B, float q, ptrdiff_t n) {
+  CKPT_DISPATCH(minAddB, acc, B, q, n);
+}
+inline void minAddA(float *acc, const float *A, float p, float b, ptrdiff_t n) {
+  CKPT_DISPATCH(minAddA, acc, A, p, b, n);
+}
+inline void minConst(float *acc, float c, ptrdiff_t n) {
+  CKPT_DISPATCH(minConst, acc, c, n);
+}
+inline int64_t minMaxPlus(const int64_t *x, const int64_t *y, const int64_t *z,
+                          ptrdiff_t n) {
+  return CKPT_DISPATCH(minMaxPlus, x, y, z, n);
 }
 
 } // namespace detail
 } // namespace solver
 } // namespace ckpt
+
+const char *ckpt::solver::chainKernelIsa() {
+  switch (detail::kIsa) {
+  case detail::Isa::Avx512:
+    return "avx512";
+  case detail::Isa::Avx2:
+    return "avx2";
+  case detail::Isa::Generic:
+    return "generic";
+  }
+  return "generic";
+}
 
 using namespace ckpt::solver::detail;
 
@@ -138,11 +202,7 @@ constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr int64_t kNever = INT64_C(1) << 62;
 
 #if CKPT_X86_DISPATCH
-bool detectAvx512() {
-  __builtin_cpu_init(); // we may run before libgcc's own initialiser
-  return __builtin_cpu_supports("avx512f");
-}
-const bool kHasAvx512 = detectAvx512();
+const bool kHasAvx512 = kIsa == Isa::Avx512;
 
 /// One split, AVX-512, relative to m = Lo (index 0): acc[0..e] where
 /// e = the last index <= eStart with acc > c (the pruning scan, 16 at a

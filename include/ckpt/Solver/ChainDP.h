@@ -24,6 +24,12 @@
 namespace ckpt {
 namespace solver {
 
+/// The instruction set the DP's inner kernels run with in this process:
+/// "avx512", "avx2" or "generic" (the x86-64 baseline): the best this CPU
+/// has, or less when the environment variable CKPT_ISA (generic, avx2)
+/// asks for it, for tests and benchmarks of each path on one machine.
+const char *chainKernelIsa();
+
 /// Options of the dynamic program.
 struct DPOptions {
   /// true: Theorem 1 as stated (C_BP = min(C1, C2)). false: the automatic
