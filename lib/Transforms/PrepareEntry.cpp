@@ -93,6 +93,18 @@ struct PrepareEntryPass
     func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                   builder.getUnitAttr());
     func->setAttr(kSignatureAttrName, TypeAttr::get(type));
+    // The arguments' valid ranges move onto the function: argument
+    // attributes do not survive the lowering to the LLVM dialect.
+    SmallVector<Attribute> ranges;
+    bool anyRange = false;
+    for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+      auto range = func.getArgAttrOfType<DenseI64ArrayAttr>(i, kRangeAttrName);
+      anyRange |= static_cast<bool>(range);
+      ranges.push_back(range ? range : builder.getDenseI64ArrayAttr({}));
+      func.removeArgAttr(i, kRangeAttrName);
+    }
+    if (anyRange)
+      func->setAttr(kInputRangesAttrName, builder.getArrayAttr(ranges));
     return success();
   }
 };

@@ -45,9 +45,9 @@ def test_optimize_budget_units_and_strategies():
     # periodic:2 needs 414992 B on mlp8 (its least feasible budget).
     _, report = ckpt.optimize(text, 420000, strategy="periodic:2", slots=0)
     assert report[0]["budget_bytes"] == 420000
-    with pytest.raises(ckpt.PipelineError, match=r"budget of 390.62 KiB \(400000 B\) is "
+    with pytest.raises(ckpt.PipelineError, match=r"budget of 400000 B \(390.62 KiB\) is "
                        r"infeasible for strategy 'periodic:2': the least feasible budget "
-                       r"is 405.27 KiB \(414992 B\)"):
+                       r"is 414992 B \(405.27 KiB\)"):
         ckpt.optimize(text, 400000, strategy="periodic:2", slots=0)
 
 

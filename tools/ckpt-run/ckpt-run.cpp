@@ -24,9 +24,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Analysis/Progress.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Runtime/Runtime.h"
-#include "ckpt/Runtime/Sha256.h"
 #include "ckpt/Solver/Json.h"
 #include "ckpt/Solver/SplitMix64.h"
 
@@ -49,6 +49,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/MC/MCSubtargetInfo.h"
@@ -58,6 +59,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -247,6 +249,9 @@ struct TensorSpec {
   unsigned elementBytes;
   int64_t numElements;
   SmallVector<int64_t> shape;
+  /// Integer arguments with a valid range [lo, hi) (ckpt.input_ranges).
+  bool ranged = false;
+  int64_t lo = 0, hi = 1;
 
   int64_t rank() const { return static_cast<int64_t>(shape.size()); }
   /// Words (8 bytes) of a ranked memref descriptor: allocated, aligned,
@@ -287,8 +292,15 @@ static std::optional<TensorSpec> getTensorSpec(Type type) {
 }
 
 /// Fills `data` with the next values of `rng`: floats uniform in [-0.5, 0.5)
-/// (24 or 53 random bits, exact in the type), integers in [-8, 8].
+/// (24 or 53 random bits, exact in the type), integers in [-8, 8], or
+/// LO + bits % (HI - LO) when the argument has a valid range [LO, HI)
+/// (`ckpt.range`, recorded as `ckpt.input_ranges` by ckpt-prepare-entry).
 static void fillInput(const TensorSpec &spec, uint8_t *data, SplitMix64 &rng) {
+  uint64_t width =
+      static_cast<uint64_t>(spec.hi) - static_cast<uint64_t>(spec.lo);
+  auto drawn = [&](uint64_t bits) {
+    return static_cast<int64_t>(bits % width);
+  };
   for (int64_t i = 0; i < spec.numElements; ++i) {
     uint64_t bits = rng.next();
     switch (spec.kind) {
@@ -303,12 +315,14 @@ static void fillInput(const TensorSpec &spec, uint8_t *data, SplitMix64 &rng) {
       break;
     }
     case ElementKind::I32: {
-      int32_t v = static_cast<int32_t>(bits % 17) - 8;
+      int32_t v = static_cast<int32_t>(spec.ranged ? spec.lo + drawn(bits)
+                                                   : bits % 17 - 8);
       std::memcpy(data + 4 * i, &v, 4);
       break;
     }
     case ElementKind::I64: {
-      int64_t v = static_cast<int64_t>(bits % 17) - 8;
+      int64_t v = spec.ranged ? spec.lo + drawn(bits)
+                              : static_cast<int64_t>(bits % 17) - 8;
       std::memcpy(data + 8 * i, &v, 8);
       break;
     }
@@ -367,14 +381,15 @@ static bool isContiguous(const TensorSpec &spec, const int64_t *desc) {
 }
 
 static void hashResult(const TensorSpec &spec, const int64_t *desc,
-                       ckpt::runtime::Sha256 &sha) {
+                       llvm::SHA256 &sha) {
   if (isContiguous(spec, desc)) {
     const auto *aligned = reinterpret_cast<const uint8_t *>(desc[1]);
-    sha.update(aligned + desc[2] * spec.elementBytes, spec.byteSize());
+    sha.update(llvm::ArrayRef<uint8_t>(aligned + desc[2] * spec.elementBytes,
+                                       spec.byteSize()));
     return;
   }
   forEachElement(spec, desc, [&](const uint8_t *element) {
-    sha.update(element, spec.elementBytes);
+    sha.update(llvm::ArrayRef<uint8_t>(element, spec.elementBytes));
   });
 }
 
@@ -611,6 +626,33 @@ int main(int argc, char **argv) {
   if (!collect(signature.getInputs(), "argument", inputs) ||
       !collect(signature.getResults(), "result", results))
     return 1;
+  // Valid ranges of integer arguments (ckpt.range, recorded by
+  // ckpt-prepare-entry): their inputs are drawn inside them.
+  if (auto ranges = fn->getAttrOfType<ArrayAttr>(ckpt::kInputRangesAttrName)) {
+    if (ranges.size() != inputs.size())
+      return fail("'" + ckpt::kInputRangesAttrName + "' of '" + entry +
+                  "' has " + llvm::Twine(ranges.size()) + " entries for " +
+                  llvm::Twine(inputs.size()) + " arguments");
+    for (auto [i, attr] : llvm::enumerate(ranges)) {
+      auto range = dyn_cast<DenseI64ArrayAttr>(attr);
+      if (!range || range.empty())
+        continue;
+      TensorSpec &spec = inputs[i];
+      if (range.size() != 2 || range[0] >= range[1] ||
+          (spec.kind != ElementKind::I32 && spec.kind != ElementKind::I64))
+        return fail("'" + ckpt::kInputRangesAttrName + "' of '" + entry +
+                    "': argument #" + llvm::Twine(i) +
+                    " needs an integer tensor and array<i64: LO, HI>, LO < HI");
+      if (spec.kind == ElementKind::I32 &&
+          (range[0] < INT32_MIN || range[1] - 1 > INT32_MAX))
+        return fail("'" + ckpt::kInputRangesAttrName + "' of '" + entry +
+                    "': argument #" + llvm::Twine(i) +
+                    "'s range does not fit its i32 elements");
+      spec.ranged = true;
+      spec.lo = range[0];
+      spec.hi = range[1];
+    }
+  }
 
   std::string cifaceName = (kCifacePrefix + entry).str();
   auto ciface = module->lookupSymbol<LLVM::LLVMFuncOp>(cifaceName);
@@ -791,7 +833,7 @@ int main(int argc, char **argv) {
         std::chrono::duration<double, std::milli>(stop - start).count());
 
     // Hash the results in order; find the buffers they own.
-    ckpt::runtime::Sha256 sha;
+    llvm::SHA256 sha;
     llvm::SmallDenseSet<void *> owned;
     // The buffers the results own, and whether each is a device buffer.
     SmallVector<std::pair<void *, bool>> ownedInOrder;
@@ -822,7 +864,7 @@ int main(int argc, char **argv) {
     }
     if (printOutputs && run == 0)
       outputsJson += "]";
-    std::string runHash = ckpt::runtime::Sha256::toHex(sha.finish());
+    std::string runHash = llvm::toHex(sha.final(), /*LowerCase=*/true);
     if (run == 0)
       hash = runHash;
     else if (runHash != hash)

@@ -185,6 +185,9 @@ TEST_F(Pipelines, RematOptionsAreThePlanPassOptions) {
   options.profile = "my times.json"; // a space: the value is quoted
   options.fit = ckpt::FitMode::Model;
   options.timeLimit = 2.5;
+  options.nodeLimit = 100;
+  options.ilpMemory = "2GiB";
+  options.allowNoStep = true;
   PassManager pm(&context);
   ASSERT_TRUE(succeeded(ckpt::buildRematPipeline(pm, options)));
   std::string built;
@@ -192,8 +195,9 @@ TEST_F(Pipelines, RematOptionsAreThePlanPassOptions) {
     llvm::raw_string_ostream os(built);
     pm.printAsTextualPipeline(os);
   }
-  const char *expected = "ckpt-plan{budget=70% device=cpu fit=model "
-                         "profile={my times.json} slots=7 strategy=keep "
-                         "time-limit=2.500000e+00}";
+  const char *expected = "ckpt-plan{allow-no-step=true budget=70% "
+                         "device=cpu fit=model ilp-memory=2GiB "
+                         "node-limit=100 profile={my times.json} slots=7 "
+                         "strategy=keep time-limit=2.500000e+00}";
   EXPECT_NE(built.find(expected), std::string::npos) << built;
 }

@@ -405,3 +405,38 @@ ckpt.step @plan_schedule_not_integers(%x: f32) -> f32 attributes {
   ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 0, store_all_peak = 1, store_all_time = 0, schedule = [a]>} {
   ckpt.return %x : f32 loss(0)
 }
+
+// -----
+
+// expected-error @+1 {{'ckpt.range' of argument #0 must be array<i64: LO, HI> with LO < HI (the valid values [LO, HI)), got array<i64: 5, 5>}}
+func.func @empty_range(%ids: tensor<4xi64> {ckpt.range = array<i64: 5, 5>}) -> tensor<4xi64> {
+  return %ids : tensor<4xi64>
+}
+
+// -----
+
+// expected-error @+1 {{'ckpt.range' of argument #0 must be array<i64: LO, HI> with LO < HI (the valid values [LO, HI)), got 3 : i64}}
+func.func @range_not_an_array(%ids: tensor<4xi64> {ckpt.range = 3 : i64}) -> tensor<4xi64> {
+  return %ids : tensor<4xi64>
+}
+
+// -----
+
+// expected-error @+1 {{'ckpt.range' is for integer arguments, but argument #1 is 'tensor<4xf32>'}}
+func.func @range_on_floats(%ids: tensor<4xi64>, %x: tensor<4xf32> {ckpt.range = array<i64: 0, 4>}) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{unknown ckpt dialect argument attribute 'ckpt.ranges' (on argument #0)}}
+func.func @unknown_argument_attribute(%ids: tensor<4xi64> {ckpt.ranges = array<i64: 0, 4>}) -> tensor<4xi64> {
+  return %ids : tensor<4xi64>
+}
+
+// -----
+
+// expected-error @+1 {{'ckpt.input_ranges' must be an array of array<i64: LO, HI> (LO < HI) or array<i64>, one per argument, got [array<i64: 4, 0>]}}
+func.func @bad_input_ranges(%ids: tensor<4xi64>) -> tensor<4xi64> attributes {ckpt.input_ranges = [array<i64: 4, 0>]} {
+  return %ids : tensor<4xi64>
+}

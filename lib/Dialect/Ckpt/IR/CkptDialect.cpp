@@ -49,6 +49,20 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  if (attr.getName() == kInputRangesAttrName) {
+    auto ranges = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!ranges || !llvm::all_of(ranges, [](Attribute a) {
+          auto range = dyn_cast<DenseI64ArrayAttr>(a);
+          return range &&
+                 (range.empty() || (range.size() == 2 && range[0] < range[1]));
+        }))
+      return op->emitError("'")
+             << kInputRangesAttrName
+             << "' must be an array of array<i64: LO, HI> (LO < HI) or "
+                "array<i64>, one per argument, got "
+             << attr.getValue();
+    return success();
+  }
   if (attr.getName() != kLossAttrName)
     return op->emitError("unknown ckpt dialect attribute '")
            << attr.getName().getValue() << "'";
@@ -66,5 +80,33 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
     return op->emitError("'") << kLossAttrName << "' = " << value
                               << " is out of range: the function has "
                               << func.getNumResults() << " results";
+  return success();
+}
+
+LogicalResult CkptDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  if (attr.getName() != kRangeAttrName)
+    return op->emitError("unknown ckpt dialect argument attribute '")
+           << attr.getName().getValue() << "' (on argument #" << argIndex
+           << ")";
+  auto range = dyn_cast<DenseI64ArrayAttr>(attr.getValue());
+  if (!range || range.size() != 2 || range[0] >= range[1])
+    return op->emitError("'")
+           << kRangeAttrName << "' of argument #" << argIndex
+           << " must be array<i64: LO, HI> with LO < HI (the valid values "
+              "[LO, HI)), got "
+           << attr.getValue();
+  Region &region = op->getRegion(regionIndex);
+  if (region.empty())
+    return success();
+  Type type = region.getArgument(argIndex).getType();
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    type = shaped.getElementType();
+  if (!isa<IntegerType, IndexType>(type))
+    return op->emitError("'")
+           << kRangeAttrName << "' is for integer arguments, but argument #"
+           << argIndex << " is " << region.getArgument(argIndex).getType();
   return success();
 }

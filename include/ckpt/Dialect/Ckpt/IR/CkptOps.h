@@ -27,6 +27,15 @@ class YieldOp;
 /// `func.func` is the loss (read by `ckpt-wrap-step`, written by
 /// `ckpt-unwrap-step`).
 inline constexpr llvm::StringLiteral kLossAttrName = "ckpt.loss";
+/// `ckpt.range = array<i64: LO, HI>` on a function argument of integer
+/// elements: its valid values are [LO, HI) (token ids [0, vocab), class
+/// targets [0, classes)); ckpt-run draws its inputs there.
+inline constexpr llvm::StringLiteral kRangeAttrName = "ckpt.range";
+/// The ranges of an entry's arguments, one `array<i64: LO, HI>` (or
+/// `array<i64>` for none) per argument, as ckpt-prepare-entry records them
+/// for ckpt-run on the function (arguments' own attributes do not survive
+/// the lowering to the LLVM dialect).
+inline constexpr llvm::StringLiteral kInputRangesAttrName = "ckpt.input_ranges";
 
 /// The name of the discardable attribute holding an op's `#ckpt.cost`.
 inline constexpr llvm::StringLiteral kCostAttrName = "ckpt.cost";
