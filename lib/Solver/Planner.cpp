@@ -30,10 +30,6 @@ bool ckpt::sched::isStrategy(const std::string &name) {
   return solver::parseStrategy(name, strategy, error);
 }
 
-int64_t ckpt::sched::storeAllPeak(const Problem &problem) {
-  return evaluate(problem, identitySchedule(problem)).peak;
-}
-
 namespace {
 
 /// Fixed sequences of the keep-separators strategies ('speed', 'manual'):

@@ -95,13 +95,6 @@ std::vector<int> Problem::opInputs(int op) const {
   return inputs;
 }
 
-double Problem::totalCost() const {
-  double total = 0;
-  for (const Op &op : ops)
-    total += op.cost;
-  return total;
-}
-
 Schedule ckpt::sched::identitySchedule(const Problem &problem) {
   Schedule schedule(problem.numOps());
   for (int i = 0; i < problem.numOps(); ++i)

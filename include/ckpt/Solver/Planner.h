@@ -91,9 +91,6 @@ struct PlanResult {
 /// Plans `problem` (validated by the caller) under options.budget.
 PlanResult planSchedule(const Problem &problem, const PlanOptions &options);
 
-/// The exact peak of the identity schedule (every op once, as written).
-int64_t storeAllPeak(const Problem &problem);
-
 /// The chain model's store-all peak (plus the persistent bytes), the
 /// reference of fit=model percentages.
 int64_t chainStoreAllPeak(const Problem &problem);

@@ -95,8 +95,6 @@ public:
   /// The ops whose results `op` reads (each once, in read order).
   std::vector<int> opInputs(int op) const;
 
-  /// Sum of every op's cost: the time of the identity schedule.
-  double totalCost() const;
 
   std::vector<Op> ops;
   std::vector<Value> values;
