@@ -124,6 +124,8 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
   if (!plan.result.error.empty())
     return emitError(step.getLoc(), "strategy '")
            << request.strategy << "' failed: " << plan.result.error;
+  if (plan.result.ilp && !plan.result.ilp->warning.empty())
+    emitWarning(step.getLoc(), "strategy 'ilp': ") << plan.result.ilp->warning;
   if (!plan.result.feasible) {
     InFlightDiagnostic diag = emitError(step.getLoc(), "budget of ")
                               << formatBytes(plan.budget)

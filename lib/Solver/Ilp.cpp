@@ -14,6 +14,7 @@
 #define CKPT_ILP_FORK 1
 #include <cerrno>
 #include <csignal>
+#include <fcntl.h>
 #include <fstream>
 #include <new>
 #include <poll.h>
@@ -874,6 +875,18 @@ IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
         struct rlimit limit = {cap, cap};
         ::setrlimit(RLIMIT_AS, &limit);
       }
+      // A failed allocation throws (the host program, LLVM's tools say, may
+      // have installed a handler that aborts with a crash report), and the
+      // child's stderr is quiet unless CBC's log was asked for: what went
+      // wrong reaches the user as the parent's one-line error or warning.
+      std::set_new_handler(nullptr);
+      if (!options.log) {
+        int null = ::open("/dev/null", O_WRONLY);
+        if (null >= 0) {
+          ::dup2(null, STDERR_FILENO);
+          ::close(null);
+        }
+      }
       try {
         runCbc(options, cbcSeconds, m, p, warmStarted ? &start : nullptr,
                warmStarted ? &startSchedule : nullptr, writer);
@@ -974,6 +987,8 @@ IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
     result.lowerBound = result.cost;
   if (!failure.empty() && result.schedule.empty())
     result.error = failure;
+  else if (!failure.empty())
+    result.warning = failure + "; the plan is the best schedule found before";
   return finish();
 }
 

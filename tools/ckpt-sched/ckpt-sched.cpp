@@ -199,6 +199,8 @@ int main(int argc, char **argv) {
     if (!ilp.schedule.empty() && ilp.lowerBound > 0)
       o.set("gap_percent", 100 * (ilp.cost - ilp.lowerBound) / ilp.lowerBound);
     o.set("bound_scope", "program");
+    if (!ilp.warning.empty())
+      o.set("warning", ilp.warning);
     o.set("stopped_by_nodes", ilp.stoppedByNodes);
     o.set("warm_started", ilp.warmStarted);
     o.set("variables", ilp.variables);

@@ -65,6 +65,9 @@ struct IlpOptions {
 
 struct IlpResult {
   std::string error; ///< non-empty: nothing else is meaningful
+  /// Non-empty when CBC stopped early for a reason the user should know
+  /// (its memory limit, a crash) but a schedule was found before.
+  std::string warning;
   enum class Status {
     Optimal,    ///< proven optimal (within CBC's gap tolerance)
     Feasible,   ///< a schedule, not proven optimal when the time ran out
