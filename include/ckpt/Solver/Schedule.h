@@ -95,7 +95,6 @@ public:
   /// The ops whose results `op` reads (each once, in read order).
   std::vector<int> opInputs(int op) const;
 
-
   std::vector<Op> ops;
   std::vector<Value> values;
 };
