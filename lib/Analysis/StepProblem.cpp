@@ -2,6 +2,7 @@
 
 #include "ckpt/Analysis/StepProblem.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "llvm/ADT/SetVector.h"
@@ -12,10 +13,14 @@ using namespace ckpt;
 
 namespace {
 
-/// Ops whose tensor result is a view of their first operand.
+/// Ops whose tensor result is a view of their first operand once bufferized
+/// (one-shot bufferization: memref.subview, memref.expand_shape, casts).
+/// tensor.collapse_shape is one too when its source's buffer can be
+/// collapsed without a copy (`collapseNeedsCopy`).
 bool isViewLike(Operation *op) {
   return isa<CheckpointOp, tensor::CastOp, tensor::CollapseShapeOp,
-             tensor::ExpandShapeOp, tensor::BitcastOp>(op);
+             tensor::ExpandShapeOp, tensor::BitcastOp, tensor::ExtractSliceOp>(
+      op);
 }
 
 class ProblemBuilder {
@@ -53,6 +58,61 @@ public:
     return id;
   }
 
+  /// The memref type one-shot bufferization gives `value`'s buffer: the
+  /// layout of a view (a strided subview of an extract_slice, and the views
+  /// of it), identity for every other buffer. Null for non-tensors.
+  MemRefType bufferType(Value value) const {
+    auto it = layoutOf.find(value);
+    if (it != layoutOf.end())
+      return it->second;
+    auto tensor = dyn_cast<RankedTensorType>(value.getType());
+    if (!tensor)
+      return nullptr;
+    return MemRefType::get(tensor.getShape(), tensor.getElementType());
+  }
+
+  /// Records the buffer type of `result`, a view made by `op` (as the
+  /// bufferization of tensor.extract_slice / expand_shape / collapse_shape /
+  /// cast computes it).
+  void recordViewType(Operation *op, Value result) {
+    MemRefType source = bufferType(op->getOperand(0));
+    auto tensor = dyn_cast<RankedTensorType>(result.getType());
+    if (!source || !tensor)
+      return;
+    MemRefType type;
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op)) {
+      type = memref::SubViewOp::inferRankReducedResultType(
+          tensor.getShape(), source, slice.getMixedOffsets(),
+          slice.getMixedSizes(), slice.getMixedStrides());
+    } else if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(op)) {
+      if (tensor.getRank() > 0)
+        type = memref::CollapseShapeOp::computeCollapsedType(
+            source, collapse.getReassociationIndices());
+    } else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op)) {
+      FailureOr<MemRefType> expanded =
+          memref::ExpandShapeOp::computeExpandedType(
+              source, tensor.getShape(), expand.getReassociationIndices());
+      if (succeeded(expanded))
+        type = *expanded;
+    } else if (!source.getLayout().isIdentity()) {
+      type = MemRefType::get(tensor.getShape(), tensor.getElementType(),
+                             source.getLayout());
+    }
+    if (type && !type.getLayout().isIdentity())
+      layoutOf[result] = type;
+  }
+
+  /// Whether bufferizing `collapse` copies its source into a new buffer: one
+  /// whose layout cannot be collapsed (a non-contiguous slice), as
+  /// one-shot bufferization decides it.
+  bool collapseNeedsCopy(tensor::CollapseShapeOp collapse) const {
+    if (collapse.getResultType().getRank() == 0)
+      return false;
+    MemRefType source = bufferType(collapse.getSrc());
+    return source && !memref::CollapseShapeOp::isGuaranteedCollapsible(
+                         source, collapse.getReassociationIndices());
+  }
+
   /// Adds the results of `op` (problem op `id`) with their buffer rules.
   void addResults(Operation *op, int id) {
     auto dps = dyn_cast<DestinationStyleOpInterface>(op);
@@ -65,11 +125,22 @@ public:
       }
       uint64_t bytes = getTypeBytes(result.getType()).value_or(0);
       bytes = llvm::alignTo(bytes, alignment);
+      // A tensor constant bufferizes to a read-only global
+      // (memref.get_global), not a heap buffer: no bytes. An op that would
+      // write into it in place gets a new buffer instead (bufferization
+      // copies it), as an in-place result over no buffer does.
+      if (op->hasTrait<OpTrait::ConstantLike>())
+        bytes = 0;
       sched::BufferRule rule = sched::BufferRule::Fresh;
       int source = -1;
-      if (isViewLike(op)) {
+      auto collapse = dyn_cast<tensor::CollapseShapeOp>(op);
+      if (isViewLike(op) && !(collapse && collapseNeedsCopy(collapse))) {
         rule = sched::BufferRule::View;
         source = lookup(op->getOperand(0));
+        recordViewType(op, result);
+      } else if (collapse) {
+        // A copy of the source into a new buffer (identity layout), which
+        // the collapse then views.
       } else {
         Value init;
         if (dps && dps.hasPureTensorSemantics()) {
@@ -85,6 +156,11 @@ public:
           source = lookup(init);
           if (source >= 0)
             rule = sched::BufferRule::InPlace;
+          // In place, the result is the init's buffer (a subview's layout).
+          if (MemRefType type = bufferType(init);
+              type && !type.getLayout().isIdentity() &&
+              type.getShape() == cast<ShapedType>(result.getType()).getShape())
+            layoutOf[result] = type;
         }
       }
       int value =
@@ -103,6 +179,9 @@ public:
       int id = lookup(input);
       if (id >= 0)
         out.idOf[arg] = id;
+      if (MemRefType type = bufferType(input);
+          type && !type.getLayout().isIdentity())
+        layoutOf[arg] = type;
     }
     for (Operation &inner : body.without_terminator())
       if (!isa<FreeOp>(inner))
@@ -122,6 +201,9 @@ public:
       int source = lookup(yielded);
       int value = out.problem.addResult(id, static_cast<int64_t>(bytes),
                                         sched::BufferRule::View, source);
+      if (MemRefType type = bufferType(yielded);
+          type && !type.getLayout().isIdentity())
+        layoutOf[result] = type;
       out.valueOf.push_back(result);
       out.idOf[result] = value;
     }
@@ -143,6 +225,8 @@ public:
 private:
   OrderProblem &out;
   unsigned alignment;
+  /// Buffer types with a layout other than the identity (views).
+  llvm::DenseMap<Value, MemRefType> layoutOf;
 };
 
 } // namespace

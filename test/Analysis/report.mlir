@@ -79,10 +79,11 @@
 // CHECK-NEXT:     "peak_bytes": 48,
 // CHECK-NEXT:     "time_s": 26,
 // Bytes live during each execution of the plan's schedule, by hand: a 16,
-// b in place into the first a (it dies there) 16, c 32, d 48, e 64, l 80,
-// ge and gd in place into e 80, d dies at gd; gc 64, c dies; gb 48, b dies;
-// the second a 48, ga 48.
-// CHECK:      "timeline_bytes": [16, 16, 32, 48, 64, 80, 80, 80, 64, 48, 48, 48],
+// b in place into the first a (it dies there) 16, c 32, d 48, e 64, l 64 (a
+// view of e's buffer, which it holds to the end, being returned), ge 80 (a
+// buffer of its own: e is held), gd in place into ge 80, d dies at gd; gc
+// 64, c dies; gb 48, b dies; the second a 48, ga 48.
+// CHECK:      "timeline_bytes": [16, 16, 32, 48, 64, 64, 80, 80, 64, 48, 48, 48],
 // The chain model (ckpt-chain's input format; the step's own #ckpt.cost
 // times; sizes rounded up to the 16 B alignment): stages {a} .. {e} {l};
 // ge..ga run in B6..B2; ga (16 B, returned) rides along with delta^1 and

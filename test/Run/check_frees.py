@@ -33,14 +33,12 @@ ckpt_frees=N allocs=A frees=F` (N: ckpt.free ops in the step lowered; A, F:
 ckpt-run's counts), or `FAIL PCT% ...` with the same numbers, and exits 1
 after the last budget if any failed.
 
-Known exception (not in remat-frees.test): a ckpt.recompute whose body is
-only a view (tensor.extract_slice, tensor.collapse_shape), as in the
-torch-imported tinygpt at its least budgets, is modeled as allocating its
-result, but once inlined it is a view of its operand: its ckpt.free resolves
-to the operand's allocation, which another ckpt.free frees already, so it
-deallocates nothing (frees = ckpt_frees - 1). Where such a slice then feeds
-a non-contiguous tensor.collapse_shape, the copy bufferization makes for it
-is reached by no ckpt.free: free-leftovers frees it, strictly it leaks.
+Views are modeled as bufferization makes them (docs/PLANNING.md, section
+3): a tensor.extract_slice shares its source's buffer, and a
+tensor.collapse_shape of a non-contiguous slice is a copy of its own. Before
+that model, a ckpt.recompute whose body was only a view (the torch-imported
+tinygpt at its least budgets) had a ckpt.free that freed nothing, and the
+collapse's copy was reached by no ckpt.free; both pass now.
 
 Mutations (the numbers to compare stay those of the real rewrite; only what
 is lowered and run changes), for showing that the check can fail:

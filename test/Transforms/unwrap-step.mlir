@@ -4,8 +4,8 @@
 // signature and attributes, carrying ckpt.loss = <index>; ckpt.return
 // becomes func.return. Recompute regions, checkpoints and frees stay.
 // CHECK-LABEL: func.func private @step(
-// CHECK-SAME:      %[[X:[^:]*]]: tensor<4xf32> {ckpt.role = "param"}, %[[L:[^:]*]]: f32)
-// CHECK-SAME:      -> (tensor<4xf32>, f32 {ckpt.role = "loss"})
+// CHECK-SAME:      %[[X:[^:]*]]: tensor<4xf32> {test.role = "param"}, %[[L:[^:]*]]: f32)
+// CHECK-SAME:      -> (tensor<4xf32>, f32 {test.role = "loss"})
 // CHECK-SAME:      attributes {ckpt.loss = 1 : i64, custom = 7 : i64}
 // CHECK:         %[[C:.*]] = ckpt.checkpoint
 // CHECK:         %[[R:.*]] = ckpt.recompute(%[[X]])
@@ -14,8 +14,8 @@
 // CHECK:         return %[[R]], %[[L]] : tensor<4xf32>, f32
 // CHECK-NOT:     ckpt.step
 // CHECK-NOT:     ckpt.return
-ckpt.step private @step(%x: tensor<4xf32> {ckpt.role = "param"}, %l: f32)
-    -> (tensor<4xf32>, f32 {ckpt.role = "loss"}) attributes {custom = 7 : i64} {
+ckpt.step private @step(%x: tensor<4xf32> {test.role = "param"}, %l: f32)
+    -> (tensor<4xf32>, f32 {test.role = "loss"}) attributes {custom = 7 : i64} {
   %e = math.exp %x : tensor<4xf32>
   %c = ckpt.checkpoint %e : tensor<4xf32>
   %r = ckpt.recompute (%x) : (tensor<4xf32>) -> tensor<4xf32> {

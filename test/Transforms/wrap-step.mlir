@@ -8,8 +8,8 @@
 // Everything the user wrote is kept: name, visibility, argument and result
 // attributes, other attributes, the body, and attributes on the return.
 // CHECK-LABEL: ckpt.step private @step(
-// CHECK-SAME:      %[[X:.*]]: tensor<4xf32> {ckpt.role = "param"}, %[[L:.*]]: f32)
-// CHECK-SAME:      -> (tensor<4xf32>, f32 {ckpt.role = "loss"})
+// CHECK-SAME:      %[[X:.*]]: tensor<4xf32> {test.role = "param"}, %[[L:.*]]: f32)
+// CHECK-SAME:      -> (tensor<4xf32>, f32 {test.role = "loss"})
 // CHECK-SAME:      attributes {custom = "kept"}
 // CHECK-NOT:     ckpt.loss
 // CHECK:         %[[E:.*]] = math.exp %[[X]] : tensor<4xf32>
@@ -20,12 +20,12 @@
 // NAMED-LABEL: func.func private @step(
 // NAMED-SAME:      attributes {ckpt.loss = 1 : i64, custom = "kept"}
 // BACK-LABEL: func.func private @step(
-// BACK-SAME:      %{{.*}}: tensor<4xf32> {ckpt.role = "param"}, %{{.*}}: f32)
-// BACK-SAME:      -> (tensor<4xf32>, f32 {ckpt.role = "loss"})
+// BACK-SAME:      %{{.*}}: tensor<4xf32> {test.role = "param"}, %{{.*}}: f32)
+// BACK-SAME:      -> (tensor<4xf32>, f32 {test.role = "loss"})
 // BACK-SAME:      attributes {ckpt.loss = 1 : i64, custom = "kept"}
 // BACK:         return {note = "on return"} %{{.*}}, %{{.*}} : tensor<4xf32>, f32
-func.func private @step(%x: tensor<4xf32> {ckpt.role = "param"}, %l: f32)
-    -> (tensor<4xf32>, f32 {ckpt.role = "loss"}) attributes {ckpt.loss = 1 : i64, custom = "kept"} {
+func.func private @step(%x: tensor<4xf32> {test.role = "param"}, %l: f32)
+    -> (tensor<4xf32>, f32 {test.role = "loss"}) attributes {ckpt.loss = 1 : i64, custom = "kept"} {
   %e = math.exp %x : tensor<4xf32>
   return {note = "on return"} %e, %l : tensor<4xf32>, f32
 }
