@@ -121,11 +121,13 @@ def run_mlir(wrapper, workdir, mlir_bin, mlir_lib):
     return p.stdout
 
 
-def splitmix_inputs(shapes, seed, dtypes=None):
+def splitmix_inputs(shapes, seed, dtypes=None, ranges=None):
     """ckpt-run's inputs (`ckpt-run --seed=SEED`): one splitmix64 stream over
     the arguments in order, each float32 (bits >> 40) * 2^-24 - 0.5, or, for
     the arguments whose entry of `dtypes` is an integer numpy type (int64,
-    int32), bits % 17 - 8 in that type. `dtypes` defaults to all float32."""
+    int32), bits % 17 - 8 in that type, or LO + bits % (HI - LO) where the
+    entry of `ranges` is (LO, HI) (the argument's `ckpt.range`, valid values
+    [LO, HI)). `dtypes` defaults to all float32, `ranges` to none."""
     total = sum(int(np.prod(s)) for s in shapes)
     k = np.arange(1, total + 1, dtype=np.uint64)
     with np.errstate(over="ignore"):
@@ -138,7 +140,14 @@ def splitmix_inputs(shapes, seed, dtypes=None):
     for i, s in enumerate(shapes):
         n = int(np.prod(s))
         dt = np.dtype(dtypes[i]) if dtypes is not None else np.dtype(np.float32)
-        if np.issubdtype(dt, np.integer):
+        rng = ranges[i] if ranges is not None else None
+        if np.issubdtype(dt, np.integer) and rng is not None:
+            lo, hi = int(rng[0]), int(rng[1])
+            if not lo < hi:
+                raise ValueError(f"argument {i}: empty range [{lo}, {hi})")
+            drawn = (z[o:o + n] % np.uint64(hi - lo)).astype(np.int64) + np.int64(lo)
+            out.append(drawn.astype(dt).reshape(s))
+        elif np.issubdtype(dt, np.integer):
             out.append(((z[o:o + n] % np.uint64(17)).astype(np.int64) - 8).astype(dt).reshape(s))
         else:
             out.append(v[o:o + n].reshape(s))

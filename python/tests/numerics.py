@@ -32,6 +32,15 @@ loss and every gradient):
     result's magnitude rather than the entry's, and covers entries that are
     small by cancellation (a bias gradient before batch norm is 0 up to
     rounding).
+  * [terms]: where the caller knows sum|terms| of the reduction that made
+    an entry better than that stand-in, it passes it (float64, per entry)
+    and the bound adds SAFETY * gamma_K * sum|terms|. Used for bias
+    gradients (the sum over batch and positions of the gradient at the
+    module's output, whose |.| eager float64 gives exactly): a bias that
+    feeds a normalization (a convolution's bias before batch norm, the
+    projection batch norm of a MobileNet block before the next one) has a
+    gradient that is exactly 0, so |ref64| + max|ref64| is 0 too while the
+    float32 sum of its terms is not.
   * SAFETY = 1.5 covers the propagation through the layers and the few
     ulps of transcendental functions (gamma_K is already the worst case of
     one reduction, all roundings of one sign). Measured on an AVX-512 Xeon,
@@ -69,29 +78,35 @@ def gamma(k):
     return ku / (1.0 - ku)
 
 
-def bound(ref64, k, printed=None):
+def bound(ref64, k, printed=None, terms=None):
     """The per-entry bound of the error model (module docstring) for one
     result, float64 numpy; `printed`: the values as printed with 6
-    significant digits, whose rounding is added."""
+    significant digits, whose rounding is added; `terms`: sum|terms| of
+    each entry's reduction where known (float64, the result's shape)."""
     r = np.abs(np.asarray(ref64, dtype=np.float64))
-    b = SAFETY * gamma(k) * (r + float(np.max(r, initial=0.0)))
+    scale = r + float(np.max(r, initial=0.0))
+    if terms is not None:
+        scale = scale + np.abs(np.asarray(terms, dtype=np.float64)).reshape(r.shape)
+    b = SAFETY * gamma(k) * scale
     if printed is not None:
         b = b + PRINT_RTOL * np.abs(np.asarray(printed, dtype=np.float64).reshape(r.shape))
     return b
 
 
-def assert_close(got, ref64, what, k, printed=False):
+def assert_close(got, ref64, what, k, printed=False, terms=None):
     """Asserts every entry of every result in `got` is within the error
     model's bound of the float64 reference `ref64` (lists of arrays, in the
     same order) for reduction length `k`; `printed`: `got` was printed with 6
-    significant digits. Returns the worst |got - ref64| / bound over all
-    entries (printed for the record: pytest -s)."""
+    significant digits; `terms`: None, or a list with, per result, None or
+    the sum|terms| of each entry's reduction (see `bound`). Returns the worst
+    |got - ref64| / bound over all entries (printed for the record: pytest
+    -s)."""
     assert len(got) == len(ref64), f"{what}: {len(got)} results, expected {len(ref64)}"
     worst = 0.0
     for i, (g, r) in enumerate(zip(got, ref64)):
         r = np.asarray(r, dtype=np.float64)
         g = np.asarray(g, dtype=np.float64).reshape(r.shape)
-        b = bound(r, k, g if printed else None)
+        b = bound(r, k, g if printed else None, terms[i] if terms is not None else None)
         diff = np.abs(g - r)
         bad = ~(diff <= b)      # NaN fails too
         if bad.any():
@@ -108,13 +123,13 @@ def assert_close(got, ref64, what, k, printed=False):
     return worst
 
 
-def check_results(got, ref32, ref64, what, k, printed=False):
+def check_results(got, ref32, ref64, what, k, printed=False, terms=None):
     """Our results `got` and PyTorch's float32 eager results `ref32` against
     the float64 reference, both under the same bound: PyTorch passing it on
     this CPU is what says the bound is not too tight. Returns the two worst
-    ratios (ours, PyTorch's)."""
-    theirs = assert_close(ref32, ref64, f"{what}: PyTorch float32 eager", k)
-    ours = assert_close(got, ref64, what, k, printed)
+    ratios (ours, PyTorch's). `terms`: see `assert_close`."""
+    theirs = assert_close(ref32, ref64, f"{what}: PyTorch float32 eager", k, terms=terms)
+    ours = assert_close(got, ref64, what, k, printed, terms)
     return ours, theirs
 
 
@@ -181,7 +196,7 @@ def reduction_length(model, x, loss="mse"):
     finally:
         for h in handles:
             h.remove()
-    if loss == "cross_entropy":
+    if loss.split(":")[0] in ("cross_entropy", "nll_loss"):    # losses.py specs too
         lengths.extend([out.shape[-1], numel(out) // out.shape[-1]])
     else:
         lengths.append(numel(out))

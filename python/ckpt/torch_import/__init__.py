@@ -5,7 +5,8 @@
 
 MODEL is a torchvision model (resnet18/34/50/101/152, densenet121,
 inception_v3, vgg16) or a small built-in one (`tinyresnet`, `tinymlp`,
-`tinytransformer`). From Python::
+`tinytransformer`, the transformers `tinygpt`, `gpt2small`, `llama`, sized by
+--layers/--width/--heads/--kv-heads/--seq/--vocab). From Python::
 
     from ckpt.torch_import import import_module
     text = import_module(model, x, target, loss="cross_entropy")
@@ -39,7 +40,11 @@ Losses: `cross_entropy` takes either class probabilities `[N, K]` (float) or
 class indices `[N]` (integers, turned into one-hot probabilities, which gives
 the same loss), always passed to the step as a float `[N, K]` tensor (soft
 labels); `mse` takes a float target of the output's shape. Both are means
-over the batch (PyTorch's default reduction).
+over the batch (PyTorch's default reduction). `loss` is a spec string
+(`losses.py`): also `nll_loss`, `cross_entropy:label_smoothing=E,ignore_index=I`,
+`cross_entropy:indices`; with class indices kept, `%t` is an integer `[N]`
+argument. Index ops clamp out-of-range indices, and an integer argument an
+index op reads gets `{ckpt.range = array<i64: 0, n>}` (`ops_index.py`).
 
 Ops: the ATen ops of the op table (`EXECUTABLE_OPS`) become upstream MLIR
 (linalg named ops and `linalg.generic`, `tensor`, `arith`, `math`) that
@@ -48,16 +53,23 @@ ckpt-opt can lower to the CPU and run; every other op becomes
 (flops where known, bytes = operands + results, time from the device
 profile). Such a step can be planned, but not lowered.
 
+Buffers (persistent or not), tensor attributes and constants made in
+forward are read as dense constants of the step (fake tracing converts them
+to fake tensors where an op reads them), never arguments; equal ones are
+written once.
+
 Errors (a model that cannot be traced, data-dependent shapes, a target of
-the wrong shape) raise ValueError; the command line prints the message and
-exits 1.
+the wrong shape) raise ValueError, one line: for a failure while running or
+tracing the model, the ATen op, the module path (`blocks.0.attn`) and the
+source line; the command line prints the message and exits 1.
 """
 
 from .devices import DEVICES
 from .models import MODELS, build_model
 from .trace import load_user_model, user_inputs
 from .ops import EXECUTABLE_OPS
-from . import ops_structured, ops_tensor  # noqa: F401  (register their op handlers)
+from . import ops_structured, ops_tensor, ops_index  # noqa: F401  (register their op handlers)
+from . import ops_conv  # noqa: F401,E402  (after ops_structured: grouped and transposed convolutions)
 from .api import import_module, import_module_info, main
 
 __all__ = [

@@ -10,10 +10,11 @@ import time
 
 from .. import progress
 from .devices import DEVICES
-from .models import MODELS, build_model
+from .models import MODELS, SIZES, build_model
 from .policies import POLICIES, keep_nodes
 from .trace import _Scopes, _shape, _trace, load_user_model, user_inputs
 from .translate import _Translator
+from .losses import parse_loss
 
 
 # ---------------------------------------------------------------------------
@@ -55,6 +56,10 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
         arg_info.append((f"p{i}", f"{pn} {list(ps)}"))
     tr = _Translator(gm, name, arg_info, device, kept)
     body = tr.run()
+    ranges = getattr(tr, "ranges", {})   # valid ranges of integer arguments (ops_index)
+    body = _with_ranges(body, ranges)
+    arg_info = [(a, c + (f", valid range [{ranges[a][0]}, {ranges[a][1]})" if a in ranges else ""))
+                for a, c in arg_info]
     if tr.dropouts:
         arg_info.append(("seed", "the dropout seed (Philox4x32-10 key)"))
     header = [
@@ -87,8 +92,25 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
         "dropouts": tr.dropouts,
         "checkpoints": tr.checkpoints,
         "block_class": blocks,
+        "ranges": {a: r[:2] for a, r in ranges.items()},
     }
     return text, info
+
+
+def _with_ranges(text, ranges):
+    """The step with `{ckpt.range = array<i64: LO, HI>}` on each integer
+    argument of `ranges` ({name: (lo, hi, type)}): its valid values are
+    [LO, HI) (ckpt-run draws it there)."""
+    if not ranges:
+        return text
+    start = text.index("func.func @")
+    end = text.index("->", start)
+    sig = text[start:end]
+    for arg, (lo, hi, ty) in ranges.items():
+        old = f"%{arg}: {ty}"
+        assert sig.count(old) == 1, old
+        sig = sig.replace(old, f"{old} {{ckpt.range = array<i64: {lo}, {hi}>}}")
+    return text[:start] + sig + text[end:]
 
 
 def import_module(module, example_inputs, target, loss="cross_entropy", name=None,
@@ -136,6 +158,12 @@ def main(argv=None):
                     "inception_v3, 16 for tinyresnet)")
     ap.add_argument("--classes", type=int, help="number of classes (default 1000; 10 "
                     "for tinyresnet)")
+    for flag, what in (("layers", "number of blocks"), ("width", "model width"),
+                       ("heads", "attention heads"),
+                       ("kv-heads", "key/value heads of the grouped-query attention (llama)"),
+                       ("seq", "sequence length"), ("vocab", "vocabulary size")):
+        ap.add_argument(f"--{flag}", type=int, help=f"{what} of a built-in transformer "
+                        "(tinygpt, gpt2small, llama; default: its configuration)")
     ap.add_argument("--input-shape", help="your model's input, e.g. 8x3x224x224 "
                     "(the batch is its first size)")
     ap.add_argument("--input-dtype", default="float32",
@@ -143,7 +171,10 @@ def main(argv=None):
                     help="your model's input type (int64 for token ids; default float32)")
     ap.add_argument("--target-shape", help="your model's target (default: the "
                     "output's shape; one size with cross_entropy: class indices)")
-    ap.add_argument("--loss", default="cross_entropy", choices=["cross_entropy", "mse"])
+    ap.add_argument("--loss", default="cross_entropy",
+                    help="cross_entropy (default), mse or nll_loss, with options: "
+                    "cross_entropy:label_smoothing=0.1,ignore_index=0 (also 'indices': "
+                    "class indices stay an integer argument), nll_loss:ignore_index=0")
     ap.add_argument("--device", default="h100", choices=sorted(DEVICES),
                     help="profile for the time of opaque ops (default h100)")
     ap.add_argument("--tracing", default="fake", choices=["fake", "real"])
@@ -163,6 +194,10 @@ def main(argv=None):
     ap.add_argument("--quiet", action="store_true",
                     help="no progress line on stderr (drawn only when stderr is a terminal)")
     opts = ap.parse_args(argv)
+    try:
+        parse_loss(opts.loss)
+    except ValueError as e:
+        ap.error(str(e))
     if opts.block_class and not opts.keep:
         ap.error("--block-class needs --keep")
     line = progress.Line(3, f"ckpt.torch_import {opts.model}", quiet=opts.quiet)
@@ -174,9 +209,9 @@ def main(argv=None):
         if user:
             if opts.input_shape is None:
                 raise ValueError("a model given as path/to/file.py:Name needs --input-shape")
-            for flag in ("batch", "image", "classes"):
+            for flag in ("batch", "image", "classes") + SIZES:
                 if getattr(opts, flag) is not None:
-                    raise ValueError(f"--{flag} is for built-in models; give "
+                    raise ValueError(f"--{flag.replace('_', '-')} is for built-in models; give "
                                      f"--input-shape (and --target-shape) instead")
             model, name = load_user_model(opts.model)
             name = name.lower()
@@ -193,10 +228,13 @@ def main(argv=None):
                 raise ValueError("--batch is required for built-in and torchvision models")
             if opts.batch < 1:
                 raise ValueError("--batch must be at least 1")
-            model, x, target = build_model(opts.model, opts.classes, opts.image, opts.batch)
+            model, x, target = build_model(opts.model, opts.classes, opts.image, opts.batch,
+                                           **{k: getattr(opts, k) for k in SIZES})
             name = opts.model
-            if opts.loss == "mse":
+            if parse_loss(opts.loss).kind == "mse":
                 target = target * 2 - 1
+            elif parse_loss(opts.loss).indices and target.is_floating_point():
+                target = target.argmax(-1)      # one-hot -> class indices
         line.step("tracing and translating")
         text, info = import_module_info(model, x, target, opts.loss, name=name,
                                         device=opts.device, tracing_mode=opts.tracing,

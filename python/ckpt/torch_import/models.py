@@ -140,8 +140,131 @@ def _tiny_models():
     return TinyResNet, TinyMLP, TinyTransformer, GPT
 
 
+def _llama_models():
+    import torch
+    from torch import nn
+    import torch.nn.functional as F
+
+    class RMSNorm(nn.Module):
+        """x / sqrt(mean(x^2) + eps) * weight, over the last dimension."""
+
+        def __init__(self, dim, eps=1e-5):
+            super().__init__()
+            self.weight = nn.Parameter(torch.ones(dim))
+            self.eps = eps
+
+        def forward(self, x):
+            return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
+
+    def rotate(x, cos, sin):
+        """Rotary embedding (the halves form: x * cos + rotate_half(x) * sin)."""
+        x1, x2 = x.chunk(2, dim=-1)
+        return x * cos + torch.cat((-x2, x1), dim=-1) * sin
+
+    class LlamaAttention(nn.Module):
+        """Causal grouped-query attention: `heads` query heads share
+        `kv_heads` key/value heads (repeat_interleave), rotary embeddings on
+        queries and keys, keys and values from one projection split by
+        unbind, no biases."""
+
+        def __init__(self, dim, heads, kv_heads):
+            super().__init__()
+            self.heads, self.kv_heads, self.head_dim = heads, kv_heads, dim // heads
+            self.q = nn.Linear(dim, heads * self.head_dim, bias=False)
+            self.kv = nn.Linear(dim, 2 * kv_heads * self.head_dim, bias=False)
+            self.o = nn.Linear(heads * self.head_dim, dim, bias=False)
+
+        def forward(self, x, cos, sin, mask):
+            b, t, _ = x.shape
+            q = self.q(x).view(b, t, self.heads, self.head_dim).transpose(1, 2)
+            k, v = self.kv(x).view(b, t, 2, self.kv_heads, self.head_dim) \
+                .permute(2, 0, 3, 1, 4).unbind(0)
+            q, k = rotate(q, cos, sin), rotate(k, cos, sin)
+            group = self.heads // self.kv_heads
+            k = k.repeat_interleave(group, dim=1)
+            v = v.repeat_interleave(group, dim=1)
+            att = (q @ k.transpose(-2, -1)) / math.sqrt(self.head_dim)
+            att = torch.softmax(att.masked_fill(mask, float("-inf")), dim=-1)
+            y = (att @ v).transpose(1, 2).reshape(b, t, self.heads * self.head_dim)
+            return self.o(y)
+
+    class LlamaMLP(nn.Module):
+        """SwiGLU: down(silu(gate(x)) * up(x)), no biases."""
+
+        def __init__(self, dim, hidden):
+            super().__init__()
+            self.gate = nn.Linear(dim, hidden, bias=False)
+            self.up = nn.Linear(dim, hidden, bias=False)
+            self.down = nn.Linear(hidden, dim, bias=False)
+
+        def forward(self, x):
+            return self.down(F.silu(self.gate(x)) * self.up(x))
+
+    class LlamaBlock(nn.Module):
+        """Pre-RMSNorm attention and SwiGLU MLP, both residual."""
+
+        def __init__(self, dim, heads, kv_heads, hidden):
+            super().__init__()
+            self.attn_norm = RMSNorm(dim)
+            self.attn = LlamaAttention(dim, heads, kv_heads)
+            self.mlp_norm = RMSNorm(dim)
+            self.mlp = LlamaMLP(dim, hidden)
+
+        def forward(self, x, cos, sin, mask):
+            x = x + self.attn(self.attn_norm(x), cos, sin, mask)
+            return x + self.mlp(self.mlp_norm(x))
+
+    class Llama(nn.Module):
+        """A Llama-style decoder: token embedding, `layers` blocks of
+        RMSNorm + grouped-query attention with rotary embeddings and RMSNorm
+        + SwiGLU MLP, a final RMSNorm and a head over the vocabulary (its
+        own weight, or the embedding's with `tied`), returning the logits
+        [batch * seq, vocab]. The rotary tables (cos, sin: [seq, head dim])
+        and the causal mask ([seq, seq] bool, True above the diagonal) are
+        non-persistent buffers, registered once. Like GPT, it embeds the
+        absolute value of the token ids (ckpt-run's integers are in
+        [-8, 8])."""
+
+        def __init__(self, vocab=256, dim=64, heads=4, kv_heads=2, seq=32, layers=2,
+                     hidden=None, tied=False, theta=10000.0):
+            super().__init__()
+            head_dim = dim // heads
+            if hidden is None:
+                multiple = 256 if dim >= 1024 else 8
+                hidden = -(-int(8 * dim / 3) // multiple) * multiple
+            self.tok = nn.Embedding(vocab, dim)
+            self.blocks = nn.ModuleList(LlamaBlock(dim, heads, kv_heads, hidden)
+                                        for _ in range(layers))
+            self.norm = RMSNorm(dim)
+            self.head = None if tied else nn.Linear(dim, vocab, bias=False)
+            inv = 1.0 / theta ** (torch.arange(0, head_dim, 2, dtype=torch.float64) / head_dim)
+            freqs = torch.outer(torch.arange(seq, dtype=torch.float64), inv)
+            angles = torch.cat((freqs, freqs), dim=-1)
+            self.register_buffer("cos", angles.cos().float(), persistent=False)
+            self.register_buffer("sin", angles.sin().float(), persistent=False)
+            self.register_buffer("mask", torch.ones(seq, seq, dtype=torch.bool).triu(1),
+                                 persistent=False)
+
+        def forward(self, idx):
+            x = self.tok(idx.abs())
+            for block in self.blocks:
+                x = block(x, self.cos, self.sin, self.mask)
+            x = self.norm(x)
+            w = self.tok.weight if self.head is None else self.head.weight
+            return F.linear(x, w).flatten(0, 1)
+
+    return Llama
+
+
 # The GPT configurations: vocabulary, width, heads, sequence, layers.
 GPTS = {"tinygpt": (256, 64, 4, 32, 2), "gpt2small": (50257, 768, 12, 1024, 12)}
+
+# The Llama configurations: vocabulary, width, heads, key/value heads,
+# sequence, layers.
+LLAMAS = {"llama": (256, 64, 4, 2, 32, 2)}
+
+# The options that size the built-in transformers (build_model's keywords).
+SIZES = ("layers", "width", "heads", "kv_heads", "seq", "vocab")
 
 
 # name -> (default image size or input shape, default classes)
@@ -149,21 +272,56 @@ MODELS = {
     "resnet18": 224, "resnet34": 224, "resnet50": 224, "resnet101": 224,
     "resnet152": 224, "densenet121": 224, "inception_v3": 299, "vgg16": 224,
     "tinyresnet": 16, "tinymlp": None, "tinytransformer": None,
-    "tinygpt": None, "gpt2small": None,
+    "tinygpt": None, "gpt2small": None, "llama": None,
 }
 
 
-def build_model(name, classes=None, image=None, batch=1, seed=0):
+def _sizes(name, defaults, sizes):
+    """The transformer configuration of `name`: its defaults (GPTS' or
+    LLAMAS' order) overridden by the given sizes, checked."""
+    given = {k: v for k, v in sizes.items() if v is not None}
+    if "kv_heads" in given and name not in LLAMAS:
+        raise ValueError(f"--kv-heads is for llama, not {name}")
+    config = dict(zip(("vocab", "width", "heads", "kv_heads", "seq", "layers")
+                      if name in LLAMAS else ("vocab", "width", "heads", "seq", "layers"),
+                      defaults))
+    for k, v in given.items():
+        if not isinstance(v, int) or v < 1:
+            raise ValueError(f"--{k.replace('_', '-')} must be a positive integer, not {v}")
+        config[k] = v
+    if "heads" in given and "kv_heads" in config and "kv_heads" not in given:
+        config["kv_heads"] = min(config["kv_heads"], config["heads"])
+        while config["heads"] % config["kv_heads"]:
+            config["kv_heads"] -= 1
+    if config["width"] % config["heads"]:
+        raise ValueError(f"--width {config['width']} is not a multiple of --heads "
+                         f"{config['heads']}")
+    if name in LLAMAS:
+        if config["heads"] % config["kv_heads"]:
+            raise ValueError(f"--heads {config['heads']} is not a multiple of --kv-heads "
+                             f"{config['kv_heads']}")
+        if (config["width"] // config["heads"]) % 2:
+            raise ValueError(f"the head size (--width / --heads = "
+                             f"{config['width'] // config['heads']}) must be even for the "
+                             f"rotary embedding")
+    return config
+
+
+def build_model(name, classes=None, image=None, batch=1, seed=0, **sizes):
     """The model `name` (see MODELS; other torchvision classification models
     by their constructor's name too, 224x224 by default) and example inputs:
     returns (module, x, target) with x of shape [batch, 3, image, image] for
     the image models ([batch, 12] for tinymlp, [batch, 6, 8] for
     tinytransformer) and target one-hot class probabilities [batch, classes].
     The GPTs (tinygpt: vocabulary 256, width 64, 4 heads, sequence 32, 2
-    layers; gpt2small: GPT-2 small's 50257, 768, 12, 1024, 12) take token ids
-    x [batch, seq] (int64) and next-token targets as class indices [batch *
-    seq] (int64; the step takes them one-hot, [batch * seq, vocab] f32);
-    `classes` and `image` do not apply to them."""
+    layers; gpt2small: GPT-2 small's 50257, 768, 12, 1024, 12) and llama
+    (vocabulary 256, width 64, 4 heads, 2 key/value heads, sequence 32, 2
+    layers) take token ids x [batch, seq] (int64) and next-token targets as
+    class indices [batch * seq] (int64; the step takes them one-hot,
+    [batch * seq, vocab] f32); `classes` and `image` do not apply to them.
+    `sizes` (layers, width, heads, kv_heads (llama), seq, vocab) override a
+    transformer's configuration; with `heads` alone, llama's kv_heads becomes
+    the largest divisor of heads not above its default."""
     import torch
     if name not in MODELS:
         import torchvision
@@ -171,14 +329,27 @@ def build_model(name, classes=None, image=None, batch=1, seed=0):
         if name.startswith("_") or not callable(ctor) or isinstance(ctor, type):
             raise ValueError(f"unknown model '{name}'; known: {', '.join(MODELS)} "
                              f"(or another torchvision.models constructor)")
+    unknown = [k for k in sizes if k not in SIZES]
+    if unknown:
+        raise TypeError(f"build_model() got unexpected keyword(s) {', '.join(unknown)}")
+    if name not in GPTS and name not in LLAMAS and any(v is not None for v in sizes.values()):
+        flag = next(k for k, v in sizes.items() if v is not None).replace("_", "-")
+        raise ValueError(f"--{flag} is for the built-in transformers "
+                         f"({', '.join(list(GPTS) + list(LLAMAS))}), not {name}")
     gen = torch.Generator().manual_seed(seed)
     torch.manual_seed(seed)
     if name in GPTS:
-        vocab, dim, heads, seq, layers = GPTS[name]
+        c = _sizes(name, GPTS[name], sizes)
         GPT = _tiny_models()[3]
-        model = GPT(vocab, dim, heads, seq, layers)
-        x = torch.randint(0, vocab, (batch, seq), generator=gen)
-        return model, x, torch.randint(0, vocab, (batch * seq,), generator=gen)
+        model = GPT(c["vocab"], c["width"], c["heads"], c["seq"], c["layers"])
+        x = torch.randint(0, c["vocab"], (batch, c["seq"]), generator=gen)
+        return model, x, torch.randint(0, c["vocab"], (batch * c["seq"],), generator=gen)
+    if name in LLAMAS:
+        c = _sizes(name, LLAMAS[name], sizes)
+        model = _llama_models()(c["vocab"], c["width"], c["heads"], c["kv_heads"], c["seq"],
+                                c["layers"])
+        x = torch.randint(0, c["vocab"], (batch, c["seq"]), generator=gen)
+        return model, x, torch.randint(0, c["vocab"], (batch * c["seq"],), generator=gen)
     if name.startswith("tiny"):
         TinyResNet, TinyMLP, TinyTransformer, _ = _tiny_models()
         classes = classes or {"tinyresnet": 10, "tinymlp": 4, "tinytransformer": 5}[name]

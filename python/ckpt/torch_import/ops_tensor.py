@@ -10,6 +10,7 @@ import math
 from .trace import _is_view
 from .emit import _T, _is_float, _numel
 from .ops import _HANDLERS, _Unsupported, _handler, _opname
+from .ops_index import clamp_index, note_range
 
 
 @_handler("arange.default", "arange.start", "arange.start_step")
@@ -61,7 +62,8 @@ def _h_triangle(tr, node, base, metas):
 @_handler("embedding.default")
 def _h_embedding(tr, node, base, metas):
     """weight[indices[...], :]: a gather, as a linalg.generic over the
-    result that reads its row with tensor.extract."""
+    result that reads its row with tensor.extract, the index clamped to
+    [0, num_embeddings - 1] (ops_index: out-of-range indices)."""
     shape, dt = metas[0]
     if any(bool(v) for v in node.args[3:]):   # scale_grad_by_freq, sparse
         raise _Unsupported()
@@ -74,8 +76,10 @@ def _h_embedding(tr, node, base, metas):
     ids = [f"d{i}" for i in range(n)]
     e = em.empty(shape, dt, base)
 
+    note_range(tr, idx, w.shape[0])
+
     def body(r, a, o):
-        row = r.op(f"arith.index_cast {a[0]} : {idx.dt} to index")
+        row = clamp_index(r, a[0], idx.dt, w.shape[0])
         return [r.op(f"tensor.extract {w.name}[{row}, {r.index(n - 1)}] : {w.type}")]
     return em.generic(base, n, ["parallel"] * n, [(idx.root, idx.access(ids[:-1]))],
                       [(e, ids)], body)[0]
@@ -87,7 +91,8 @@ def _h_embedding_backward(tr, node, base, metas):
     indices[p] == v (and v != padding_idx) of grad_output[p, d]. A scatter-add
     written as a reduction over the positions, for every row v: deterministic
     (positions summed in order), but its iteration space is vocabulary x
-    width x positions, which the cost model counts as such."""
+    width x positions, which the cost model counts as such. indices[p] is
+    clamped to [0, vocabulary - 1] first, as the forward reads it."""
     shape, dt = metas[0]
     g, idx = tr.view(node.args[0]), tr.view(node.args[1])
     padding, by_freq = node.args[3], node.args[4]
@@ -98,9 +103,13 @@ def _h_embedding_backward(tr, node, base, metas):
     pos = [f"d{2 + i}" for i in range(k)]
     init = em.fill(0.0, shape, dt, base)
 
+    note_range(tr, idx, shape[0])
+
     def body(r, a, o):
         v = r.cast(r.index(0), "index", idx.dt)
-        hit = r.cmp("eq", a[0], v, idx.dt)
+        row = r.op(f"arith.minsi {r.op(f'arith.maxsi {a[0]}, {r.c(0, idx.dt)} : {idx.dt}')}, "
+                   f"{r.c(shape[0] - 1, idx.dt)} : {idx.dt}")
+        hit = r.cmp("eq", row, v, idx.dt)
         if padding is not None and padding >= 0:
             hit = r.mul(hit, r.cmp("ne", v, r.scalar(padding, idx.dt), idx.dt), "i1")
         return [r.add(o[0], r.select(hit, r.cast(a[1], g.dt, dt), r.scalar(0.0, dt), dt), dt)]

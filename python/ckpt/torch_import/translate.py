@@ -168,9 +168,11 @@ class _Translator:
             return self.em.fill(v, shape, dt, base)
         name = self.em.fresh(base)
         if dt == "i1":
-            body = "dense<[" + ", ".join("true" if x else "false" for x in arr.reshape(-1)) + "]>"
-            if len(shape) != 1:
-                raise _Unsupported()
+            # MLIR's hex form of i1 elements: bit-packed, least significant
+            # bit first (not a splat here: a single 0x00 or 0xFF byte would
+            # read as one).
+            bits = np.packbits(arr.reshape(-1).astype(bool), bitorder="little")
+            body = f'dense<"0x{bits.tobytes().hex().upper()}">'
         else:
             npdt = {"f32": "<f4", "f64": "<f8", "f16": "<f2", "i64": "<i8", "i32": "<i4",
                     "i16": "<i2", "i8": "<i1"}.get(dt)
@@ -379,6 +381,12 @@ class _Translator:
             keep = args[2] if len(args) > 2 else kw.get("keepdim", False)
             dims = list(range(n)) if not dims else list(dims)
         dims = sorted(set(d % n for d in dims)) if n else []
+        # A reduced dimension the view maps to no root dimension (a unit or
+        # broadcast dimension it inserted) would be a loop with no bound in
+        # the generic's maps: read a materialized copy instead (ConvNeXt's
+        # LayerNorm2d bias gradient over a [N, C] -> [N, 1, 1, C] view).
+        if any(x.dims[d] is None for d in dims):
+            x = _View(self.em.materialize(x, base))
         out_dt = metas[0][1]
         if not _is_float(out_dt) and name not in ("sum.dim_IntList", "sum.default",
                                                   "amax.default", "amin.default"):
