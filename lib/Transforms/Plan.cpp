@@ -73,8 +73,11 @@ void PlanPass::runOnOperation() {
   request.fitModel = fit == FitMode::Model;
   request.ilpTimeLimit = timeLimit;
   request.ilpNodeLimit = nodeLimit;
-  request.ilpMemoryLimit =
-      budgetBytes(*memorySpec, sched::physicalMemoryBytes());
+  // A share of a machine whose memory is unknown sets no limit.
+  int64_t machine = sched::physicalMemoryBytes();
+  request.ilpMemoryLimit = memorySpec->percent && machine <= 0
+                               ? 0
+                               : budgetBytes(*memorySpec, machine);
   std::string error;
   std::optional<BudgetSpec> spec = parseBudget(budget, error);
   if (module.getOps<StepOp>().empty()) {

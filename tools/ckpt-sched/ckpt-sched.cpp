@@ -142,7 +142,10 @@ int main(int argc, char **argv) {
   }
   if (path.empty())
     return fail("no input file (try --help)");
-  options.ilpMemoryLimit = budgetBytes(ilpMemory, sched::physicalMemoryBytes());
+  // A share of a machine whose memory is unknown sets no limit.
+  int64_t machine = sched::physicalMemoryBytes();
+  options.ilpMemoryLimit =
+      ilpMemory.percent && machine <= 0 ? 0 : budgetBytes(ilpMemory, machine);
 
   graph::GraphReadResult read = graph::readGraphFile(path);
   if (!read.ok)

@@ -18,12 +18,12 @@ ckpt.step @scalar_loss(%x: f32) -> f32 {
 // A loss that is not the first result, a one-element tensor, and attributes
 // on arguments, results and the step itself survive printing.
 // CHECK-LABEL: ckpt.step private @tensor_loss(
-// CHECK-SAME:      %{{.*}}: tensor<4xf32> {ckpt.role = "param"}
-// CHECK-SAME:      -> (tensor<4xf32>, tensor<1x1xf32> {ckpt.role = "loss"})
+// CHECK-SAME:      %{{.*}}: tensor<4xf32> {test.role = "param"}
+// CHECK-SAME:      -> (tensor<4xf32>, tensor<1x1xf32> {test.role = "loss"})
 // CHECK-SAME:      attributes {custom = 7 : i64}
 // CHECK:         ckpt.return %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<1x1xf32> loss(1)
-ckpt.step private @tensor_loss(%w: tensor<4xf32> {ckpt.role = "param"}, %l: tensor<1x1xf32>)
-    -> (tensor<4xf32>, tensor<1x1xf32> {ckpt.role = "loss"}) attributes {custom = 7 : i64} {
+ckpt.step private @tensor_loss(%w: tensor<4xf32> {test.role = "param"}, %l: tensor<1x1xf32>)
+    -> (tensor<4xf32>, tensor<1x1xf32> {test.role = "loss"}) attributes {custom = 7 : i64} {
   ckpt.return %w, %l : tensor<4xf32>, tensor<1x1xf32> loss(1)
 }
 
