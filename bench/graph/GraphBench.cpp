@@ -7,9 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/Solver/GraphJson.h"
-#include "ckpt/Solver/Separators.h"
-#include "ckpt/Solver/TreeDecomposition.h"
+#include "ckpt/Solver/Graph/GraphJson.h"
+#include "ckpt/Solver/Graph/Separators.h"
+#include "ckpt/Solver/Graph/TreeDecomposition.h"
 #include "ckpt/Testing/GraphFamilies.h"
 
 #include <benchmark/benchmark.h>

@@ -1,12 +1,12 @@
 //===- CostModel.cpp - op costs and device profiles -----------------------===//
 
 #include "ckpt/Analysis/CostModel.h"
-#include "ckpt/Solver/Devices.h"
+#include "ckpt/Solver/Support/Devices.h"
 
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptInterfaces.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
-#include "ckpt/Solver/Json.h"
+#include "ckpt/Solver/Support/Json.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -30,8 +30,8 @@ using namespace ckpt;
 // Device profiles
 //===----------------------------------------------------------------------===//
 
-// The table is the solver layer's (ckpt/Solver/Devices.h), shared with the
-// Python package.
+// The table is the solver layer's (ckpt/Solver/Support/Devices.h), shared with
+// the Python package.
 std::optional<DeviceProfile> DeviceProfile::lookup(StringRef name) {
   for (const solver::DeviceSpec &spec : solver::kDeviceSpecs)
     if (name == spec.name)

@@ -12,9 +12,9 @@
 #include "ckpt/Analysis/StepProblem.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
-#include "ckpt/Solver/ChainJson.h"
-#include "ckpt/Solver/Json.h"
-#include "ckpt/Solver/ProblemChain.h"
+#include "ckpt/Solver/Chain/ChainJson.h"
+#include "ckpt/Solver/Schedule/ProblemChain.h"
+#include "ckpt/Solver/Support/Json.h"
 #include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 

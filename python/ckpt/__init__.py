@@ -132,7 +132,7 @@ def device_profiles():
     """The devices of the cost model (``ckpt-opt``'s ``device=``): a dict
     ``{name: (peak flop/s, bytes/s)}``; an op's roofline time is
     ``max(flops / peak, bytes / bandwidth)``. The table is the C++ one
-    (``include/ckpt/Solver/Devices.h``)."""
+    (``include/ckpt/Solver/Support/Devices.h``)."""
     return dict(_solver().device_profiles())
 
 

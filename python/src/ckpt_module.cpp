@@ -11,16 +11,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/Solver/ChainDP.h"
-#include "ckpt/Solver/ChainJson.h"
-#include "ckpt/Solver/ChainModel.h"
-#include "ckpt/Solver/ChainStrategies.h"
-#include "ckpt/Solver/Devices.h"
-#include "ckpt/Solver/Graph.h"
-#include "ckpt/Solver/GraphJson.h"
-#include "ckpt/Solver/Json.h"
-#include "ckpt/Solver/Separators.h"
-#include "ckpt/Solver/TreeDecomposition.h"
+#include "ckpt/Solver/Chain/ChainDP.h"
+#include "ckpt/Solver/Chain/ChainJson.h"
+#include "ckpt/Solver/Chain/ChainModel.h"
+#include "ckpt/Solver/Chain/ChainStrategies.h"
+#include "ckpt/Solver/Graph/Graph.h"
+#include "ckpt/Solver/Graph/GraphJson.h"
+#include "ckpt/Solver/Graph/Separators.h"
+#include "ckpt/Solver/Graph/TreeDecomposition.h"
+#include "ckpt/Solver/Support/Devices.h"
+#include "ckpt/Solver/Support/Json.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -538,7 +538,7 @@ non-finite values.
       "The least memory for which the strategy is feasible, or None.");
 
   py::class_<graph::Graph>(m, "Graph", R"doc(
-A training step as a directed graph of values (ckpt/Solver/Graph.h): one node
+A training step as a directed graph of values (ckpt/Solver/Graph/Graph.h): one node
 per value, an edge u -> v when v reads u. Build with Graph.from_json.
 )doc")
       .def_static("from_json", &graphFromJson, py::arg("path_or_text"),

@@ -6,9 +6,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/Solver/ChainJson.h"
-#include "ckpt/Solver/ChainStrategies.h"
-#include "ckpt/Solver/Json.h"
+#include "ckpt/Solver/Chain/ChainJson.h"
+#include "ckpt/Solver/Chain/ChainStrategies.h"
+#include "ckpt/Solver/Support/Json.h"
 
 #include <charconv>
 #include <cstdio>

@@ -7,11 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/Solver/Graph.h"
-#include "ckpt/Solver/GraphJson.h"
-#include "ckpt/Solver/Json.h"
-#include "ckpt/Solver/Separators.h"
-#include "ckpt/Solver/TreeDecomposition.h"
+#include "ckpt/Solver/Graph/Graph.h"
+#include "ckpt/Solver/Graph/GraphJson.h"
+#include "ckpt/Solver/Graph/Separators.h"
+#include "ckpt/Solver/Graph/TreeDecomposition.h"
+#include "ckpt/Solver/Support/Json.h"
 
 #include <chrono>
 #include <cstdio>

@@ -27,8 +27,8 @@
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Runtime/Runtime.h"
-#include "ckpt/Solver/Json.h"
-#include "ckpt/Solver/SplitMix64.h"
+#include "ckpt/Solver/Support/Json.h"
+#include "ckpt/Solver/Support/SplitMix64.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

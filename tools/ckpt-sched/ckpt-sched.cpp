@@ -8,11 +8,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/Solver/Budget.h"
-#include "ckpt/Solver/GraphJson.h"
-#include "ckpt/Solver/Json.h"
-#include "ckpt/Solver/Planner.h"
-#include "ckpt/Solver/Schedule.h"
+#include "ckpt/Solver/Graph/GraphJson.h"
+#include "ckpt/Solver/Schedule/Planner.h"
+#include "ckpt/Solver/Schedule/Schedule.h"
+#include "ckpt/Solver/Support/Budget.h"
+#include "ckpt/Solver/Support/Json.h"
 
 #include <chrono>
 #include <cstdio>

@@ -1,7 +1,7 @@
 //===- GraphTest.cpp - Graph and GraphJson tests --------------------------===//
 
-#include "ckpt/Solver/Graph.h"
-#include "ckpt/Solver/GraphJson.h"
+#include "ckpt/Solver/Graph/Graph.h"
+#include "ckpt/Solver/Graph/GraphJson.h"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 //===- SeparatorsTest.cpp - Separator chains and stages -------------------===//
 
-#include "ckpt/Solver/Separators.h"
-#include "ckpt/Solver/GraphJson.h"
+#include "ckpt/Solver/Graph/Separators.h"
+#include "ckpt/Solver/Graph/GraphJson.h"
 #include "ckpt/Testing/GraphFamilies.h"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 //===- TreeDecompositionTest.cpp - Elimination, validation, exact tw ------===//
 
-#include "ckpt/Solver/TreeDecomposition.h"
+#include "ckpt/Solver/Graph/TreeDecomposition.h"
 #include "ckpt/Testing/GraphFamilies.h"
 
 #include <gtest/gtest.h>

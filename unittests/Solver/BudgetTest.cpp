@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/Solver/Budget.h"
+#include "ckpt/Solver/Support/Budget.h"
 
 #include <gtest/gtest.h>
 

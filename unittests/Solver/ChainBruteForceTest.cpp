@@ -35,8 +35,8 @@
 
 #include "HandChains.h"
 
-#include "ckpt/Solver/ChainDP.h"
-#include "ckpt/Solver/ChainModel.h"
+#include "ckpt/Solver/Chain/ChainDP.h"
+#include "ckpt/Solver/Chain/ChainModel.h"
 
 #include <gtest/gtest.h>
 

@@ -3,10 +3,10 @@
 #include "HandChains.h"
 #include "ckpt/Testing/NaiveChainDP.h"
 
-#include "ckpt/Solver/ChainDP.h"
-#include "ckpt/Solver/ChainJson.h"
-#include "ckpt/Solver/ChainModel.h"
-#include "ckpt/Solver/ChainStrategies.h"
+#include "ckpt/Solver/Chain/ChainDP.h"
+#include "ckpt/Solver/Chain/ChainJson.h"
+#include "ckpt/Solver/Chain/ChainModel.h"
+#include "ckpt/Solver/Chain/ChainStrategies.h"
 
 #include <gtest/gtest.h>
 

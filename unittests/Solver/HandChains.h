@@ -3,7 +3,7 @@
 #ifndef CKPT_UNITTESTS_SOLVER_HANDCHAINS_H
 #define CKPT_UNITTESTS_SOLVER_HANDCHAINS_H
 
-#include "ckpt/Solver/ChainModel.h"
+#include "ckpt/Solver/Chain/ChainModel.h"
 
 namespace ckpt {
 namespace solver {

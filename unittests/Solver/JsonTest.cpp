@@ -1,6 +1,6 @@
 //===- JsonTest.cpp - Tests of the strict JSON reader/writer --------------===//
 
-#include "ckpt/Solver/Json.h"
+#include "ckpt/Solver/Support/Json.h"
 
 #include <gtest/gtest.h>
 

@@ -7,13 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/Solver/Schedule.h"
-#include "ckpt/Solver/Graph.h"
-#include "ckpt/Solver/Ilp.h"
-#include "ckpt/Solver/Planner.h"
-#include "ckpt/Solver/ProblemChain.h"
-#include "ckpt/Solver/Remat.h"
-#include "ckpt/Solver/ScheduleSimulator.h"
+#include "ckpt/Solver/Schedule/Schedule.h"
+#include "ckpt/Solver/Graph/Graph.h"
+#include "ckpt/Solver/Schedule/Ilp.h"
+#include "ckpt/Solver/Schedule/MemorySimulator.h"
+#include "ckpt/Solver/Schedule/Planner.h"
+#include "ckpt/Solver/Schedule/ProblemChain.h"
+#include "ckpt/Solver/Schedule/Remat.h"
 
 #include <gtest/gtest.h>
 

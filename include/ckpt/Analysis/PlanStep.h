@@ -5,8 +5,8 @@
 
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Analysis/StepProblem.h"
-#include "ckpt/Solver/Budget.h"
-#include "ckpt/Solver/Planner.h"
+#include "ckpt/Solver/Schedule/Planner.h"
+#include "ckpt/Solver/Support/Budget.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Location.h"

@@ -27,7 +27,7 @@
 
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Analysis/StepAnalysis.h"
-#include "ckpt/Solver/Schedule.h"
+#include "ckpt/Solver/Schedule/Schedule.h"
 
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"

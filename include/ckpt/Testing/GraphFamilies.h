@@ -13,7 +13,7 @@
 #ifndef CKPT_TESTING_GRAPHFAMILIES_H
 #define CKPT_TESTING_GRAPHFAMILIES_H
 
-#include "ckpt/Solver/Graph.h"
+#include "ckpt/Solver/Graph/Graph.h"
 
 namespace ckpt {
 namespace graph {

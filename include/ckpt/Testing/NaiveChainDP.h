@@ -11,7 +11,7 @@
 #ifndef CKPT_TESTING_NAIVECHAINDP_H
 #define CKPT_TESTING_NAIVECHAINDP_H
 
-#include "ckpt/Solver/ChainModel.h"
+#include "ckpt/Solver/Chain/ChainModel.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -2,7 +2,7 @@
 
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
-#include "ckpt/Solver/Devices.h"
+#include "ckpt/Solver/Support/Devices.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"

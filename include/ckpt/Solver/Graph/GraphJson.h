@@ -1,0 +1,46 @@
+//===- GraphJson.h - Reading graphs from Checkmate-style JSON ---*- C++ -*-===//
+//
+// Reads networkx node-link JSON as published with Checkmate / MOCCASIN:
+//  * training graphs: nodes[] {id, name?, backward, cost_cpu, cost_ram,
+//    input?}, links[] {source, target};
+//  * random layered graphs: nodes[] {name (integer), duration, out_cost,
+//    param_cost?}, links[] {"0": source, "1": target}; graph.source_node, when
+//    present, is marked as the step input.
+// "input": true (our extension) marks a step input / parameter. Errors name
+// the node or field and its line:column. No exceptions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_SOLVER_GRAPH_GRAPH_JSON_H
+#define CKPT_SOLVER_GRAPH_GRAPH_JSON_H
+
+#include "ckpt/Solver/Graph/Graph.h"
+#include "ckpt/Solver/Support/Json.h"
+
+#include <string>
+#include <string_view>
+
+namespace ckpt {
+namespace graph {
+
+struct GraphReadResult {
+  bool ok = false;
+  Graph graph;       ///< Finalized and acyclic when ok.
+  std::string error; ///< "LINE:COLUMN: message" (or "message") when !ok.
+};
+
+/// Builds a graph from a parsed JSON document.
+GraphReadResult graphFromJson(const json::Value &doc);
+/// Parses JSON text, then graphFromJson.
+GraphReadResult parseGraphJson(std::string_view text);
+/// Reads a file, then parseGraphJson; errors are prefixed with the path.
+GraphReadResult readGraphFile(const std::string &path);
+
+/// Writes a graph in the Checkmate training-graph format (nodes with id,
+/// name, backward, cost_cpu, cost_ram, and input when set; links).
+json::Value graphToJson(const Graph &g);
+
+} // namespace graph
+} // namespace ckpt
+
+#endif // CKPT_SOLVER_GRAPH_GRAPH_JSON_H

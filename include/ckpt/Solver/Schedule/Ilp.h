@@ -1,0 +1,101 @@
+//===- Ilp.h - the exact schedule: Checkmate's MILP with CBC ----*- C++ -*-===//
+//
+// The optimal rematerialization schedule of a sched::Problem under a memory
+// budget, as the mixed-integer program of Checkmate (Jain et al. 2020,
+// "Checkmate: breaking the memory wall with optimal tensor
+// rematerialization", the MILP with freeing variables and a fixed order of
+// first computations), solved by COIN-OR CBC (Debian's coinor-libcbc-dev).
+//
+// Stage t runs op t (the problem's order) after recomputing any earlier ops
+// it chooses (R[t][i], in the problem's order); S[t][i] keeps op i's results
+// from stage t-1 into stage t; FREE[t][i,k] frees op i's results after op k
+// of stage t; U[t][k], the bytes live while op k of stage t runs, stays
+// within the budget. Objective: the total cost of the schedule.
+//
+// The memory model is the standard one of Schedule.h with every result a
+// fresh buffer: a View result holds no bytes and keeps its source's op alive
+// as long as it is read; InPlace results count as fresh buffers (an upper
+// bound on what in-place writes need). Returned results stay until the end.
+// On problems with no View or InPlace results the program is exact.
+//
+// The program's own claims: its optimum and lower bound hold for the
+// schedules it describes (each stage's recomputations in the problem's op
+// order, each op at most once per stage), not for every schedule: a schedule
+// that recomputes in another order can be cheaper (IlpResult::lowerBound).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_SOLVER_SCHEDULE_ILP_H
+#define CKPT_SOLVER_SCHEDULE_ILP_H
+
+#include "ckpt/Solver/Schedule/Schedule.h"
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace ckpt {
+namespace sched {
+
+/// Whether this build has CBC (otherwise solveIlp reports an error).
+bool ilpAvailable();
+
+/// The machine's physical memory in bytes (0 when unknown).
+int64_t physicalMemoryBytes();
+
+struct IlpOptions {
+  /// Wall-clock seconds from `started` (or from the call) to the answer,
+  /// building the program included: CBC stops itself before, and is
+  /// stopped at 105% of it at the latest; <= 0: none.
+  double timeLimit = 60;
+  std::optional<std::chrono::steady_clock::time_point> started;
+  /// CBC's branch-and-bound nodes (0: none): a limit that gives the same
+  /// answer on any machine and under any load.
+  int64_t nodeLimit = 0;
+  /// Bytes CBC may use (0: none): a program estimated larger is refused
+  /// before it is built, and CBC's address space is capped at it.
+  int64_t memoryLimit = 0;
+  int threads = 1;
+  bool log = false; ///< CBC's log on stdout
+  /// A schedule to start from (used when it runs the problem's ops in its
+  /// order, with recomputations in that order, and fits the budget).
+  const Schedule *warmStart = nullptr;
+};
+
+struct IlpResult {
+  std::string error; ///< non-empty: nothing else is meaningful
+  /// Non-empty when CBC stopped early for a reason the user should know
+  /// (its memory limit, a crash) but a schedule was found before.
+  std::string warning;
+  enum class Status {
+    Optimal,    ///< proven optimal (within CBC's gap tolerance)
+    Feasible,   ///< a schedule, not proven optimal when the time ran out
+    Infeasible, ///< proven: no schedule of this form fits the budget
+    Unknown     ///< no schedule found, infeasibility not proven
+  } status = Status::Unknown;
+  Schedule schedule; ///< when Optimal or Feasible
+  double cost = 0;   ///< total cost of `schedule` (every execution)
+  /// CBC's proven lower bound on the total cost of the program's schedules
+  /// (see the header: not of every schedule). It equals `cost` only when
+  /// the status is Optimal, which needs CBC's own optimal schedule to fit
+  /// the budget in the exact simulation (evaluate).
+  double lowerBound = 0;
+  bool warmStarted = false;
+  bool stoppedByNodes = false; ///< CBC reached nodeLimit
+  int64_t variables = 0, constraints = 0, nonzeros = 0;
+  int64_t estimatedBytes = 0; ///< what CBC was estimated to need
+  int64_t peakBytes = 0;      ///< CBC's measured peak resident memory
+  double seconds = 0;         ///< wall time of solveIlp
+};
+
+const char *statusName(IlpResult::Status status);
+
+/// Solves the program of `problem` under `budget` bytes.
+IlpResult solveIlp(const Problem &problem, int64_t budget,
+                   const IlpOptions &options = {});
+
+} // namespace sched
+} // namespace ckpt
+
+#endif // CKPT_SOLVER_SCHEDULE_ILP_H

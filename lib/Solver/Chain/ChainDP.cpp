@@ -1,0 +1,975 @@
+//===- ChainDP.cpp - Optimal persistent checkpointing DP ------------------===//
+//
+// Theorem 1 of Beaumont et al. 2019, computed fast:
+//
+//  * Exact feasibility bounds first. lo(s,t), the least m with C_BP(s,t,m)
+//    finite, follows from the same thresholds (m_none, m_all) by an O(L^3)
+//    integer DP; hi(s,t), a memory from which C_BP(s,t,.) is constant (the
+//    requirement of the cheapest schedule: store-all, or for the AD model
+//    "checkpoint every a"), likewise. Each (s,t) stores C only on
+//    [lo, min(hi, W)] (W = limit - wa[0], the largest m ever queried):
+//    below it is infinite, above it constant.
+//  * Rows are indexed by (s,t) with m contiguous (float), so for one split
+//    s' the candidate  pre(s,s') + C(s',t,m - wa[s'-1]) + C(s,s'-1,m)  is a
+//    shifted add of two rows, min-ed into the result row: the loop over m is
+//    innermost and vectorises. With AVX-512 (picked at run time) one
+//    masked kernel does a whole split (splitAvx512); otherwise kernels
+//    compiled for AVX2 and the x86-64 baseline (picked by chainKernelIsa,
+//    CKPT_ISA) do the pieces of the row.
+//  * Dominated splits are pruned: each candidate is non-increasing in m and
+//    bottoms out at c = its value where both rows are constant; the result
+//    row so far is non-increasing too, so the candidate can only improve m
+//    below the last m where the row is still above c (found by a downward
+//    scan, amortised over the splits). The generic kernels also skip blocks
+//    of m where its value at the block end is not below the row's at the
+//    block start (not worth it with AVX-512).
+//  * Cache tiling: blocks of columns, and inside a block tiles of rows whose
+//    splits with both rows outside the tile are applied like a blocked
+//    matrix product, by micro-tiles that keep their rows in L1 (see
+//    fillBlock). Threads take column blocks and wait (spin, then yield)
+//    only for the previous block's rows they read: a pipelined wavefront
+//    without global barriers.
+//  * The table is mapped with transparent huge pages (Linux).
+//  * Integer sizes are first divided by their gcd (exact: every threshold
+//    is a sum of sizes), which shrinks exact-mode tables.
+//
+// The sequence is rebuilt as in Algorithm 2 by re-evaluating, at each node,
+// the candidates from the table with the same float arithmetic and taking
+// the best.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Solver/Chain/ChainDP.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cassert>
+#include <cstdlib>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <thread>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+using namespace ckpt::solver;
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define CKPT_X86_DISPATCH 1
+#else
+#define CKPT_X86_DISPATCH 0
+#endif
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define CKPT_PAUSE() _mm_pause()
+#else
+#define CKPT_PAUSE() ((void)0)
+#endif
+
+namespace ckpt {
+namespace solver {
+namespace detail {
+
+// The inner kernels, compiled three times (AVX-512, AVX2, the x86-64
+// baseline) and picked once per process (kIsa below): the best the CPU
+// has, or less when the environment variable CKPT_ISA says so (generic,
+// avx2, avx512), so that every path can be tested and timed on one machine.
+#define CKPT_CHAIN_KERNELS(SUFFIX, ATTR)                                       \
+  /* acc[i] = min(acc[i], (p + A[i]) + B[i]) */                                \
+  ATTR void minAddAB##SUFFIX(float *__restrict acc, const float *__restrict A, \
+                             const float *__restrict B, float p,               \
+                             ptrdiff_t n) {                                    \
+    for (ptrdiff_t i = 0; i < n; ++i) {                                        \
+      float v = (p + A[i]) + B[i];                                             \
+      acc[i] = v < acc[i] ? v : acc[i];                                        \
+    }                                                                          \
+  }                                                                            \
+  /* acc[i] = min(acc[i], q + B[i]) */                                         \
+  ATTR void minAddB##SUFFIX(float *__restrict acc, const float *__restrict B,  \
+                            float q, ptrdiff_t n) {                            \
+    for (ptrdiff_t i = 0; i < n; ++i) {                                        \
+      float v = q + B[i];                                                      \
+      acc[i] = v < acc[i] ? v : acc[i];                                        \
+    }                                                                          \
+  }                                                                            \
+  /* acc[i] = min(acc[i], (p + A[i]) + b) */                                   \
+  ATTR void minAddA##SUFFIX(float *__restrict acc, const float *__restrict A,  \
+                            float p, float b, ptrdiff_t n) {                   \
+    for (ptrdiff_t i = 0; i < n; ++i) {                                        \
+      float v = (p + A[i]) + b;                                                \
+      acc[i] = v < acc[i] ? v : acc[i];                                        \
+    }                                                                          \
+  }                                                                            \
+  /* acc[i] = min(acc[i], c) */                                                \
+  ATTR void minConst##SUFFIX(float *__restrict acc, float c, ptrdiff_t n) {    \
+    for (ptrdiff_t i = 0; i < n; ++i)                                          \
+      acc[i] = c < acc[i] ? c : acc[i];                                        \
+  }                                                                            \
+  /* min_k max(x[k] + y[k], z[k]) (kNever-like sentinel when n = 0) */         \
+  ATTR int64_t minMaxPlus##SUFFIX(const int64_t *__restrict x,                 \
+                                  const int64_t *__restrict y,                 \
+                                  const int64_t *__restrict z, ptrdiff_t n) {  \
+    int64_t best = INT64_C(1) << 62;                                           \
+    for (ptrdiff_t k = 0; k < n; ++k) {                                        \
+      const int64_t v = x[k] + y[k] > z[k] ? x[k] + y[k] : z[k];               \
+      best = v < best ? v : best;                                              \
+    }                                                                          \
+    return best;                                                               \
+  }
+
+CKPT_CHAIN_KERNELS(Generic, )
+#if CKPT_X86_DISPATCH
+CKPT_CHAIN_KERNELS(Avx2, __attribute__((target("avx2"))))
+CKPT_CHAIN_KERNELS(Avx512, __attribute__((target("avx512f"))))
+#endif
+
+enum class Isa { Generic = 0, Avx2 = 1, Avx512 = 2 };
+
+/// The best instruction set of this CPU, lowered to CKPT_ISA when set.
+Isa detectIsa() {
+  Isa best = Isa::Generic;
+#if CKPT_X86_DISPATCH
+  __builtin_cpu_init(); // we may run before libgcc's own initialiser
+  if (__builtin_cpu_supports("avx512f"))
+    best = Isa::Avx512;
+  else if (__builtin_cpu_supports("avx2"))
+    best = Isa::Avx2;
+#endif
+  if (const char *wanted = std::getenv("CKPT_ISA")) {
+    std::string w = wanted;
+    Isa cap = w == "generic" ? Isa::Generic
+              : w == "avx2"  ? Isa::Avx2
+                             : Isa::Avx512;
+    if (cap < best)
+      best = cap;
+  }
+  return best;
+}
+
+const Isa kIsa = detectIsa();
+
+#if CKPT_X86_DISPATCH
+#define CKPT_DISPATCH(NAME, ...)                                               \
+  (kIsa == Isa::Avx512 ? NAME##Avx512(__VA_ARGS__)                             \
+   : kIsa == Isa::Avx2 ? NAME##Avx2(__VA_ARGS__)                               \
+                       : NAME##Generic(__VA_ARGS__))
+#else
+#define CKPT_DISPATCH(NAME, ...) NAME##Generic(__VA_ARGS__)
+#endif
+
+inline void minAddAB(float *acc, const float *A, const float *B, float p,
+                     ptrdiff_t n) {
+  CKPT_DISPATCH(minAddAB, acc, A, B, p, n);
+}
+inline void minAddB(float *acc, const float *B, float q, ptrdiff_t n) {
+  CKPT_DISPATCH(minAddB, acc, B, q, n);
+}
+inline void minAddA(float *acc, const float *A, float p, float b, ptrdiff_t n) {
+  CKPT_DISPATCH(minAddA, acc, A, p, b, n);
+}
+inline void minConst(float *acc, float c, ptrdiff_t n) {
+  CKPT_DISPATCH(minConst, acc, c, n);
+}
+inline int64_t minMaxPlus(const int64_t *x, const int64_t *y, const int64_t *z,
+                          ptrdiff_t n) {
+  return CKPT_DISPATCH(minMaxPlus, x, y, z, n);
+}
+
+} // namespace detail
+} // namespace solver
+} // namespace ckpt
+
+const char *ckpt::solver::chainKernelIsa() {
+  switch (detail::kIsa) {
+  case detail::Isa::Avx512:
+    return "avx512";
+  case detail::Isa::Avx2:
+    return "avx2";
+  case detail::Isa::Generic:
+    return "generic";
+  }
+  return "generic";
+}
+
+using namespace ckpt::solver::detail;
+
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr int64_t kNever = INT64_C(1) << 62;
+
+#if CKPT_X86_DISPATCH
+const bool kHasAvx512 = kIsa == Isa::Avx512;
+
+/// One split, AVX-512, relative to m = Lo (index 0): acc[0..e] where
+/// e = the last index <= eStart with acc > c (the pruning scan, 16 at a
+/// time), then acc[i] = min(acc[i], (p + A') + B') for i in [0, e], where
+/// A' = A[i] for i <= nA and Alast above (likewise B'), with masked loads:
+/// one loop, no scalar tails, no reads past the rows. Returns e (< 0: the
+/// split cannot improve the row).
+#define CKPT_AVX512 __attribute__((target("avx512f"), always_inline)) inline
+
+/// The last index <= top with acc > T (-1 if none), 16 at a time.
+CKPT_AVX512 int64_t scanDown512(const float *acc, int64_t top, float T) {
+  const __m512 vT = _mm512_set1_ps(T);
+  while (top >= 0) {
+    const int64_t base = std::max<int64_t>(0, top - 15);
+    const __mmask16 in =
+        static_cast<__mmask16>((2u << (top - base)) - 1); // base..top
+    const __m512 v = _mm512_maskz_loadu_ps(in, acc + base);
+    const unsigned gt = _mm512_mask_cmp_ps_mask(in, v, vT, _CMP_GT_OQ);
+    if (gt)
+      return base + 31 - __builtin_clz(gt);
+    top = base - 1;
+  }
+  return top;
+}
+
+/// Lanes i..i+15 that are <= top: v = (p + A') + B', min-ed into acc, where
+/// A' = A[lane] for lanes <= nA and Alast above (likewise B'). Masked loads
+/// and stores: no scalar tails, nothing read past a row.
+struct Split512 {
+  float *acc;
+  const float *A, *B;
+  __m512i iota, vnA, vnB;
+  __m512 vp, vAl, vBl;
+
+  CKPT_AVX512 void chunk(int32_t i, __m512i vTop) const {
+    const __m512i idx = _mm512_add_epi32(_mm512_set1_epi32(i), iota);
+    const __mmask16 mIn = _mm512_cmple_epi32_mask(idx, vTop);
+    const __mmask16 mA = _mm512_cmple_epi32_mask(idx, vnA);
+    const __mmask16 mB = _mm512_cmple_epi32_mask(idx, vnB);
+    const __m512 va = _mm512_mask_loadu_ps(vAl, mA, A + i);
+    const __m512 vb = _mm512_mask_loadu_ps(vBl, mB, B + i);
+    const __m512 v = _mm512_add_ps(_mm512_add_ps(vp, va), vb);
+    const __m512 old = _mm512_maskz_loadu_ps(mIn, acc + i);
+    const __mmask16 better = _mm512_mask_cmp_ps_mask(mIn, v, old, _CMP_LT_OQ);
+    _mm512_mask_storeu_ps(acc + i, better, v);
+  }
+};
+
+/// One split, AVX-512, relative to m = Lo (index 0): the pruning scan
+/// e = the last index <= eStart with acc > c, then the candidate on [0, e].
+/// Returns e (< 0: the split cannot improve the row).
+__attribute__((target("avx512f"))) int64_t
+splitAvx512(float *acc, const float *A, const float *B, float p, float Alast,
+            float Blast, float c, int64_t eStart, int64_t nA, int64_t nB) {
+  const int64_t e = scanDown512(acc, eStart, c);
+  if (e < 0)
+    return e;
+  const Split512 k{
+      acc,
+      A,
+      B,
+      _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+      _mm512_set1_epi32(static_cast<int32_t>(
+          std::max<int64_t>(-1, std::min<int64_t>(nA, e)))),
+      _mm512_set1_epi32(static_cast<int32_t>(
+          std::max<int64_t>(-1, std::min<int64_t>(nB, e)))),
+      _mm512_set1_ps(p),
+      _mm512_set1_ps(Alast),
+      _mm512_set1_ps(Blast)};
+  // (Evaluating the top chunk first and, when it improves nothing, skipping
+  // the lanes below it where acc <= its lowest lane's value prunes ~20 % of
+  // the lanes, but costs more than it saves: measured.)
+  const __m512i vTop = _mm512_set1_epi32(static_cast<int32_t>(e));
+  for (int32_t i = 0; i <= e; i += 16)
+    k.chunk(i, vTop);
+  return e;
+}
+
+#endif
+
+/// The chain in the DP's own 1-based arrays, sizes divided by their gcd,
+/// plus per-(s,t) thresholds and feasibility bounds.
+struct Problem {
+  int n = 0;                       // L+1 stages
+  bool allowAll = true;            // C2 for s < t
+  int64_t scale = 1;               // gcd of all sizes
+  std::vector<int64_t> a, d;       // [0..n]
+  std::vector<int64_t> ab, of, ob; // [1..n], index 0 unused
+  std::vector<double> uf, ub, PF;  // [1..n]; PF[l] = uf[1] + ... + uf[l]
+  // Per pair (s <= t), indexed by idx(s,t).
+  std::vector<int64_t> mNone; // m_none^{s,t} (s < t)
+  std::vector<int64_t> lo;    // least m with C(s,t,m) finite
+  std::vector<int64_t> hi;    // C(s,t,m) constant for m >= hi
+
+  static size_t idx(int s, int t) {
+    return static_cast<size_t>(t) * (t - 1) / 2 + (s - 1);
+  }
+  size_t numPairs() const { return static_cast<size_t>(n) * (n + 1) / 2; }
+  int64_t mAll(int s, int t) const {
+    return std::max(d[t] + ab[s] + of[s], d[s] + ab[s] + ob[s]);
+  }
+  float pre(int s, int sp) const { // sum_{k=s}^{sp-1} uf[k]
+    return static_cast<float>(PF[sp - 1] - PF[s - 1]);
+  }
+  float ufub(int s) const { return static_cast<float>(uf[s] + ub[s]); }
+};
+
+Problem makeProblem(const Chain &c, bool allowAll) {
+  Problem P;
+  P.n = c.numStages();
+  P.allowAll = allowAll;
+  const int n = P.n;
+  int64_t g = 0;
+  for (const auto *v : {&c.wa, &c.wdelta, &c.wabar, &c.of, &c.ob})
+    for (int64_t x : *v)
+      g = std::gcd(g, x);
+  if (g <= 0)
+    g = 1;
+  P.scale = g;
+  P.a.resize(n + 1);
+  P.d.resize(n + 1);
+  for (int i = 0; i <= n; ++i) {
+    P.a[i] = c.wa[i] / g;
+    P.d[i] = c.wdelta[i] / g;
+  }
+  P.ab.assign(n + 1, 0);
+  P.of.assign(n + 1, 0);
+  P.ob.assign(n + 1, 0);
+  P.uf.assign(n + 1, 0);
+  P.ub.assign(n + 1, 0);
+  P.PF.assign(n + 1, 0);
+  for (int l = 1; l <= n; ++l) {
+    P.ab[l] = c.wabarAt(l) / g;
+    P.of[l] = c.ofAt(l) / g;
+    P.ob[l] = c.obAt(l) / g;
+    P.uf[l] = c.ufAt(l);
+    P.ub[l] = c.ubAt(l);
+    P.PF[l] = P.PF[l - 1] + P.uf[l];
+  }
+
+  const size_t np = P.numPairs();
+  P.mNone.assign(np, 0);
+  P.lo.assign(np, 0);
+  P.hi.assign(np, 0);
+  // m_none^{s,t} = d[t] + max(a[s] + of[s], max_{s<j<t} a[j-1] + a[j] + of[j])
+  for (int s = 1; s < n; ++s) {
+    int64_t fm = P.a[s] + P.of[s];
+    for (int t = s + 1; t <= n; ++t) {
+      int j = t - 1;
+      if (j >= s + 1)
+        fm = std::max(fm, P.a[j - 1] + P.a[j] + P.of[j]);
+      P.mNone[Problem::idx(s, t)] = P.d[t] + fm;
+    }
+  }
+  // Feasibility bounds, by increasing t and decreasing s. loRow: lo by
+  // rows, lo(s,q) at rowBase[s] + q - s.
+  std::vector<int64_t> loRow(np);
+  std::vector<size_t> rowBase(n + 2, 0);
+  for (int s = 2; s <= n; ++s)
+    rowBase[s] = rowBase[s - 1] + static_cast<size_t>(n - s + 2);
+  for (int t = 1; t <= n; ++t) {
+    const size_t it = Problem::idx(t, t);
+    P.lo[it] = P.hi[it] = P.mAll(t, t);
+    loRow[rowBase[t]] = P.lo[it];
+    for (int s = t - 1; s >= 1; --s) {
+      const size_t i = Problem::idx(s, t);
+      // min over s' of max(lo(s',t) + a[s'-1], lo(s,s'-1)): column t is
+      // contiguous in lo, row s in loRow.
+      const int64_t best1 = minMaxPlus(&P.lo[Problem::idx(s + 1, t)], &P.a[s],
+                                       &loRow[rowBase[s]], t - s);
+      int64_t opt1 = std::max(P.mNone[i], best1);
+      int64_t opt2 = allowAll ? std::max(P.mAll(s, t),
+                                         P.lo[Problem::idx(s + 1, t)] + P.ab[s])
+                              : kNever;
+      P.lo[i] = std::min(opt1, opt2);
+      loRow[rowBase[s] + (t - s)] = P.lo[i];
+      if (allowAll) // store-all: F_all^s, then (s+1, t) stores all.
+        P.hi[i] =
+            std::max(P.mAll(s, t), P.ab[s] + P.hi[Problem::idx(s + 1, t)]);
+      else // F_ck^s, then (s+1, t), then F_all^s B^s.
+        P.hi[i] = std::max(
+            {P.mNone[i], P.a[s] + P.hi[Problem::idx(s + 1, t)], P.mAll(s, s)});
+      assert(P.hi[i] >= P.lo[i]);
+    }
+  }
+  return P;
+}
+
+/// The table's storage. On Linux, large tables are mapped directly and
+/// marked for transparent huge pages: the rows a split reads are scattered
+/// over the whole table, and 2 MiB pages cut both the TLB misses and the
+/// page faults of the first touch (a few % of the solve otherwise).
+struct TableDeleter {
+  size_t mappedBytes = 0; // 0: allocated with new[]
+  void *mapped = nullptr;
+  void operator()(float *p) const {
+#ifdef __linux__
+    if (mappedBytes) {
+      munmap(mapped, mappedBytes);
+      return;
+    }
+#endif
+    delete[] p;
+  }
+};
+
+std::unique_ptr<float[], TableDeleter> allocateTable(size_t floats) {
+#ifdef __linux__
+  constexpr size_t kHuge = size_t(2) << 20;
+  const size_t bytes = floats * sizeof(float);
+  if (bytes >= 2 * kHuge) {
+    const size_t len = (bytes + kHuge - 1) / kHuge * kHuge + kHuge;
+    void *p = mmap(nullptr, len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p != MAP_FAILED) {
+      const uintptr_t u = reinterpret_cast<uintptr_t>(p);
+      const uintptr_t aligned = (u + kHuge - 1) & ~uintptr_t(kHuge - 1);
+      madvise(reinterpret_cast<void *>(aligned), len - (aligned - u),
+              MADV_HUGEPAGE); // advisory: failure only costs speed
+      return std::unique_ptr<float[], TableDeleter>(
+          reinterpret_cast<float *>(aligned), TableDeleter{len, p});
+    }
+  }
+#endif
+  return std::unique_ptr<float[], TableDeleter>(new float[floats]);
+}
+
+/// Where a row lives: m in [lo, hi] (empty when lo > hi) at data + off.
+struct RowMeta {
+  int64_t lo, hi;
+  size_t off;
+};
+
+/// The DP table: one float row per (s,t) on m in [lo, min(hi, W)].
+///
+/// Row metadata is kept twice, so that both operands of a split are read
+/// sequentially: by column (t-major, idx(s,t): the rows (s',t), s' > s,
+/// used as "A") and by row (s-major, idxS(s,t): the rows (s,q), q < t, used
+/// as "B"). `last*` hold each row's minimum (its value at hi) once computed.
+struct Table {
+  const Problem &P;
+  std::vector<RowMeta> metaT, metaS;
+  std::vector<float> lastT, lastS;
+  std::unique_ptr<float[], TableDeleter> data;
+
+  explicit Table(const Problem &p) : P(p) {}
+
+  size_t idxS(int s, int t) const {
+    const size_t n = static_cast<size_t>(P.n), si = static_cast<size_t>(s);
+    return (si - 1) * n - (si - 1) * (si - 2) / 2 + static_cast<size_t>(t - s);
+  }
+  static bool empty(const RowMeta &r) { return r.lo > r.hi; }
+  const float *row(const RowMeta &r) const { return data.get() + r.off; }
+
+  /// C(s,t,m) with the constant extension above the row.
+  float value(int s, int t, int64_t m) const {
+    const RowMeta &r = metaT[Problem::idx(s, t)];
+    if (empty(r) || m < r.lo)
+      return kInf;
+    return row(r)[std::min(m, r.hi) - r.lo];
+  }
+
+  /// Per-pair pruning state (see applySplit).
+  struct PairState {
+    int64_t e;      ///< Candidates can only improve m <= e.
+    float prevC;    ///< c of the previous split (c must not decrease).
+    int64_t start;  ///< max(lo, m_none): no split below (hi + 1 if empty).
+    int64_t lo, hi; ///< The row (copied from metaT).
+    float *acc;
+    /// A new pass over the splits: c may restart from below.
+    void restart() {
+      e = hi;
+      prevC = -kInf;
+    }
+  };
+
+  void beginPair(int s, int t, PairState &st);
+  void applyC2(int s, int t);
+  void applySplit(int s, int t, int sp, PairState &st);
+  void finishPair(int s, int t);
+  /// All of (s,t) at once: begin, C2, every split, finish.
+  void computePair(int s, int t);
+};
+
+/// acc[m - lo] = min(acc[m - lo], (p + A[m - aOff]) + B[m - bOff] (or
+/// + bConst)) for m in [x, y], skipping blocks of m where the candidate
+/// cannot win: both the candidate and acc are non-increasing in m, so on a
+/// block [m1, m2] the candidate is >= its value at m2 and acc <= acc[m1].
+template <bool BVaries>
+void minAddBlocks(float *acc, int64_t lo, int64_t x, int64_t y, const float *A,
+                  int64_t aOff, const float *B, int64_t bOff, float p,
+                  float bConst) {
+  constexpr int64_t kBlock = 32;
+  auto flush = [&](int64_t from, int64_t to) {
+    if (BVaries)
+      minAddAB(acc + (from - lo), A + (from - aOff), B + (from - bOff), p,
+               to - from + 1);
+    else
+      minAddA(acc + (from - lo), A + (from - aOff), p, bConst, to - from + 1);
+  };
+  if (y - x < 2 * kBlock) { // too short for the checks to pay off
+    flush(x, y);
+    return;
+  }
+  int64_t run = -1;
+  for (int64_t m1 = x; m1 <= y; m1 += kBlock) {
+    const int64_t m2 = std::min(y, m1 + kBlock - 1);
+    const float lb = (p + A[m2 - aOff]) + (BVaries ? B[m2 - bOff] : bConst);
+    if (lb < acc[m1 - lo]) {
+      if (run < 0)
+        run = m1;
+    } else if (run >= 0) {
+      flush(run, m1 - 1);
+      run = -1;
+    }
+  }
+  if (run >= 0)
+    flush(run, y);
+}
+
+void Table::beginPair(int s, int t, PairState &st) {
+  const size_t i = Problem::idx(s, t);
+  const RowMeta &me = metaT[i];
+  st.lo = me.lo;
+  st.hi = me.hi;
+  st.acc = data.get() + me.off;
+  st.restart();
+  if (empty(me)) {
+    st.start = me.hi + 1;
+    return;
+  }
+  st.start = s < t ? std::max(me.lo, P.mNone[i]) : me.lo;
+  std::fill(st.acc, st.acc + (me.hi - me.lo + 1), kInf);
+}
+
+// C2 = uf[s] + C(s+1, t, m - ab[s]) + ub[s]  for m >= m_all^{s,t}.
+void Table::applyC2(int s, int t) {
+  const RowMeta &me = metaT[Problem::idx(s, t)];
+  if (!P.allowAll || empty(me))
+    return;
+  const size_t j = Problem::idx(s + 1, t);
+  const RowMeta &ra = metaT[j];
+  if (empty(ra))
+    return;
+  const int64_t lo = me.lo, hE = me.hi, w = P.ab[s];
+  float *a = data.get() + me.off;
+  const int64_t start = std::max({lo, P.mAll(s, t), ra.lo + w});
+  const float cst = P.ufub(s);
+  const float *A = row(ra);
+  const int64_t e1 = std::min(hE, ra.hi + w);
+  if (e1 >= start)
+    minAddB(a + (start - lo), A + (start - w - ra.lo), cst, e1 - start + 1);
+  const int64_t s2 = std::max(start, ra.hi + w + 1);
+  if (s2 <= hE)
+    minConst(a + (s2 - lo), cst + lastT[j], hE - s2 + 1);
+}
+
+// One term of C1: pre(s,s') + C(s', t, m - a[s'-1]) + C(s, s'-1, m), for
+// m >= m_none^{s,t}.
+//
+// Pruning: the term is non-increasing in m and bottoms out at c (both rows
+// constant); the result row is non-increasing too, so the term can only
+// improve m <= e, the last m with acc[m] > c. Splits come in increasing s'
+// where c grows (pre grows, the rest is the sub-chains' minima) and acc only
+// shrinks, so e only moves down: a linear scan, restarted when c decreases
+// (rounding, AD model, or a new pass over the splits).
+inline void Table::applySplit(int s, int t, int sp, PairState &st) {
+  const size_t ja = Problem::idx(sp, t), jb = idxS(s, sp - 1);
+  const RowMeta &ra = metaT[ja], &rb = metaS[jb];
+  const int64_t lo = st.lo, hE = st.hi;
+  const int64_t w = P.a[sp - 1];
+  // (An empty row has lo > hi: Lo > hE then.)
+  const int64_t Lo = std::max({st.start, ra.lo + w, rb.lo});
+  if (Lo > hE || empty(ra) || empty(rb))
+    return;
+  float *a = st.acc;
+  const float p = P.pre(s, sp);
+  const float Alast = lastT[ja], Blast = lastS[jb];
+  const float c = (p + Alast) + Blast; // the term's minimum
+  if (c < st.prevC)
+    st.e = hE;
+  st.prevC = c;
+  const float *A = row(ra), *B = row(rb);
+  const int64_t ea = ra.hi + w, eb = rb.hi; // rows vary up to ea / eb
+#if CKPT_X86_DISPATCH
+  if (kHasAvx512) {
+    st.e = splitAvx512(a + (Lo - lo), A + (Lo - w - ra.lo), B + (Lo - rb.lo), p,
+                       Alast, Blast, c, st.e - Lo, ea - Lo, eb - Lo) +
+           Lo;
+    return;
+  }
+#endif
+  int64_t e = st.e;
+  while (e >= Lo && a[e - lo] <= c)
+    --e;
+  st.e = e;
+  if (e < Lo)
+    return;
+  const int64_t end = e;
+  const int64_t e1 = std::min({end, ea, eb});
+  if (e1 >= Lo)
+    minAddBlocks<true>(a, lo, Lo, e1, A, w + ra.lo, B, rb.lo, p, 0.0f);
+  if (ea < eb) {
+    const int64_t s2 = std::max(Lo, ea + 1), e2 = std::min(end, eb);
+    if (e2 >= s2)
+      minAddB(a + (s2 - lo), B + (s2 - rb.lo), p + Alast, e2 - s2 + 1);
+  } else if (eb < ea) {
+    const int64_t s2 = std::max(Lo, eb + 1), e2 = std::min(end, ea);
+    if (e2 >= s2)
+      minAddBlocks<false>(a, lo, s2, e2, A, w + ra.lo, B, rb.lo, p, Blast);
+  }
+  const int64_t s3 = std::max(Lo, std::max(ea, eb) + 1);
+  if (s3 <= end)
+    minConst(a + (s3 - lo), c, end - s3 + 1);
+}
+
+void Table::finishPair(int s, int t) {
+  const size_t i = Problem::idx(s, t);
+  const RowMeta &me = metaT[i];
+  if (empty(me))
+    return;
+  float *a = data.get() + me.off;
+  const ptrdiff_t len = static_cast<ptrdiff_t>(me.hi - me.lo + 1);
+  if (s == t) // Eq. (1): lo = m_all^{s,s}.
+    std::fill(a, a + len, P.ufub(s));
+  assert(a[0] < kInf && "lo(s,t) must be feasible");
+  lastT[i] = lastS[idxS(s, t)] = a[len - 1];
+}
+
+void Table::computePair(int s, int t) {
+  if (s < t) {
+    PairState st;
+    beginPair(s, t, st);
+    applyC2(s, t);
+    for (int sp = s + 1; sp <= t; ++sp)
+      applySplit(s, t, sp, st);
+  }
+  finishPair(s, t);
+}
+
+void waitDone(const std::atomic<uint8_t> &flag) {
+  for (int spin = 0; !flag.load(std::memory_order_acquire); ++spin) {
+    if (spin < 256)
+      CKPT_PAUSE();
+    else
+      std::this_thread::yield();
+  }
+}
+
+/// Fills the pairs (s, t) with t in the column block [t0, t1].
+///
+/// First the triangle s >= t0 pair by pair (s descending, t ascending).
+/// Then tiles of rows [s0, s1] (s1 < t0, going up): a pair (s,t) of a tile
+/// has "external" splits s' in (s1, t0], whose rows (s', t) and (s, s'-1)
+/// are outside the tile and already done, and "internal" ones in (s, s1] and
+/// (t0, t], which need rows of the tile itself. Phase 1 applies the
+/// external splits like a blocked matrix product (split outermost, then the
+/// tile's pairs): each row (s, s'-1) is reused for all t of the tile and
+/// each row (s', t) for all s, from cache. Phase 2 completes each pair (C2,
+/// internal splits) in dependency order.
+///
+/// With `done` (several threads), a tile first waits for (s0, t0-1), the
+/// previous block's pair that completes its rows s >= s0, and every pair is
+/// flagged when complete.
+constexpr int kMicro = 4, kSplitChunk = 32;
+
+void fillBlock(Table &T, int t0, int t1, int tileRows,
+               std::atomic<uint8_t> *done) {
+  auto mark = [&](int s, int t) {
+    if (done)
+      done[Problem::idx(s, t)].store(1, std::memory_order_release);
+  };
+  for (int s = t1; s >= t0; --s)
+    for (int t = s; t <= t1; ++t) {
+      T.computePair(s, t);
+      mark(s, t);
+    }
+  const int K = t1 - t0 + 1;
+  std::vector<Table::PairState> st(static_cast<size_t>(tileRows) * K);
+  for (int s1 = t0 - 1; s1 >= 1;) {
+    const int s0 = std::max(1, s1 - tileRows + 1);
+    if (done)
+      waitDone(done[Problem::idx(s0, t0 - 1)]);
+    auto state = [&](int s, int t) -> Table::PairState & {
+      return st[static_cast<size_t>(s - s0) * K + (t - t0)];
+    };
+    for (int s = s0; s <= s1; ++s)
+      for (int t = t0; t <= t1; ++t)
+        T.beginPair(s, t, state(s, t));
+    // Phase 1: external splits, in chunks of kSplitChunk, each applied by
+    // micro-tiles of kMicro x kMicro pairs (splits inside, pairs outside):
+    // a micro-tile's rows stay in L1 for a whole chunk, while the chunk's
+    // operand rows (kSplitChunk per row and per column of the tile) stay in
+    // L2. Every pair still sees its splits in increasing order.
+    for (int spa = s1 + 1; spa <= t0; spa += kSplitChunk) {
+      const int spb = std::min(t0, spa + kSplitChunk - 1);
+      for (int tg = t0; tg <= t1; tg += kMicro)
+        for (int sg = s0; sg <= s1; sg += kMicro) {
+          const int te = std::min(t1, tg + kMicro - 1);
+          const int se = std::min(s1, sg + kMicro - 1);
+          for (int sp = spa; sp <= spb; ++sp)
+            for (int s = sg; s <= se; ++s)
+              for (int t = tg; t <= te; ++t)
+                T.applySplit(s, t, sp, state(s, t));
+        }
+    }
+    for (int s = s1; s >= s0; --s) // phase 2: C2 and internal splits
+      for (int t = t0; t <= t1; ++t) {
+        Table::PairState &ps = state(s, t);
+        T.applyC2(s, t);
+        ps.restart();
+        for (int sp = s + 1; sp <= s1; ++sp)
+          T.applySplit(s, t, sp, ps);
+        for (int sp = t0 + 1; sp <= t; ++sp)
+          T.applySplit(s, t, sp, ps);
+        T.finishPair(s, t);
+        mark(s, t);
+      }
+    s1 = s0 - 1;
+  }
+}
+
+/// Fills the table by blocks of `cols` columns; with several threads each
+/// takes the next block, a pipelined wavefront (see fillBlock).
+void fillTable(Table &T, unsigned threads, int cols, int tileRows) {
+  const int n = T.P.n;
+  cols = std::max(cols, 1);
+  tileRows = std::max(tileRows, 1);
+  if (threads <= 1) {
+    for (int t0 = 1; t0 <= n; t0 += cols)
+      fillBlock(T, t0, std::min(n, t0 + cols - 1), tileRows, nullptr);
+    return;
+  }
+  const size_t np = T.P.numPairs();
+  std::unique_ptr<std::atomic<uint8_t>[]> done(new std::atomic<uint8_t>[np]);
+  for (size_t k = 0; k < np; ++k)
+    done[k].store(0, std::memory_order_relaxed);
+  std::atomic<int> nextBlock{0};
+  auto worker = [&]() {
+    for (;;) {
+      const int t0 =
+          1 + cols * nextBlock.fetch_add(1, std::memory_order_relaxed);
+      if (t0 > n)
+        return;
+      fillBlock(T, t0, std::min(n, t0 + cols - 1), tileRows, done.get());
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned k = 1; k < threads; ++k)
+    pool.emplace_back(worker);
+  worker();
+  for (auto &th : pool)
+    th.join();
+}
+
+/// Algorithm 2, with an explicit stack.
+bool reconstruct(const Table &T, int64_t m0, std::vector<Op> &seq) {
+  const Problem &P = T.P;
+  struct Task {
+    bool emit;
+    Op op;
+    int s, t;
+    int64_t m;
+  };
+  std::vector<Task> stack;
+  stack.push_back({false, Op{}, 1, P.n, m0});
+  auto emit = [&](OpKind k, int l) {
+    stack.push_back({true, Op{k, l}, 0, 0, 0});
+  };
+  while (!stack.empty()) {
+    Task task = stack.back();
+    stack.pop_back();
+    if (task.emit) {
+      seq.push_back(task.op);
+      continue;
+    }
+    const int s = task.s, t = task.t;
+    const int64_t m = task.m;
+    if (s == t) {
+      if (m < P.mAll(s, s))
+        return false;
+      emit(OpKind::Backward, s);
+      emit(OpKind::FAll, s);
+      continue;
+    }
+    float best = kInf;
+    int choice = -1; // 0: C2 (F_all^s), else the split s'
+    if (P.allowAll && m >= P.mAll(s, t)) {
+      float v = P.ufub(s) + T.value(s + 1, t, m - P.ab[s]);
+      if (v < best) {
+        best = v;
+        choice = 0;
+      }
+    }
+    if (m >= P.mNone[Problem::idx(s, t)]) {
+      for (int sp = s + 1; sp <= t; ++sp) {
+        float v = (P.pre(s, sp) + T.value(sp, t, m - P.a[sp - 1])) +
+                  T.value(s, sp - 1, m);
+        if (v < best) {
+          best = v;
+          choice = sp;
+        }
+      }
+    }
+    if (choice < 0)
+      return false;
+    if (choice == 0) {
+      emit(OpKind::Backward, s);
+      stack.push_back({false, Op{}, s + 1, t, m - P.ab[s]});
+      emit(OpKind::FAll, s);
+    } else {
+      const int sp = choice;
+      stack.push_back({false, Op{}, s, sp - 1, m});
+      stack.push_back({false, Op{}, sp, t, m - P.a[sp - 1]});
+      for (int k = sp - 1; k > s; --k)
+        emit(OpKind::FNone, k);
+      emit(OpKind::FCk, s);
+    }
+  }
+  return true;
+}
+
+unsigned pickThreads(unsigned requested, int n) {
+  unsigned th = requested;
+  if (th == 0) {
+    th = std::thread::hardware_concurrency();
+    if (th == 0)
+      th = 1;
+    th = std::min(th, 8u);
+  }
+  if (n < 48) // not worth a thread
+    th = 1;
+  return th;
+}
+
+} // namespace
+
+int64_t ckpt::solver::minFeasibleLimit(const Chain &unitChain,
+                                       bool allowAllChains) {
+  Problem P = makeProblem(unitChain, allowAllChains);
+  return (P.lo[Problem::idx(1, P.n)] + P.a[0]) * P.scale;
+}
+
+namespace {
+/// Lays out and fills the table of `P` for m up to `W`.
+bool buildTable(const Problem &P, int64_t W, const DPOptions &options, Table &T,
+                size_t &tableBytes, std::string &error) {
+  const int n = P.n;
+  const size_t np = P.numPairs();
+  T.metaT.resize(np);
+  T.metaS.resize(np);
+  T.lastT.assign(np, kInf);
+  T.lastS.assign(np, kInf);
+  size_t total = 0;
+  for (int t = 1; t <= n; ++t)
+    for (int s = 1; s <= t; ++s) {
+      const size_t i = Problem::idx(s, t);
+      RowMeta r{P.lo[i], std::min(P.hi[i], W), total};
+      if (r.lo <= r.hi) {
+        total += static_cast<size_t>(r.hi - r.lo + 1);
+        if (total > options.maxTableBytes / sizeof(float)) {
+          error = "the DP table would exceed " +
+                  std::to_string(options.maxTableBytes >> 20) +
+                  " MiB: memory sizes are too large for exact mode, use "
+                  "slots (e.g. 500)";
+          return false;
+        }
+      }
+      T.metaT[i] = r;
+      T.metaS[T.idxS(s, t)] = r;
+    }
+  T.data = allocateTable(std::max<size_t>(total, 1));
+  tableBytes = total * sizeof(float);
+  fillTable(T, pickThreads(options.threads, n), options.tileColumns,
+            options.tileRows);
+  return true;
+}
+
+double sequenceMakespan(const Chain &unitChain, const std::vector<Op> &seq) {
+  double sum = 0;
+  for (const Op &op : seq)
+    sum += op.kind == OpKind::Backward ? unitChain.ubAt(op.stage)
+                                       : unitChain.ufAt(op.stage);
+  return sum;
+}
+} // namespace
+
+DPSolution ckpt::solver::solveChainDP(const Chain &unitChain, int64_t limit,
+                                      const DPOptions &options) {
+  DPSolution sol;
+  Problem P = makeProblem(unitChain, options.allowAllChains);
+  const int n = P.n;
+  const size_t top = Problem::idx(1, n);
+  sol.minFeasibleLimit = (P.lo[top] + P.a[0]) * P.scale;
+  if (limit < 0)
+    limit = 0;
+  const int64_t W = limit / P.scale - P.a[0]; // largest m ever queried
+  if (W < P.lo[top])
+    return sol; // infeasible
+
+  Table T(P);
+  if (!buildTable(P, W, options, T, sol.tableBytes, sol.error))
+    return sol;
+
+  sol.feasible = true;
+  if (!options.reconstruct) {
+    sol.makespan = T.value(1, n, W);
+    return sol;
+  }
+  if (!reconstruct(T, W, sol.sequence)) {
+    sol.error = "internal error: sequence reconstruction failed";
+    sol.feasible = false;
+    return sol;
+  }
+  sol.makespan = sequenceMakespan(unitChain, sol.sequence);
+  return sol;
+}
+
+struct ChainDPTable::Impl {
+  Chain chain;
+  Problem P;
+  Table T;
+  int64_t maxLimit = 0;
+  explicit Impl(const Chain &c, bool allowAll)
+      : chain(c), P(makeProblem(c, allowAll)), T(P) {}
+};
+
+ChainDPTable::ChainDPTable(std::unique_ptr<Impl> impl)
+    : impl(std::move(impl)) {}
+ChainDPTable::~ChainDPTable() = default;
+
+std::unique_ptr<ChainDPTable> ChainDPTable::build(const Chain &unitChain,
+                                                  int64_t maxLimit,
+                                                  const DPOptions &options,
+                                                  std::string &error) {
+  auto impl = std::make_unique<Impl>(unitChain, options.allowAllChains);
+  impl->maxLimit = std::max<int64_t>(maxLimit, 0);
+  const Problem &P = impl->P;
+  const int64_t W = impl->maxLimit / P.scale - P.a[0];
+  size_t bytes = 0;
+  if (W >= P.lo[Problem::idx(1, P.n)] &&
+      !buildTable(P, W, options, impl->T, bytes, error))
+    return nullptr;
+  return std::unique_ptr<ChainDPTable>(new ChainDPTable(std::move(impl)));
+}
+
+int64_t ChainDPTable::minFeasibleLimit() const {
+  const Problem &P = impl->P;
+  return (P.lo[Problem::idx(1, P.n)] + P.a[0]) * P.scale;
+}
+
+int64_t ChainDPTable::maxLimit() const { return impl->maxLimit; }
+
+bool ChainDPTable::solve(int64_t limit, std::vector<Op> &sequence,
+                         double &makespan) const {
+  sequence.clear();
+  makespan = 0;
+  const Problem &P = impl->P;
+  limit = std::min(limit, impl->maxLimit);
+  const int64_t W = limit / P.scale - P.a[0];
+  if (limit < minFeasibleLimit() || W < P.lo[Problem::idx(1, P.n)] ||
+      !impl->T.data)
+    return false;
+  if (!reconstruct(impl->T, W, sequence)) {
+    sequence.clear();
+    return false;
+  }
+  makespan = sequenceMakespan(impl->chain, sequence);
+  return true;
+}

@@ -1,0 +1,349 @@
+//===- ChainStrategies.cpp - Checkpointing strategies on a chain ----------===//
+
+#include "ckpt/Solver/Chain/ChainStrategies.h"
+
+#include "ckpt/Solver/Chain/ChainDP.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+using namespace ckpt::solver;
+
+namespace {
+/// Upper bound on the slot count (the DP table is O(S L^2)).
+constexpr int64_t kMaxSlots = int64_t(1) << 20;
+} // namespace
+
+std::string Strategy::name() const {
+  switch (kind) {
+  case Kind::Optimal:
+    return "optimal";
+  case Kind::StoreAll:
+    return "store-all";
+  case Kind::Periodic:
+    return "periodic:" + std::to_string(segments);
+  case Kind::Sqrt:
+    return "sqrt";
+  case Kind::Revolve:
+    return "revolve";
+  case Kind::MemoryPoor:
+    return "memory-poor";
+  }
+  return "?";
+}
+
+bool ckpt::solver::parseStrategy(std::string_view text, Strategy &out,
+                                 std::string &error) {
+  static const std::pair<const char *, Strategy::Kind> simple[] = {
+      {"optimal", Strategy::Kind::Optimal},
+      {"store-all", Strategy::Kind::StoreAll},
+      {"sqrt", Strategy::Kind::Sqrt},
+      {"revolve", Strategy::Kind::Revolve},
+      {"memory-poor", Strategy::Kind::MemoryPoor}};
+  for (const auto &s : simple)
+    if (text == s.first) {
+      out = Strategy{s.second, 0};
+      return true;
+    }
+  constexpr std::string_view kPeriodic = "periodic:";
+  if (text.substr(0, kPeriodic.size()) == kPeriodic) {
+    std::string_view num = text.substr(kPeriodic.size());
+    int k = 0;
+    auto r = std::from_chars(num.data(), num.data() + num.size(), k);
+    if (num.empty() || r.ec != std::errc() ||
+        r.ptr != num.data() + num.size() || k < 1) {
+      error = "invalid strategy '" + std::string(text) +
+              "': periodic:K needs an integer K >= 1";
+      return false;
+    }
+    out = Strategy{Strategy::Kind::Periodic, k};
+    return true;
+  }
+  error = "unknown strategy '" + std::string(text) +
+          "' (expected optimal, store-all, periodic:K, sqrt, revolve or "
+          "memory-poor)";
+  return false;
+}
+
+std::string ckpt::solver::strategyHelp() {
+  return "  optimal      optimal persistent schedule (Beaumont et al. 2019, "
+         "Theorem 1)\n"
+         "  store-all    F_all every stage, no recomputation\n"
+         "  periodic:K   PyTorch checkpoint_sequential with K segments\n"
+         "  sqrt         periodic:K with K = round(sqrt(L))\n"
+         "  revolve      AD-model optimum (only a stored, F_all before each "
+         "B)\n"
+         "  memory-poor  keep only a^0, recompute from it before each B\n";
+}
+
+std::vector<Op> ckpt::solver::storeAllSequence(int L) {
+  std::vector<Op> seq;
+  for (int l = 1; l <= L + 1; ++l)
+    seq.push_back({OpKind::FAll, l});
+  for (int l = L + 1; l >= 1; --l)
+    seq.push_back({OpKind::Backward, l});
+  return seq;
+}
+
+std::vector<Op> ckpt::solver::periodicSequence(int L, int K) {
+  if (L <= 0 || K <= 1)
+    return storeAllSequence(L);
+  const int seg = L / K;
+  std::vector<Op> seq;
+  // Forward: K-1 checkpointed segments keep only their input.
+  for (int j = 0; j < K - 1; ++j) {
+    const int p = j * seg + 1, q = (j + 1) * seg;
+    seq.push_back({OpKind::FCk, p});
+    for (int l = p + 1; l <= q; ++l)
+      seq.push_back({OpKind::FNone, l});
+  }
+  // The last segment and the loss run normally (with autograd).
+  const int r = (K - 1) * seg + 1;
+  for (int l = r; l <= L + 1; ++l)
+    seq.push_back({OpKind::FAll, l});
+  for (int l = L + 1; l >= r; --l)
+    seq.push_back({OpKind::Backward, l});
+  // Backward of each checkpointed segment: recompute it with autograd.
+  for (int j = K - 2; j >= 0; --j) {
+    const int p = j * seg + 1, q = (j + 1) * seg;
+    for (int l = p; l <= q; ++l)
+      seq.push_back({OpKind::FAll, l});
+    for (int l = q; l >= p; --l)
+      seq.push_back({OpKind::Backward, l});
+  }
+  return seq;
+}
+
+std::vector<Op> ckpt::solver::memoryPoorSequence(int L) {
+  std::vector<Op> seq;
+  for (int l = L + 1; l >= 1; --l) {
+    if (l >= 2) {
+      seq.push_back({OpKind::FCk, 1});
+      for (int k = 2; k <= l - 1; ++k)
+        seq.push_back({OpKind::FNone, k});
+    }
+    seq.push_back({OpKind::FAll, l});
+    seq.push_back({OpKind::Backward, l});
+  }
+  return seq;
+}
+
+namespace {
+
+bool isDP(const Strategy &s) {
+  return s.kind == Strategy::Kind::Optimal || s.kind == Strategy::Kind::Revolve;
+}
+
+/// Checks the chain, strategy and slot count; returns an error message.
+std::string checkInputs(const Chain &chain, const Strategy &strategy,
+                        int64_t slots) {
+  std::string err = chain.validate();
+  if (!err.empty())
+    return err;
+  if (slots < 0)
+    return "slots must be a positive integer (or 0 for exact sizes)";
+  if (slots > kMaxSlots)
+    return "slots must be at most " + std::to_string(kMaxSlots);
+  if (strategy.kind == Strategy::Kind::Periodic) {
+    const int L = chain.length();
+    if (strategy.segments < 1 || strategy.segments > std::max(L, 1))
+      return "strategy periodic:" + std::to_string(strategy.segments) +
+             " needs 1 <= K <= L (L = " + std::to_string(L) + ")";
+  }
+  return "";
+}
+
+std::vector<Op> fixedSequence(const Chain &chain, const Strategy &s) {
+  const int L = chain.length();
+  switch (s.kind) {
+  case Strategy::Kind::StoreAll:
+    return storeAllSequence(L);
+  case Strategy::Kind::Periodic:
+    return periodicSequence(L, s.segments);
+  case Strategy::Kind::Sqrt: {
+    int k = static_cast<int>(std::lround(std::sqrt(static_cast<double>(L))));
+    return periodicSequence(L, std::max(1, k));
+  }
+  case Strategy::Kind::MemoryPoor:
+    return memoryPoorSequence(L);
+  default:
+    return {};
+  }
+}
+
+/// Is `strategy` feasible with budget M and `slots` slots (slots > 0)?
+bool feasibleWithSlots(const Chain &chain, const Strategy &strategy,
+                       const std::vector<Op> &fixed, int64_t M, int64_t slots) {
+  Chain u = toUnits(chain, MemoryModel{M, slots});
+  if (isDP(strategy))
+    return minFeasibleLimit(u, strategy.kind == Strategy::Kind::Optimal) <=
+           slots;
+  return simulate(u, fixed).peak <= slots;
+}
+
+} // namespace
+
+bool ckpt::solver::minFeasibleMemory(const Chain &chain,
+                                     const Strategy &strategy, int64_t slots,
+                                     std::optional<int64_t> &out,
+                                     std::string &error) {
+  out.reset();
+  error = checkInputs(chain, strategy, slots);
+  if (!error.empty())
+    return false;
+  const bool allowAll = strategy.kind == Strategy::Kind::Optimal;
+  std::vector<Op> fixed = fixedSequence(chain, strategy);
+  // Exact sizes: the answer directly (and a lower bound for slot mode, since
+  // rounding sizes up only adds requirements).
+  int64_t exactMin = isDP(strategy) ? minFeasibleLimit(chain, allowAll)
+                                    : simulate(chain, fixed).peak;
+  if (slots == 0) {
+    out = std::max<int64_t>(exactMin, 1);
+    return true;
+  }
+  int64_t maxSize = 0;
+  for (const auto *v :
+       {&chain.wa, &chain.wdelta, &chain.wabar, &chain.of, &chain.ob})
+    for (int64_t x : *v)
+      maxSize = std::max(maxSize, x);
+  // With M >= maxSize * S every non-zero size is one slot; a larger M does
+  // not change anything.
+  int64_t hi = std::max<int64_t>(maxSize * slots, 1);
+  if (!feasibleWithSlots(chain, strategy, fixed, hi, slots))
+    return true; // feasible for no M
+  int64_t lo = std::max<int64_t>(exactMin, 1);
+  if (lo > hi)
+    lo = hi;
+  // The answer is usually a little above the exact one: gallop up from it
+  // (steps of lo/1024, doubling) before bisecting, rather than bisect the
+  // whole range up to maxSize * S.
+  for (int64_t step = std::max<int64_t>(lo / 1024, 1); lo < hi; step *= 2) {
+    int64_t probe = std::min(hi, lo + step);
+    if (feasibleWithSlots(chain, strategy, fixed, probe, slots)) {
+      hi = probe;
+      break;
+    }
+    lo = probe + 1;
+  }
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (feasibleWithSlots(chain, strategy, fixed, mid, slots))
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  out = lo;
+  return true;
+}
+
+StrategyResult ckpt::solver::runStrategy(const Chain &chain,
+                                         const Strategy &strategy,
+                                         const MemoryModel &budget,
+                                         const SolveOptions &options) {
+  StrategyResult r;
+  r.strategy = strategy;
+  r.budget = budget;
+  r.error = checkInputs(chain, strategy, budget.slots);
+  if (r.error.empty() && budget.memory <= 0)
+    r.error = "memory must be a positive integer";
+  if (!r.error.empty())
+    return r;
+
+  const Chain u = toUnits(chain, budget);
+  const int64_t limit = budget.limit();
+  std::vector<Op> seq;
+  if (isDP(strategy)) {
+    DPOptions opts;
+    opts.allowAllChains = strategy.kind == Strategy::Kind::Optimal;
+    opts.threads = options.threads;
+    DPSolution sol = solveChainDP(u, limit, opts);
+    if (!sol.error.empty()) {
+      r.error = sol.error;
+      return r;
+    }
+    if (sol.feasible)
+      seq = std::move(sol.sequence);
+    r.feasible = sol.feasible;
+  } else {
+    seq = fixedSequence(chain, strategy);
+  }
+  if (!seq.empty()) {
+    Simulation su = simulate(u, seq);
+    if (!su.valid) {
+      r.error = "internal error: invalid " + strategy.name() +
+                " sequence: " + su.error;
+      return r;
+    }
+    r.feasible = su.peak <= limit;
+    if (isDP(strategy) && !r.feasible) {
+      r.error = "internal error: the DP's sequence exceeds the limit";
+      return r;
+    }
+    if (r.feasible) {
+      Simulation sb = budget.exact() ? su : simulate(chain, seq);
+      r.makespan = su.makespan;
+      r.peakUnits = su.peak;
+      r.peak = sb.peak;
+      if (options.withSequence)
+        r.sequence = std::move(seq);
+    }
+  }
+  if (options.withMinFeasible) {
+    std::string err;
+    if (!minFeasibleMemory(chain, strategy, budget.slots, r.minFeasibleMemory,
+                           err)) {
+      r.error = err;
+      return r;
+    }
+  }
+  return r;
+}
+
+bool ckpt::solver::sweep(const Chain &chain, const Strategy &strategy,
+                         int64_t slots, int count, std::vector<SweepPoint> &out,
+                         std::string &error, unsigned threads) {
+  out.clear();
+  if (count < 1) {
+    error = "the sweep needs at least one budget";
+    return false;
+  }
+  std::optional<int64_t> lo, hi;
+  if (!minFeasibleMemory(chain, strategy, slots, lo, error))
+    return false;
+  if (!lo) {
+    error = "strategy " + strategy.name() +
+            " is infeasible for every memory "
+            "with " +
+            std::to_string(slots) + " slots";
+    return false;
+  }
+  if (!minFeasibleMemory(chain, Strategy{Strategy::Kind::StoreAll, 0}, slots,
+                         hi, error))
+    return false;
+  int64_t top = hi ? std::max(*hi, *lo) : *lo;
+  SolveOptions opts;
+  opts.threads = threads;
+  opts.withSequence = false;
+  opts.withMinFeasible = false;
+  int64_t prev = -1;
+  for (int k = 0; k < count; ++k) {
+    int64_t m = *lo;
+    if (count > 1)
+      m += static_cast<int64_t>(
+          std::llround(static_cast<long double>(top - *lo) * k / (count - 1)));
+    if (m == prev)
+      continue;
+    prev = m;
+    SweepPoint p;
+    p.memory = m;
+    p.result = runStrategy(chain, strategy, MemoryModel{m, slots}, opts);
+    if (!p.result.error.empty()) {
+      error = p.result.error;
+      return false;
+    }
+    p.result.minFeasibleMemory = lo;
+    out.push_back(std::move(p));
+  }
+  return true;
+}

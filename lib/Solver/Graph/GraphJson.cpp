@@ -1,0 +1,283 @@
+//===- GraphJson.cpp - Reading graphs from Checkmate-style JSON -----------===//
+
+#include "ckpt/Solver/Graph/GraphJson.h"
+
+#include <cmath>
+#include <cstdio>
+#include <unordered_map>
+
+namespace ckpt {
+namespace graph {
+
+namespace {
+
+std::string at(const json::Value &v) {
+  if (v.line() == 0)
+    return "";
+  return std::to_string(v.line()) + ":" + std::to_string(v.column()) + ": ";
+}
+
+struct Reader {
+  GraphReadResult res;
+  bool failed = false;
+
+  bool fail(const json::Value &where, const std::string &msg) {
+    if (!failed) {
+      res.error = at(where) + msg;
+      failed = true;
+    }
+    return false;
+  }
+
+  // A non-negative finite number field.
+  bool number(const json::Value &obj, const char *key, const std::string &what,
+              double &out, bool required = true) {
+    const json::Value *f = obj.find(key);
+    if (!f) {
+      if (!required)
+        return true;
+      return fail(obj, what + ": missing field '" + key + "'");
+    }
+    if (!f->isNumber() || !std::isfinite(f->asDouble()) || f->asDouble() < 0)
+      return fail(*f,
+                  what + ": field '" + key + "' must be a non-negative number");
+    out = f->asDouble();
+    return true;
+  }
+
+  bool integer(const json::Value &obj, const char *key, const std::string &what,
+               int64_t &out) {
+    const json::Value *f = obj.find(key);
+    if (!f)
+      return fail(obj, what + ": missing field '" + key + "'");
+    if (!f->isInteger())
+      return fail(*f, what + ": field '" + key + "' must be an integer");
+    out = f->asInt64();
+    return true;
+  }
+
+  bool boolean(const json::Value &obj, const char *key, const std::string &what,
+               bool &out, bool required) {
+    const json::Value *f = obj.find(key);
+    if (!f) {
+      if (required)
+        return fail(obj, what + ": missing field '" + key + "'");
+      return true;
+    }
+    if (!f->isBool())
+      return fail(*f, what + ": field '" + key + "' must be true or false");
+    out = f->asBool();
+    return true;
+  }
+};
+
+} // namespace
+
+GraphReadResult graphFromJson(const json::Value &doc) {
+  Reader r;
+  Graph &g = r.res.graph;
+  if (!doc.isObject()) {
+    r.fail(doc, "the graph must be a JSON object");
+    return r.res;
+  }
+  const json::Value *meta = doc.find("graph");
+  if (meta && meta->isObject())
+    if (const json::Value *nm = meta->find("name"))
+      if (nm->isString())
+        g.name = nm->asString();
+  const json::Value *nodes = doc.find("nodes");
+  if (!nodes) {
+    r.fail(doc, "missing field 'nodes'");
+    return r.res;
+  }
+  if (!nodes->isArray()) {
+    r.fail(*nodes, "field 'nodes' must be an array");
+    return r.res;
+  }
+  const json::Value *links = doc.find("links");
+  if (!links) {
+    r.fail(doc, "missing field 'links'");
+    return r.res;
+  }
+  if (!links->isArray()) {
+    r.fail(*links, "field 'links' must be an array");
+    return r.res;
+  }
+  int64_t sourceNode = -1;
+  bool hasSourceNode = false;
+  if (meta && meta->isObject())
+    if (const json::Value *s = meta->find("source_node"))
+      if (s->isInteger()) {
+        sourceNode = s->asInt64();
+        hasSourceNode = true;
+      }
+
+  std::unordered_map<int64_t, int> byId;
+  const auto &arr = nodes->asArray();
+  for (size_t i = 0; i < arr.size(); ++i) {
+    const json::Value &nv = arr[i];
+    std::string what = "node #" + std::to_string(i);
+    if (!nv.isObject()) {
+      r.fail(nv, what + " must be an object");
+      return r.res;
+    }
+    Node n;
+    bool layered =
+        !nv.find("id") && nv.find("name") && nv.find("name")->isNumber();
+    if (!layered) {
+      if (!r.integer(nv, "id", what, n.origId))
+        return r.res;
+      what = "node " + std::to_string(n.origId);
+      if (const json::Value *nm = nv.find("name")) {
+        if (!nm->isString()) {
+          r.fail(*nm, what + ": field 'name' must be a string");
+          return r.res;
+        }
+        n.name = nm->asString();
+        what += " ('" + n.name + "')";
+      } else {
+        n.name = std::to_string(n.origId);
+      }
+      double ram = 0;
+      if (!r.boolean(nv, "backward", what, n.backward, true) ||
+          !r.number(nv, "cost_cpu", what, n.cost) ||
+          !r.number(nv, "cost_ram", what, ram) ||
+          !r.boolean(nv, "input", what, n.input, false))
+        return r.res;
+      n.bytes = static_cast<uint64_t>(ram);
+    } else {
+      if (!r.integer(nv, "name", what, n.origId))
+        return r.res;
+      what = "node " + std::to_string(n.origId);
+      n.name = std::to_string(n.origId);
+      double out = 0;
+      if (!r.number(nv, "duration", what, n.cost) ||
+          !r.number(nv, "out_cost", what, out) ||
+          !r.boolean(nv, "input", what, n.input, false))
+        return r.res;
+      n.bytes = static_cast<uint64_t>(out);
+      if (hasSourceNode && n.origId == sourceNode)
+        n.input = true;
+    }
+    int64_t id = n.origId;
+    if (byId.count(id)) {
+      r.fail(nv, what + ": duplicate node id " + std::to_string(id));
+      return r.res;
+    }
+    byId[id] = g.addNode(std::move(n));
+  }
+
+  const auto &larr = links->asArray();
+  for (size_t i = 0; i < larr.size(); ++i) {
+    const json::Value &lv = larr[i];
+    std::string what = "link #" + std::to_string(i);
+    if (!lv.isObject()) {
+      r.fail(lv, what + " must be an object");
+      return r.res;
+    }
+    const char *sk = "source", *tk = "target";
+    if (!lv.find("source") && lv.find("0")) {
+      sk = "0";
+      tk = "1";
+    }
+    int64_t s = 0, t = 0;
+    if (!r.integer(lv, sk, what, s) || !r.integer(lv, tk, what, t))
+      return r.res;
+    auto is = byId.find(s), it = byId.find(t);
+    if (is == byId.end()) {
+      r.fail(*lv.find(sk), what + ": dangling edge: source " +
+                               std::to_string(s) + " is not a node id");
+      return r.res;
+    }
+    if (it == byId.end()) {
+      r.fail(*lv.find(tk), what + ": dangling edge: target " +
+                               std::to_string(t) + " is not a node id");
+      return r.res;
+    }
+    if (is->second == it->second) {
+      r.fail(lv, what + ": self-loop on node " + std::to_string(s) + " ('" +
+                     g.node(is->second).name + "') is a cycle");
+      return r.res;
+    }
+    g.addEdge(is->second, it->second);
+  }
+  g.finalize();
+  std::vector<int> order;
+  int cyc = -1;
+  if (!g.topologicalOrder(order, &cyc)) {
+    const Node &n = g.node(cyc);
+    r.fail(json::Value(), "the graph has a cycle through node " +
+                              std::to_string(n.origId) + " ('" + n.name + "')");
+    return r.res;
+  }
+  r.res.ok = true;
+  return r.res;
+}
+
+GraphReadResult parseGraphJson(std::string_view text) {
+  json::ParseResult p = json::parse(text);
+  if (!p.ok) {
+    GraphReadResult r;
+    r.error = p.error;
+    return r;
+  }
+  return graphFromJson(p.value);
+}
+
+GraphReadResult readGraphFile(const std::string &path) {
+  GraphReadResult r;
+  FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    r.error = path + ": cannot open file";
+    return r;
+  }
+  std::string text;
+  char buf[1 << 16];
+  size_t k;
+  while ((k = std::fread(buf, 1, sizeof buf, f)) > 0)
+    text.append(buf, k);
+  std::fclose(f);
+  r = parseGraphJson(text);
+  if (!r.ok) {
+    bool positioned =
+        !r.error.empty() && r.error[0] >= '0' && r.error[0] <= '9';
+    r.error = path + (positioned ? ":" : ": ") + r.error;
+  }
+  return r;
+}
+
+json::Value graphToJson(const Graph &g) {
+  json::Value doc = json::Value::object();
+  doc.set("directed", true);
+  doc.set("multigraph", false);
+  json::Value meta = json::Value::object();
+  meta.set("name", g.name);
+  doc.set("graph", std::move(meta));
+  json::Value nodes = json::Value::array();
+  for (int v = 0; v < g.numNodes(); ++v) {
+    const Node &n = g.node(v);
+    json::Value o = json::Value::object();
+    o.set("id", n.origId);
+    o.set("name", n.name);
+    o.set("backward", n.backward);
+    o.set("cost_cpu", n.cost);
+    o.set("cost_ram", static_cast<int64_t>(n.bytes));
+    if (n.input)
+      o.set("input", true);
+    nodes.push(std::move(o));
+  }
+  doc.set("nodes", std::move(nodes));
+  json::Value links = json::Value::array();
+  for (int v = 0; v < g.numNodes(); ++v)
+    for (int w : g.succ(v)) {
+      json::Value o = json::Value::object();
+      o.set("source", g.node(v).origId);
+      o.set("target", g.node(w).origId);
+      links.push(std::move(o));
+    }
+  doc.set("links", std::move(links));
+  return doc;
+}
+
+} // namespace graph
+} // namespace ckpt

@@ -1,0 +1,995 @@
+//===- Ilp.cpp - the exact schedule: Checkmate's MILP with CBC ------------===//
+
+#include "ckpt/Solver/Schedule/Ilp.h"
+#include "ckpt/Solver/Support/Budget.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <sstream>
+
+#if defined(__unix__) || defined(__APPLE__)
+#define CKPT_ILP_FORK 1
+#include <cerrno>
+#include <csignal>
+#include <fcntl.h>
+#include <fstream>
+#include <new>
+#include <poll.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
+#include <cmath>
+#include <string>
+#include <vector>
+
+#ifdef CKPT_HAVE_CBC
+#include "CbcEventHandler.hpp"
+#include "CbcModel.hpp"
+#include "CbcSolver.hpp"
+#include "CoinPackedMatrix.hpp"
+#include "OsiClpSolverInterface.hpp"
+#endif
+
+using namespace ckpt::sched;
+
+const char *ckpt::sched::statusName(IlpResult::Status status) {
+  switch (status) {
+  case IlpResult::Status::Optimal:
+    return "optimal";
+  case IlpResult::Status::Feasible:
+    return "feasible";
+  case IlpResult::Status::Infeasible:
+    return "infeasible";
+  case IlpResult::Status::Unknown:
+    return "unknown";
+  }
+  return "unknown";
+}
+
+int64_t ckpt::sched::physicalMemoryBytes() {
+#if defined(_SC_PHYS_PAGES) && defined(_SC_PAGESIZE)
+  long pages = ::sysconf(_SC_PHYS_PAGES), size = ::sysconf(_SC_PAGESIZE);
+  if (pages > 0 && size > 0)
+    return static_cast<int64_t>(pages) * static_cast<int64_t>(size);
+#endif
+  return 0;
+}
+
+#ifndef CKPT_HAVE_CBC
+
+bool ckpt::sched::ilpAvailable() { return false; }
+
+IlpResult ckpt::sched::solveIlp(const Problem &, int64_t, const IlpOptions &) {
+  IlpResult result;
+  result.error = "this build of ckpt has no ILP solver: CBC "
+                 "(coinor-libcbc-dev) was not found when it was configured";
+  return result;
+}
+
+#else
+
+bool ckpt::sched::ilpAvailable() { return true; }
+
+namespace {
+
+/// The program in triplet form. With `countOnly`, only its size is kept
+/// (to estimate the memory CBC needs before anything large is built).
+struct Program {
+  std::vector<double> colLo, colHi, obj;
+  std::vector<char> integer;
+  std::vector<std::string> names;
+  std::vector<double> rowLo, rowHi;
+  std::vector<int> rows, cols;
+  std::vector<double> values;
+  bool countOnly = false;
+  int64_t numCols = 0, numRows = 0, numNonzeros = 0;
+
+  int addCol(double lo, double hi, double cost, bool isInteger,
+             const std::string &name) {
+    if (!countOnly) {
+      colLo.push_back(lo);
+      colHi.push_back(hi);
+      obj.push_back(cost);
+      integer.push_back(isInteger);
+      names.push_back(name);
+    }
+    return static_cast<int>(numCols++);
+  }
+  int addRow(double lo, double hi) {
+    if (!countOnly) {
+      rowLo.push_back(lo);
+      rowHi.push_back(hi);
+    }
+    return static_cast<int>(numRows++);
+  }
+  void add(int row, int col, double value) {
+    ++numNonzeros;
+    if (countOnly)
+      return;
+    rows.push_back(row);
+    cols.push_back(col);
+    values.push_back(value);
+  }
+  void fix(int col, double value) {
+    if (!countOnly)
+      colLo[col] = colHi[col] = value;
+  }
+};
+
+/// The memory CBC needs for a program of this size before its search tree
+/// grows, fitted to its measured peak resident memory after 20 s
+/// (docs/PLANNING.md, "The exact ILP": 2.30 GiB measured for 2.65 GiB
+/// estimated on the 1000-node random layered graph's 8.7 M nonzeros): per
+/// nonzero, its copies in CBC's and Clp's matrices and factorization; per
+/// column and row, names, bounds, solutions and branching objects. The tree
+/// grows past it on long runs: the child's address-space cap catches that.
+int64_t estimatedCbcBytes(const Program &p) {
+  return 64 * 1024 * 1024 + p.numNonzeros * 256 + p.numCols * 256 +
+         p.numRows * 128;
+}
+
+/// "1610612736 B (1.50 GiB)"-style figure for messages.
+std::string gib(int64_t bytes) {
+  return ckpt::formatBytes(static_cast<uint64_t>(std::max<int64_t>(0, bytes)));
+}
+
+/// A term of a constraint: a column with a coefficient, or a constant.
+struct Term {
+  int col = -1; ///< -1: constant
+  double constant = 0;
+};
+
+/// The program's view of a problem: op i's bytes and the ops each op
+/// needs in memory while it runs.
+struct Model {
+  int n = 0;
+  std::vector<double> mem; ///< bytes / budget
+  std::vector<std::vector<int>> preds, succs;
+  std::vector<char> returned, recomputable;
+  double costScale = 1;
+  std::vector<double> cost; ///< cost / costScale
+
+  // Columns (-1: fixed 0).
+  std::vector<std::vector<int>> R, S; // R[t][i], S[t][i] for i < t
+  std::vector<std::vector<std::pair<int, int>>> edgesOf; // per k: (i, eidx)
+  int numEdges = 0;
+  std::vector<std::vector<int>> F;           // F[t][eidx] (-1: none)
+  std::vector<std::vector<int>> U;           // U[t][k]
+  std::vector<std::pair<int, int>> edgeList; // eidx -> (i, k)
+
+  Term r(int t, int i) const {
+    if (i == t)
+      return {-1, 1};
+    if (i > t || R[t][i] < 0)
+      return {-1, 0};
+    return {R[t][i], 0};
+  }
+  Term s(int t, int i) const {
+    if (t >= n || i >= t || S[t][i] < 0)
+      return {-1, 0};
+    return {S[t][i], 0};
+  }
+};
+
+/// The root op whose buffer value `v` shares (through View results), or -1
+/// for an input.
+int rootProducer(const Problem &problem, int v) {
+  while (v >= 0 && problem.values[v].rule == BufferRule::View &&
+         problem.values[v].source >= 0)
+    v = problem.values[v].source;
+  return v >= 0 ? problem.values[v].producer : -1;
+}
+
+Model buildModel(const Problem &problem, int64_t budget) {
+  Model m;
+  m.n = problem.numOps();
+  const int n = m.n;
+  m.mem.assign(n, 0);
+  m.preds.assign(n, {});
+  m.succs.assign(n, {});
+  m.returned.assign(n, 0);
+  m.recomputable.assign(n, 0);
+  m.cost.assign(n, 0);
+  double maxCost = 0;
+  for (const Op &op : problem.ops)
+    maxCost = std::max(maxCost, op.cost);
+  m.costScale = maxCost > 0 ? maxCost : 1;
+  for (int k = 0; k < n; ++k) {
+    const Op &op = problem.ops[k];
+    m.cost[k] = op.cost / m.costScale;
+    m.recomputable[k] = op.recomputable;
+    int64_t bytes = 0;
+    for (int r : op.results) {
+      const Value &value = problem.values[r];
+      if (value.rule != BufferRule::View)
+        bytes += value.bytes;
+      if (value.returned)
+        m.returned[k] = 1;
+    }
+    m.mem[k] = static_cast<double>(bytes) / static_cast<double>(budget);
+    for (int r : op.reads) {
+      for (int p : {problem.values[r].producer, rootProducer(problem, r)}) {
+        if (p < 0 || p == k)
+          continue;
+        if (std::find(m.preds[k].begin(), m.preds[k].end(), p) ==
+            m.preds[k].end())
+          m.preds[k].push_back(p);
+      }
+    }
+    std::sort(m.preds[k].begin(), m.preds[k].end());
+    for (int p : m.preds[k])
+      m.succs[p].push_back(k);
+  }
+  for (int k = 0; k < n; ++k)
+    for (int i : m.preds[k]) {
+      m.edgesOf.resize(n);
+      m.edgesOf[k].push_back({i, m.numEdges});
+      m.edgeList.push_back({i, k});
+      ++m.numEdges;
+    }
+  m.edgesOf.resize(n);
+  return m;
+}
+
+void buildProgram(Model &m, Program &p) {
+  const int n = m.n;
+  // Which results may be worth keeping into stage t: read at stage t or
+  // later, read by an op that may be recomputed later, or returned.
+  std::vector<int> lastReader(n, -1);
+  std::vector<char> recomputableReader(n, 0);
+  for (int i = 0; i < n; ++i)
+    for (int j : m.succs[i]) {
+      lastReader[i] = std::max(lastReader[i], j);
+      if (m.recomputable[j])
+        recomputableReader[i] = 1;
+    }
+  m.R.assign(n, {});
+  m.S.assign(n, {});
+  for (int t = 0; t < n; ++t) {
+    m.R[t].assign(t, -1);
+    m.S[t].assign(t, -1);
+    for (int i = 0; i < t; ++i) {
+      if (m.recomputable[i] && !m.succs[i].empty())
+        m.R[t][i] =
+            p.addCol(0, 1, m.cost[i], true,
+                     "R_" + std::to_string(t) + "_" + std::to_string(i));
+      bool useful =
+          m.returned[i] || lastReader[i] >= t || recomputableReader[i];
+      if (useful)
+        m.S[t][i] = p.addCol(
+            0, 1, 0, true, "S_" + std::to_string(t) + "_" + std::to_string(i));
+    }
+  }
+  // Keeping needs a copy in the previous stage: S[t+1][i] <= S[t][i] + R[t][i].
+  for (int t = 0; t + 1 < n; ++t) {
+    for (int i = 0; i < t; ++i) {
+      Term next = m.s(t + 1, i);
+      if (next.col < 0)
+        continue;
+      Term keep = m.s(t, i), run = m.r(t, i);
+      int row = p.addRow(-1e30, 0);
+      p.add(row, next.col, 1);
+      if (keep.col >= 0)
+        p.add(row, keep.col, -1);
+      if (run.col >= 0)
+        p.add(row, run.col, -1);
+    }
+  }
+  // A returned result is in memory in the last stage (kept or recomputed
+  // there) and stays to the end; earlier copies may be dropped.
+  for (int i = 0; i + 1 < n; ++i) {
+    if (!m.returned[i])
+      continue;
+    Term keep = m.s(n - 1, i), run = m.r(n - 1, i);
+    int row = p.addRow(1, 1e30);
+    if (keep.col >= 0)
+      p.add(row, keep.col, 1);
+    if (run.col >= 0)
+      p.add(row, run.col, 1);
+  }
+  // An op runs only when what it reads is in memory:
+  // R[t][k] <= R[t][i] + S[t][i].
+  for (int t = 0; t < n; ++t) {
+    for (int k = 0; k <= t; ++k) {
+      Term run = m.r(t, k);
+      if (run.col < 0 && run.constant == 0)
+        continue;
+      for (int i : m.preds[k]) {
+        Term ri = m.r(t, i), si = m.s(t, i);
+        // run - ri - si <= 0
+        double rhs = -run.constant;
+        int row = p.addRow(-1e30, rhs);
+        if (run.col >= 0)
+          p.add(row, run.col, 1);
+        if (ri.col >= 0)
+          p.add(row, ri.col, -1);
+        if (si.col >= 0)
+          p.add(row, si.col, -1);
+      }
+    }
+  }
+  // Freeing: FREE[t][i,k] = 1 exactly when op k runs in stage t, op i's
+  // results are not kept into stage t+1 and no later reader of i runs in
+  // stage t (Checkmate's hazard constraints).
+  m.F.assign(n, std::vector<int>(m.numEdges, -1));
+  for (int t = 0; t < n; ++t) {
+    for (int e = 0; e < m.numEdges; ++e) {
+      auto [i, k] = m.edgeList[e];
+      if (k > t)
+        continue;
+      Term rk = m.r(t, k);
+      if (rk.col < 0 && rk.constant == 0)
+        continue;
+      // hazards h = (1 - rk) + S[t+1][i] + sum R[t][j], j in succ(i), k < j <=
+      // t
+      std::vector<std::pair<int, double>> terms; // columns of h
+      double constant = 1 - rk.constant;
+      if (rk.col >= 0)
+        terms.push_back({rk.col, -1});
+      Term keep = m.s(t + 1, i);
+      if (keep.col >= 0)
+        terms.push_back({keep.col, 1});
+      if (t + 1 == n && m.returned[i])
+        constant += 1; // returned: never freed in the last stage
+      for (int j : m.succs[i]) {
+        if (j <= k || j > t)
+          continue;
+        Term rj = m.r(t, j);
+        if (rj.col >= 0)
+          terms.push_back({rj.col, 1});
+        else
+          constant += rj.constant;
+      }
+      // The largest value h takes (every positive term at 1, rk at 0).
+      int maxHazards = static_cast<int>(constant);
+      for (auto [col, coef] : terms)
+        if (coef > 0)
+          ++maxHazards;
+      int f = p.addCol(0, 1, 0, true,
+                       "F_" + std::to_string(t) + "_" + std::to_string(e));
+      m.F[t][e] = f;
+      // 1 - f <= h  <=>  -f - terms <= constant - 1
+      int row = p.addRow(-1e30, constant - 1);
+      p.add(row, f, -1);
+      for (auto [col, coef] : terms)
+        p.add(row, col, -coef);
+      // maxH (1 - f) >= h  <=>  -maxH f - terms >= constant - maxH
+      if (maxHazards == 0) {
+        // h is the constant: f = 1 exactly when it is 0.
+        p.fix(f, constant > 0 ? 0 : 1);
+        continue;
+      }
+      int row2 = p.addRow(constant - maxHazards, 1e30);
+      p.add(row2, f, -maxHazards);
+      for (auto [col, coef] : terms)
+        p.add(row2, col, -coef);
+    }
+  }
+  // Memory: U[t][0] = R[t][0] m0 + sum S[t][i] mi;
+  // U[t][k+1] = U[t][k] + R[t][k+1] m(k+1) - sum of what is freed after k.
+  m.U.assign(n, {});
+  for (int t = 0; t < n; ++t) {
+    m.U[t].assign(t + 1, -1);
+    for (int k = 0; k <= t; ++k)
+      m.U[t][k] = p.addCol(0, 1, 0, false,
+                           "U_" + std::to_string(t) + "_" + std::to_string(k));
+    {
+      Term r0 = m.r(t, 0);
+      double rhs = r0.constant * m.mem[0];
+      int row = p.addRow(rhs, rhs);
+      p.add(row, m.U[t][0], 1);
+      if (r0.col >= 0 && m.mem[0] != 0)
+        p.add(row, r0.col, -m.mem[0]);
+      for (int i = 0; i < t; ++i) {
+        Term si = m.s(t, i);
+        if (si.col >= 0 && m.mem[i] != 0)
+          p.add(row, si.col, -m.mem[i]);
+      }
+    }
+    for (int k = 0; k < t; ++k) {
+      Term rk = m.r(t, k + 1);
+      double rhs = rk.constant * m.mem[k + 1];
+      int row = p.addRow(rhs, rhs);
+      p.add(row, m.U[t][k + 1], 1);
+      p.add(row, m.U[t][k], -1);
+      if (rk.col >= 0 && m.mem[k + 1] != 0)
+        p.add(row, rk.col, -m.mem[k + 1]);
+      for (auto [i, e] : m.edgesOf[k]) {
+        int f = m.F[t][e];
+        if (f >= 0 && m.mem[i] != 0)
+          p.add(row, f, m.mem[i]);
+      }
+    }
+  }
+}
+
+/// The schedule of an R matrix: per stage, the recomputed ops in order, then
+/// the stage's op.
+Schedule scheduleOf(const Model &m, const double *solution) {
+  Schedule schedule;
+  for (int t = 0; t < m.n; ++t) {
+    for (int i = 0; i < t; ++i) {
+      int col = m.R[t][i];
+      if (col >= 0 && solution[col] > 0.5)
+        schedule.push_back(i);
+    }
+    schedule.push_back(t);
+  }
+  return schedule;
+}
+
+/// The values of the integer columns for `schedule`, or false when it is
+/// not of the program's form (stages in the problem's order, recomputations
+/// in it too).
+bool startOf(const Problem &problem, const Model &m, const Program &p,
+             const Schedule &schedule,
+             std::vector<std::pair<std::string, double>> &start) {
+  const int n = m.n;
+  // Stage of each execution; check the form.
+  std::vector<std::vector<int>> rec(n);
+  int stage = 0;
+  std::vector<int> pending;
+  std::vector<char> seen(n, 0);
+  for (int op : schedule) {
+    if (!seen[op]) {
+      if (op != stage)
+        return false;
+      seen[op] = 1;
+      rec[stage] = pending;
+      pending.clear();
+      ++stage;
+    } else {
+      if (!pending.empty() && pending.back() >= op)
+        return false;
+      pending.push_back(op);
+    }
+  }
+  if (stage != n || !pending.empty())
+    return false;
+  std::vector<std::vector<char>> R(n), S(n);
+  for (int t = 0; t < n; ++t) {
+    R[t].assign(n, 0);
+    S[t].assign(n, 0);
+    R[t][t] = 1;
+    for (int i : rec[t]) {
+      if (m.R[t][i] < 0)
+        return false;
+      R[t][i] = 1;
+    }
+  }
+  // S[t][i]: the results of i computed before stage t are read in stage t
+  // or later before i runs again (or returned).
+  // Walk stages backwards: needed[i] = some later read happens before the
+  // next recomputation of i.
+  std::vector<char> needed(n, 0);
+  for (int i = 0; i < n; ++i)
+    needed[i] = m.returned[i];
+  for (int t = n - 1; t >= 0; --t) {
+    // S[t+1] = needed at the end of stage t.
+    if (t + 1 < n)
+      for (int i = 0; i <= t; ++i)
+        S[t + 1][i] = needed[i];
+    // Go back through stage t's executions, last first.
+    std::vector<int> execs(rec[t]);
+    execs.push_back(t);
+    for (auto it = execs.rbegin(); it != execs.rend(); ++it) {
+      int op = *it;
+      needed[op] = 0; // computed here: earlier copies are not needed for it
+      for (int i : m.preds[op])
+        needed[i] = 1;
+    }
+  }
+  (void)problem;
+  for (int t = 0; t < n; ++t)
+    for (int i = 0; i < t; ++i) {
+      if (S[t][i] && m.S[t][i] < 0)
+        return false;
+    }
+  auto put = [&](int col, double value) {
+    if (col >= 0)
+      start.push_back({p.names[col], value});
+  };
+  for (int t = 0; t < n; ++t)
+    for (int i = 0; i < t; ++i) {
+      put(m.R[t][i], R[t][i]);
+      put(m.S[t][i], S[t][i]);
+    }
+  for (int t = 0; t < n; ++t)
+    for (int e = 0; e < m.numEdges; ++e) {
+      int f = m.F[t][e];
+      if (f < 0)
+        continue;
+      auto [i, k] = m.edgeList[e];
+      bool freed = R[t][k] && !(t + 1 < n && S[t + 1][i]);
+      for (int j : m.succs[i])
+        if (j > k && j <= t && R[t][j])
+          freed = false;
+      put(f, freed ? 1 : 0);
+    }
+  return true;
+}
+
+} // namespace
+
+namespace {
+
+/// What the solver reports while it runs: incumbents and bounds (in the
+/// program's objective units) and, at the end, its status.
+class Reporter {
+public:
+  virtual ~Reporter() = default;
+  virtual void incumbent(const Schedule &schedule) = 0;
+  virtual void bound(double value) = 0;
+  /// `nodes`: CBC stopped at its node limit.
+  virtual void finished(IlpResult::Status status, double bound, bool nodes) = 0;
+};
+
+/// Forwards CBC's new incumbents and bounds to a Reporter.
+class Events : public CbcEventHandler {
+public:
+  Events(const Model &m, Reporter &reporter) : m(m), reporter(reporter) {}
+  CbcAction event(CbcEvent which) override {
+    if (!model_ || model_->parentModel())
+      return noAction; // a sub-tree of a heuristic
+    if (which == solution || which == heuristicSolution) {
+      if (const double *best = model_->bestSolution())
+        reporter.incumbent(scheduleOf(m, best));
+    }
+    {
+      // Any event: the bound may have moved (root cuts, nodes).
+      double value = model_->getBestPossibleObjValue();
+      if (value > lastBound) {
+        lastBound = value;
+        reporter.bound(value);
+      }
+    }
+    return noAction;
+  }
+  CbcEventHandler *clone() const override { return new Events(*this); }
+
+private:
+  const Model &m;
+  Reporter &reporter;
+  double lastBound = -1e300;
+};
+
+/// Builds and solves the program in this process, reporting as it goes.
+void runCbc(const IlpOptions &options, double seconds, const Model &m,
+            const Program &p,
+            const std::vector<std::pair<std::string, double>> *start,
+            const Schedule *startSchedule, Reporter &reporter) {
+  OsiClpSolverInterface solver;
+  solver.setIntParam(OsiNameDiscipline, 2);
+  CoinPackedMatrix matrix(false, p.rows.data(), p.cols.data(), p.values.data(),
+                          static_cast<CoinBigIndex>(p.values.size()));
+  matrix.setDimensions(static_cast<int>(p.rowLo.size()),
+                       static_cast<int>(p.colLo.size()));
+  solver.loadProblem(matrix, p.colLo.data(), p.colHi.data(), p.obj.data(),
+                     p.rowLo.data(), p.rowHi.data());
+  for (size_t c = 0; c < p.colLo.size(); ++c) {
+    if (p.integer[c])
+      solver.setInteger(static_cast<int>(c));
+    solver.setColName(static_cast<int>(c), p.names[c]);
+  }
+  solver.messageHandler()->setLogLevel(0);
+
+  CbcModel model(solver);
+  CbcMain0(model);
+  model.setLogLevel(options.log ? 1 : 0);
+  model.messageHandler()->setLogLevel(options.log ? 1 : 0);
+  Events events(m, reporter);
+  model.passInEventHandler(&events);
+
+  if (start) {
+    model.setMIPStart(*start);
+    reporter.incumbent(*startSchedule);
+  }
+
+  std::vector<std::string> args = {"ckpt-ilp"};
+  if (seconds > 0) {
+    // Wall-clock seconds (CBC counts CPU time by default, which runs slower
+    // than the clock on a loaded machine).
+    args.push_back("-timeMode");
+    args.push_back("elapsed");
+    args.push_back("-sec");
+    args.push_back(std::to_string(seconds));
+  }
+  if (options.nodeLimit > 0) {
+    args.push_back("-maxNodes");
+    args.push_back(std::to_string(options.nodeLimit));
+  }
+  if (options.threads > 1) {
+    args.push_back("-threads");
+    args.push_back(std::to_string(options.threads));
+  }
+  // Debian's CBC is built with assertions, and one of its heuristics trips
+  // on preprocessed models of this program: no preprocessing.
+  args.push_back("-preprocess");
+  args.push_back("off");
+  args.push_back("-ratioGap");
+  args.push_back("1e-6");
+  args.push_back("-log");
+  args.push_back(options.log ? "1" : "0");
+  args.push_back("-solve");
+  args.push_back("-quit");
+  std::vector<const char *> argv;
+  for (const std::string &a : args)
+    argv.push_back(a.c_str());
+  CbcMain1(static_cast<int>(argv.size()), argv.data(), model);
+
+  const double *best = model.bestSolution();
+  if (best)
+    reporter.incumbent(scheduleOf(m, best));
+  double bound = model.getBestPossibleObjValue();
+  IlpResult::Status status = IlpResult::Status::Unknown;
+  if (model.isProvenOptimal() && best)
+    status = IlpResult::Status::Optimal;
+  else if (model.isProvenInfeasible() && !best)
+    status = IlpResult::Status::Infeasible;
+  else if (best)
+    status = IlpResult::Status::Feasible;
+  reporter.finished(status, bound,
+                    options.nodeLimit > 0 && model.isNodeLimitReached());
+}
+
+/// The warm start in the program's form (recomputations of a stage in the
+/// problem's order) with its column values, when it fits the budget.
+bool programStart(const Problem &problem, int64_t budget, const Model &m,
+                  const Program &p, const Schedule &schedule, Schedule &normal,
+                  std::vector<std::pair<std::string, double>> &start) {
+  normal.clear();
+  std::vector<char> seen(problem.numOps(), 0);
+  std::vector<int> pending;
+  for (int op : schedule) {
+    if (seen[op]) {
+      pending.push_back(op);
+      continue;
+    }
+    seen[op] = 1;
+    std::sort(pending.begin(), pending.end());
+    pending.erase(std::unique(pending.begin(), pending.end()), pending.end());
+    normal.insert(normal.end(), pending.begin(), pending.end());
+    pending.clear();
+    normal.push_back(op);
+  }
+  normal = prune(problem, normal);
+  Evaluation e = evaluate(problem, normal);
+  return e.valid && e.peak <= budget && startOf(problem, m, p, normal, start);
+}
+
+/// Keeps what the solver reported (in this process).
+struct Collect : Reporter {
+  std::optional<Schedule> best;
+  double bestCost = 0;
+  double lowerBound = -1e300;
+  std::optional<IlpResult::Status> status;
+  bool nodes = false;
+  /// The last incumbent reported (CBC's own best when it finishes): whether
+  /// it fits the budget in the exact simulation, and its cost.
+  bool lastFits = false;
+  double lastCost = 0;
+  bool finalFits = false;
+  double finalCost = 0;
+  const Problem &problem;
+  int64_t budget;
+  Collect(const Problem &problem, int64_t budget)
+      : problem(problem), budget(budget) {}
+  void incumbent(const Schedule &schedule) override {
+    Schedule pruned = prune(problem, schedule);
+    Evaluation e = evaluate(problem, pruned);
+    lastFits = e.valid && e.peak <= budget;
+    lastCost = e.cost;
+    if (!lastFits)
+      return;
+    if (!best || e.cost < bestCost) {
+      best = std::move(pruned);
+      bestCost = e.cost;
+    }
+  }
+  void bound(double value) override {
+    lowerBound = std::max(lowerBound, value);
+  }
+  void finished(IlpResult::Status s, double value,
+                bool stoppedByNodes) override {
+    status = s;
+    nodes = stoppedByNodes;
+    finalFits = lastFits;
+    finalCost = lastCost;
+    bound(value);
+  }
+};
+
+#ifdef CKPT_ILP_FORK
+/// Writes reports as lines on a pipe (in the solver's child process).
+struct PipeWriter : Reporter {
+  int fd;
+  explicit PipeWriter(int fd) : fd(fd) {}
+  void line(const std::string &text) {
+    size_t done = 0;
+    while (done < text.size()) {
+      ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+      if (n <= 0)
+        return;
+      done += static_cast<size_t>(n);
+    }
+  }
+  void incumbent(const Schedule &schedule) override {
+    std::string text = "S " + std::to_string(schedule.size());
+    for (int op : schedule)
+      text += " " + std::to_string(op);
+    line(text + "\n");
+  }
+  void bound(double value) override {
+    char buffer[64];
+    std::snprintf(buffer, sizeof(buffer), "B %.17g\n", value);
+    line(buffer);
+  }
+  void finished(IlpResult::Status status, double value, bool nodes) override {
+    char buffer[80];
+    std::snprintf(buffer, sizeof(buffer), "E %d %.17g %d\n",
+                  static_cast<int>(status), value, nodes ? 1 : 0);
+    line(buffer);
+  }
+};
+
+/// Feeds the lines of the child's pipe to a Reporter.
+void parseLine(const std::string &text, Reporter &reporter, bool &outOfMemory) {
+  std::istringstream in(text);
+  char kind = 0;
+  in >> kind;
+  if (kind == 'S') {
+    size_t n = 0;
+    in >> n;
+    Schedule schedule(n);
+    for (size_t i = 0; i < n && in; ++i)
+      in >> schedule[i];
+    if (in)
+      reporter.incumbent(schedule);
+  } else if (kind == 'B') {
+    double value;
+    if (in >> value)
+      reporter.bound(value);
+  } else if (kind == 'E') {
+    int status, nodes = 0;
+    double value;
+    if (in >> status >> value >> nodes)
+      reporter.finished(static_cast<IlpResult::Status>(status), value,
+                        nodes != 0);
+  } else if (kind == 'M') {
+    outOfMemory = true;
+  }
+}
+#endif
+
+} // namespace
+
+IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
+                                const IlpOptions &options) {
+  IlpResult result;
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point t0 =
+      options.started ? *options.started : Clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+  };
+  auto finish = [&]() -> IlpResult & {
+    result.seconds = elapsed();
+    return result;
+  };
+  std::string why = problem.validate();
+  if (!why.empty()) {
+    result.error = why;
+    return finish();
+  }
+  if (budget <= 0) {
+    result.error = "the budget must be positive";
+    return finish();
+  }
+  if (problem.numOps() == 0) {
+    result.status = IlpResult::Status::Optimal;
+    return finish();
+  }
+  Model m = buildModel(problem, budget);
+  {
+    // Its size first: a program too large for the memory limit is refused
+    // before it is built.
+    Program count;
+    count.countOnly = true;
+    buildProgram(m, count);
+    result.variables = count.numCols;
+    result.constraints = count.numRows;
+    result.nonzeros = count.numNonzeros;
+    result.estimatedBytes = estimatedCbcBytes(count);
+  }
+  if (options.memoryLimit > 0 && result.estimatedBytes > options.memoryLimit) {
+    result.error = "the ILP of " + std::to_string(problem.numOps()) +
+                   " ops has " + std::to_string(result.variables) +
+                   " variables, " + std::to_string(result.constraints) +
+                   " constraints and " + std::to_string(result.nonzeros) +
+                   " nonzeros: CBC would need about " +
+                   gib(result.estimatedBytes) + ", over its memory limit of " +
+                   gib(options.memoryLimit) +
+                   " (ilp-memory=); use strategy=optimal, or raise ilp-memory";
+    return finish();
+  }
+  Program p;
+  buildProgram(m, p);
+
+  Collect collect(problem, budget);
+  Schedule startSchedule;
+  std::vector<std::pair<std::string, double>> start;
+  bool warmStarted = options.warmStart &&
+                     programStart(problem, budget, m, p, *options.warmStart,
+                                  startSchedule, start);
+  if (options.warmStart) // it is an incumbent even if CBC cannot use it
+    collect.incumbent(*options.warmStart);
+  // CBC stops itself at 90% of what is left of the limit (it finishes the
+  // node or round of cuts it is in); the watchdog below ends it at 105%.
+  double cbcSeconds = 0;
+  bool noTimeLeft = false;
+  if (options.timeLimit > 0) {
+    double left = options.timeLimit - elapsed();
+    cbcSeconds = 0.9 * left;
+    noTimeLeft = cbcSeconds < 0.05;
+  }
+  std::string failure;
+  bool outOfMemory = false;
+  if (noTimeLeft) {
+    // The warm start and the program used the whole limit.
+    collect.status = IlpResult::Status::Unknown;
+  } else {
+#ifdef CKPT_ILP_FORK
+    // CBC runs in a child process: its time limit does not cover the first
+    // LP, which can take far longer on large programs, Debian's CBC aborts on
+    // failed assertions, and the memory limit caps the child's address space.
+    // The child reports every incumbent and bound on a pipe; past the time
+    // limit it is killed and what it reported stands.
+    int fds[2];
+    if (::pipe(fds) != 0) {
+      result.error = "cannot create a pipe for the ILP solver";
+      return finish();
+    }
+    std::fflush(nullptr);
+    pid_t child = ::fork();
+    if (child < 0) {
+      ::close(fds[0]);
+      ::close(fds[1]);
+      result.error = "cannot start the ILP solver process";
+      return finish();
+    }
+    if (child == 0) {
+      ::close(fds[0]);
+      PipeWriter writer(fds[1]);
+      if (options.memoryLimit > 0) {
+        // What the child maps already (the parent's image) plus the limit.
+        long pages = 0;
+        std::ifstream statm("/proc/self/statm");
+        statm >> pages;
+        rlim_t cap = static_cast<rlim_t>(pages) *
+                         static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) +
+                     static_cast<rlim_t>(options.memoryLimit);
+        struct rlimit limit = {cap, cap};
+        ::setrlimit(RLIMIT_AS, &limit);
+      }
+      // A failed allocation throws (the host program, LLVM's tools say, may
+      // have installed a handler that aborts with a crash report), and the
+      // child's stderr is quiet unless CBC's log was asked for: what went
+      // wrong reaches the user as the parent's one-line error or warning.
+      std::set_new_handler(nullptr);
+      if (!options.log) {
+        int null = ::open("/dev/null", O_WRONLY);
+        if (null >= 0) {
+          ::dup2(null, STDERR_FILENO);
+          ::close(null);
+        }
+      }
+      try {
+        runCbc(options, cbcSeconds, m, p, warmStarted ? &start : nullptr,
+               warmStarted ? &startSchedule : nullptr, writer);
+      } catch (const std::bad_alloc &) {
+        writer.line("M\n");
+      }
+      ::close(fds[1]);
+      std::fflush(nullptr);
+      ::_exit(0);
+    }
+    ::close(fds[1]);
+    double limit = options.timeLimit > 0 ? options.timeLimit * 1.05 : -1;
+    std::string pending;
+    bool killed = false;
+    for (;;) {
+      int waitMs = -1;
+      if (limit > 0) {
+        double left = limit - elapsed();
+        if (left <= 0) {
+          ::kill(child, SIGKILL);
+          killed = true;
+          break;
+        }
+        waitMs = static_cast<int>(std::min(left * 1000, 1000.0)) + 1;
+      }
+      struct pollfd poller = {fds[0], POLLIN, 0};
+      int ready = ::poll(&poller, 1, waitMs);
+      if (ready < 0 && errno != EINTR)
+        break;
+      if (ready <= 0)
+        continue;
+      char buffer[1 << 16];
+      ssize_t n = ::read(fds[0], buffer, sizeof(buffer));
+      if (n <= 0)
+        break; // the child closed the pipe (done or died)
+      pending.append(buffer, static_cast<size_t>(n));
+      size_t newline;
+      while ((newline = pending.find('\n')) != std::string::npos) {
+        std::string text = pending.substr(0, newline);
+        pending.erase(0, newline + 1);
+        parseLine(text, collect, outOfMemory);
+      }
+    }
+    ::close(fds[0]);
+    int wstatus = 0;
+    struct rusage usage = {};
+    ::wait4(child, &wstatus, 0, &usage);
+    result.peakBytes = static_cast<int64_t>(usage.ru_maxrss) * 1024;
+    if (outOfMemory)
+      failure = "CBC ran out of its memory limit of " +
+                gib(options.memoryLimit) +
+                " (ilp-memory=); use strategy=optimal, or raise ilp-memory";
+    else if (!killed && WIFSIGNALED(wstatus))
+      failure = "CBC stopped with signal " + std::to_string(WTERMSIG(wstatus)) +
+                (options.memoryLimit > 0
+                     ? " (its memory limit is " + gib(options.memoryLimit) +
+                           ", ilp-memory=)"
+                     : std::string());
+    if ((killed || outOfMemory) && !collect.status)
+      collect.status = IlpResult::Status::Unknown;
+#else
+    runCbc(options, cbcSeconds, m, p, warmStarted ? &start : nullptr,
+           warmStarted ? &startSchedule : nullptr, collect);
+#endif
+  }
+  result.warmStarted = warmStarted;
+  result.stoppedByNodes = collect.nodes;
+  double fixedCost = 0;
+  for (const Op &op : problem.ops)
+    fixedCost += op.cost;
+  if (collect.lowerBound > -1e299)
+    result.lowerBound =
+        fixedCost + std::max(0.0, collect.lowerBound) * m.costScale;
+  else
+    result.lowerBound = fixedCost; // no recomputation at all
+  IlpResult::Status status =
+      collect.status ? *collect.status : IlpResult::Status::Unknown;
+  if (collect.best) {
+    result.schedule = *collect.best;
+    result.cost = collect.bestCost;
+    // CBC's proof is about its own schedule: optimal only when that one
+    // fits in the exact simulation and is the best schedule kept (a cheaper
+    // warm start lies outside the program's form, where the proof says
+    // nothing).
+    bool ownOptimum = status == IlpResult::Status::Optimal &&
+                      collect.finalFits &&
+                      collect.finalCost <= collect.bestCost * (1 + 1e-9);
+    status =
+        ownOptimum ? IlpResult::Status::Optimal : IlpResult::Status::Feasible;
+  } else if (status == IlpResult::Status::Optimal ||
+             status == IlpResult::Status::Feasible) {
+    status = IlpResult::Status::Unknown;
+  }
+  result.status = status;
+  if (status == IlpResult::Status::Optimal)
+    result.lowerBound = result.cost;
+  if (!result.schedule.empty() && result.lowerBound > result.cost)
+    result.lowerBound = result.cost;
+  if (!failure.empty() && result.schedule.empty())
+    result.error = failure;
+  else if (!failure.empty())
+    result.warning = failure + "; the plan is the best schedule found before";
+  return finish();
+}
+
+#endif

@@ -1,0 +1,682 @@
+//===- Planner.cpp - every strategy as one schedule planner ---------------===//
+
+#include "ckpt/Solver/Schedule/Planner.h"
+
+#include "ckpt/Solver/Chain/ChainDP.h"
+#include "ckpt/Solver/Chain/ChainStrategies.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <map>
+#include <memory>
+
+using namespace ckpt;
+using namespace ckpt::sched;
+
+const char *ckpt::sched::strategyNames() {
+  return "optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, "
+         "articulation, speed, manual or keep";
+}
+
+bool ckpt::sched::isStrategy(const std::string &name) {
+  if (name == "ilp" || name == "articulation" || name == "speed" ||
+      name == "manual" || name == "keep")
+    return true;
+  solver::Strategy strategy;
+  std::string error;
+  return solver::parseStrategy(name, strategy, error);
+}
+
+namespace {
+
+/// Fixed sequences of the keep-separators strategies ('speed', 'manual'):
+/// Fck1 .. FckL Fall(L+1) B(L+1) FallL BL .. Fall1 B1.
+std::vector<solver::Op> keepSeparatorsSequence(int length) {
+  std::vector<solver::Op> sequence;
+  for (int l = 1; l <= length; ++l)
+    sequence.push_back({solver::OpKind::FCk, l});
+  sequence.push_back({solver::OpKind::FAll, length + 1});
+  sequence.push_back({solver::OpKind::Backward, length + 1});
+  for (int l = length; l >= 1; --l) {
+    sequence.push_back({solver::OpKind::FAll, l});
+    sequence.push_back({solver::OpKind::Backward, l});
+  }
+  return sequence;
+}
+
+/// A schedule with its exact evaluation.
+struct Candidate {
+  Schedule schedule;
+  double cost = 0;
+  int64_t peak = 0;
+  std::vector<solver::Op> sequence; ///< when from the chain
+  std::string producer;
+  bool valid = false;
+};
+
+Candidate score(const Problem &problem, Schedule schedule,
+                std::string producer) {
+  Candidate c;
+  Evaluation e = evaluate(problem, schedule);
+  c.valid = e.valid;
+  c.cost = e.cost;
+  c.peak = e.peak;
+  c.schedule = std::move(schedule);
+  c.producer = std::move(producer);
+  return c;
+}
+
+/// Keeps the best candidate within the budget and the least peak seen.
+struct Best {
+  int64_t budget;
+  std::optional<Candidate> fit;
+  std::optional<int64_t> leastPeak;
+
+  void offer(const Candidate &c) {
+    if (!c.valid)
+      return;
+    if (!leastPeak || c.peak < *leastPeak)
+      leastPeak = c.peak;
+    if (c.peak > budget)
+      return;
+    if (!fit || c.cost < fit->cost ||
+        (c.cost == fit->cost && c.peak < fit->peak))
+      fit = c;
+  }
+};
+
+/// The chain of a problem with its DP table for the chain-budget search.
+class ChainProducer {
+public:
+  ChainProducer(const Problem &problem, const ProblemChain &chain,
+                int64_t slots)
+      : problem(problem), pc(chain), slots(slots) {
+    solver::Simulation all =
+        solver::simulate(pc.chain, solver::storeAllSequence(pc.chain.length()));
+    top = std::max<int64_t>(all.peak, 1);
+  }
+
+  Candidate expand(const std::vector<solver::Op> &sequence,
+                   const std::string &producer) const {
+    Candidate c =
+        score(problem, expandSequence(problem, pc, sequence), producer);
+    c.sequence = sequence;
+    return c;
+  }
+
+  /// Searches the chain budget of the DP (`allowAll`: Theorem 1, else the
+  /// AD model): offers the fastest expanded schedule that fits, and the
+  /// leanest one (at the DP's least budget) as `lean`. The table and the
+  /// expanded schedules do not depend on the budget: they are kept for the
+  /// next search.
+  std::string searchDP(bool allowAll, Best &best,
+                       std::optional<Candidate> *lean = nullptr) const {
+    if (!dp || dp->allowAll != allowAll) {
+      dp.emplace();
+      dp->allowAll = allowAll;
+      solver::Chain units = pc.chain;
+      dp->limit = top;
+      if (slots > 0) {
+        units = solver::toUnits(pc.chain, solver::MemoryModel{top, slots});
+        dp->limit = slots;
+      }
+      solver::DPOptions options;
+      options.allowAllChains = allowAll;
+      dp->table =
+          solver::ChainDPTable::build(units, dp->limit, options, dp->error);
+    }
+    if (!dp->table)
+      return dp->error;
+    const int64_t limit = dp->limit;
+    int64_t lo = dp->table->minFeasibleLimit();
+    if (lo > limit)
+      return "";
+    auto at = [&](int64_t l) -> const Candidate & {
+      auto it = dp->at.find(l);
+      if (it == dp->at.end()) {
+        std::vector<solver::Op> sequence;
+        double makespan = 0;
+        dp->table->solve(l, sequence, makespan);
+        it = dp->at.emplace(l, expand(sequence, "chain")).first;
+      }
+      return it->second;
+    };
+    const Candidate &leanest = at(lo);
+    best.offer(leanest);
+    if (lean)
+      *lean = leanest;
+    if (leanest.peak > best.budget)
+      return "";
+    // The largest chain budget whose schedule fits (the fastest), assuming
+    // the exact peak grows with the chain budget; then its neighbours.
+    int64_t good = lo, bad = limit + 1;
+    const Candidate &atTop = at(limit);
+    best.offer(atTop);
+    if (atTop.peak <= best.budget)
+      return "";
+    while (bad - good > 1) {
+      int64_t mid = good + (bad - good) / 2;
+      const Candidate &c = at(mid);
+      best.offer(c);
+      (c.peak <= best.budget ? good : bad) = mid;
+    }
+    return "";
+  }
+
+  /// The baseline chain schedules, expanded: memory-poor, periodic:2..8 and
+  /// sqrt (computed once).
+  const std::vector<Candidate> &baselines() const {
+    if (!baselineCandidates) {
+      const int L = pc.chain.length();
+      std::vector<std::vector<solver::Op>> sequences = {
+          solver::memoryPoorSequence(L)};
+      for (int k = 2; k <= std::min(L, 8); ++k)
+        sequences.push_back(solver::periodicSequence(L, k));
+      int k = static_cast<int>(std::lround(std::sqrt(static_cast<double>(L))));
+      sequences.push_back(solver::periodicSequence(L, std::max(1, k)));
+      baselineCandidates.emplace();
+      for (const std::vector<solver::Op> &sequence : sequences)
+        baselineCandidates->push_back(expand(sequence, "chain"));
+    }
+    return *baselineCandidates;
+  }
+
+  const Problem &problem;
+  const ProblemChain &pc;
+  int64_t slots;
+  int64_t top = 1; ///< chain store-all peak (chain bytes)
+
+private:
+  /// The DP table of the last search and the schedules expanded from it.
+  struct DPState {
+    bool allowAll = true;
+    int64_t limit = 0;
+    std::unique_ptr<solver::ChainDPTable> table;
+    std::string error;
+    std::map<int64_t, Candidate> at;
+  };
+  mutable std::optional<DPState> dp;
+  mutable std::optional<std::vector<Candidate>> baselineCandidates;
+};
+
+/// The chain of a problem and its producer, built when first needed.
+class LazyChain {
+public:
+  LazyChain(const Problem &problem, int64_t slots)
+      : problem(problem), slots(slots) {}
+  const ChainProducer &get() {
+    if (!producer) {
+      pc.emplace(buildProblemChain(problem));
+      producer.emplace(problem, *pc, slots);
+    }
+    return *producer;
+  }
+
+private:
+  const Problem &problem;
+  int64_t slots;
+  std::optional<ProblemChain> pc;
+  std::optional<ChainProducer> producer;
+};
+
+/// fit=model: Theorem 1 as the paper states it, on the chain.
+PlanResult planChainModel(const Problem &problem, const ProblemChain &pc,
+                          const std::string &name, const PlanOptions &options) {
+  PlanResult result;
+  std::vector<solver::Op> sequence;
+  int64_t chainPeak = 0;
+  int64_t budget = options.budget - pc.persistentBytes;
+  if (name == "speed" || name == "manual") {
+    sequence = keepSeparatorsSequence(pc.chain.length());
+    solver::Simulation sim = solver::simulate(pc.chain, sequence);
+    chainPeak = sim.peak;
+    result.leastPeak = pc.persistentBytes + sim.peak;
+    if (chainPeak > budget)
+      return result;
+  } else {
+    solver::Strategy strategy;
+    std::string error;
+    if (!solver::parseStrategy(name == "articulation" ? "optimal" : name,
+                               strategy, error)) {
+      result.error = error;
+      return result;
+    }
+    std::optional<int64_t> least;
+    if (!solver::minFeasibleMemory(pc.chain, strategy, options.slots, least,
+                                   error)) {
+      result.error = error;
+      return result;
+    }
+    if (least)
+      result.leastPeak = pc.persistentBytes + *least;
+    if (budget <= 0)
+      return result;
+    solver::StrategyResult run = solver::runStrategy(
+        pc.chain, strategy, solver::MemoryModel{budget, options.slots});
+    if (!run.error.empty()) {
+      result.error = run.error;
+      return result;
+    }
+    if (!run.feasible)
+      return result;
+    sequence = run.sequence;
+  }
+  ChainProducer producer(problem, pc, options.slots);
+  Candidate c = producer.expand(sequence, "chain");
+  result.feasible = true;
+  result.schedule = c.schedule;
+  result.time = c.cost;
+  result.peak = c.peak;
+  result.sequence = sequence;
+  result.producer = "chain";
+  return result;
+}
+
+PlanResult finish(const Best &best) {
+  PlanResult result;
+  result.leastPeak = best.leastPeak;
+  if (!best.fit)
+    return result;
+  result.feasible = true;
+  result.schedule = best.fit->schedule;
+  result.time = best.fit->cost;
+  result.peak = best.fit->peak;
+  result.sequence = best.fit->sequence;
+  result.producer = best.fit->producer;
+  return result;
+}
+
+/// Improves a candidate that fits by local search (Remat.h).
+Candidate search(const Problem &problem, const Candidate &start, int64_t budget,
+                 const SearchOptions &options) {
+  Schedule improved = improve(problem, start.schedule, budget, options);
+  Candidate c =
+      score(problem, improved,
+            start.producer == "search" ? "search" : start.producer + "+search");
+  if (!c.valid || c.peak > budget || c.cost > start.cost)
+    return start;
+  return c;
+}
+
+/// Whether a problem is large: more than 20,000 ops plus reads. On a large
+/// problem the greedy evaluates fewer candidates per step, and a plan runs
+/// one greedy from the schedule as written instead of two (one greedy on
+/// them takes about as long as the improving searches).
+bool isLarge(const Problem &problem) {
+  int64_t units = problem.numOps();
+  for (const Op &op : problem.ops)
+    units += static_cast<int64_t>(op.reads.size());
+  return units > 20000;
+}
+
+/// Work limits: the searches after the first greedy share a budget of
+/// simulated units, about the same time whatever the problem's size; large
+/// problems evaluate fewer candidates per greedy step.
+SearchOptions scaled(bool large, SearchOptions options) {
+  if (large)
+    options.candidates = std::min(options.candidates, 4);
+  return options;
+}
+
+/// The shared work of the improving searches of one plan (each ruined
+/// schedule is refitted by two greedies, Remat.h's improve).
+constexpr int64_t kSearchWork = 60000000;
+
+/// Search options for the improving searches of one plan: `base` with a
+/// fresh work budget of kSearchWork that they share.
+struct Improving {
+  explicit Improving(const SearchOptions &base) : options(base) {
+    work.left = kSearchWork;
+    options.work = &work;
+  }
+  Improving(const Improving &) = delete;
+  Improving &operator=(const Improving &) = delete;
+
+  Work work;
+  SearchOptions options;
+};
+
+/// The most bytes one op needs at once (what it reads and defines): no
+/// schedule peaks lower.
+int64_t opLowerBound(const Problem &problem) {
+  int64_t bound = 0;
+  for (const Op &op : problem.ops) {
+    int64_t bytes = 0;
+    for (int r : op.reads)
+      bytes += problem.values[r].bytes;
+    for (int r : op.results)
+      bytes += problem.values[r].bytes;
+    bound = std::max(bound, bytes);
+  }
+  return bound;
+}
+
+/// Randomized restarts of the greedy in the least-peak search.
+constexpr uint64_t kRestarts = 4;
+/// At most this many successive lowerings by ruin-and-recreate.
+constexpr int kLowerings = 32;
+
+/// The leanest schedule found independently of any budget: the greedy from
+/// the schedule as written (plain and with kRestarts randomized choices)
+/// and from the chain DP's leanest schedule, driven down to the op lower
+/// bound, then lowered by ruin-and-recreate (lowerPeak).
+Candidate leastPeakCandidate(const Problem &problem,
+                             const std::optional<Candidate> &lean,
+                             const SearchOptions &options) {
+  int64_t target = opLowerBound(problem);
+  Best best{target, {}, {}};
+  std::optional<Candidate> leanest;
+  auto offer = [&](Candidate c) {
+    if (c.valid && (!leanest || c.peak < leanest->peak ||
+                    (c.peak == leanest->peak && c.cost < leanest->cost)))
+      leanest = std::move(c);
+  };
+  const Schedule identity = identitySchedule(problem);
+  offer(
+      score(problem, fitBudget(problem, identity, target, options), "search"));
+  if (lean && lean->valid) {
+    offer(*lean);
+    offer(score(problem, fitBudget(problem, lean->schedule, target, options),
+                "chain+search"));
+  }
+  // Restarts from the schedule as written with randomized choices (fixed
+  // seeds, so deterministic), sharing one work budget.
+  Improving restarts(options);
+  for (uint64_t seed = 1; seed <= kRestarts && !restarts.work.spent(); ++seed) {
+    restarts.options.seed = seed;
+    offer(score(problem, fitBudget(problem, identity, target, restarts.options),
+                "search"));
+  }
+  if (!leanest)
+    return Candidate();
+  // Then ruin-and-recreate towards a lower peak.
+  Improving lowering(options);
+  lowering.options.rounds = kLowerings;
+  Candidate lower =
+      score(problem, lowerPeak(problem, leanest->schedule, lowering.options),
+            leanest->producer);
+  if (lower.valid && lower.peak < leanest->peak)
+    return lower;
+  return *leanest;
+}
+
+/// What planning at one budget finds: the best fit (if any), the least peak
+/// seen, and the chain DP's leanest schedule.
+struct Attempt {
+  Best best;
+  std::optional<Candidate> lean;
+  std::string error;
+  SearchOptions searchOptions;
+};
+
+/// With `bothRankings`, on a problem that is not large and where the greedy
+/// fits, two greedies start from the schedule as written: the one that
+/// counts only the bytes missing at the peak (SearchOptions::capExcess) and
+/// the one that counts every byte a move saves. The first shares its search
+/// work with the search from the chain's plan, as when it runs alone; the
+/// second has a search work of its own, so the plan is never worse than with
+/// the first alone. Neither wins everywhere: from the first, MobileNet at 0.7
+/// reaches CBC's proven optimum; from the second, GPT-2 small at 36% of its
+/// peak is 1.4% faster. The descents of the least-budget search run the
+/// first alone.
+Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
+                LazyChain &chain, bool bothRankings = false) {
+  Attempt a{Best{options.budget, {}, {}}, {}, {}, {}};
+  Best &best = a.best;
+  Candidate identity = score(problem, identitySchedule(problem), "store-all");
+  best.offer(identity);
+  const bool large = isLarge(problem);
+  SearchOptions searchOptions = scaled(large, options.search);
+  searchOptions.sortedInsertion = forIlp || options.search.sortedInsertion;
+  a.searchOptions = searchOptions;
+  if (identity.peak <= options.budget)
+    return a;
+  Improving improvingSearch(searchOptions);
+  const SearchOptions &improving = improvingSearch.options;
+
+  // The greedy from the schedule as written.
+  Candidate greedy = score(
+      problem,
+      fitBudget(problem, identity.schedule, options.budget, searchOptions),
+      "search");
+  best.offer(greedy);
+  bool fits = greedy.valid && greedy.peak <= options.budget;
+  if (fits)
+    best.offer(search(problem, greedy, options.budget, improving));
+  if (forIlp)
+    return a;
+  if (bothRankings && fits && !large) {
+    SearchOptions everyByte = searchOptions;
+    everyByte.capExcess = false;
+    Candidate other =
+        score(problem,
+              fitBudget(problem, identity.schedule, options.budget, everyByte),
+              "search");
+    best.offer(other);
+    if (other.valid && other.peak <= options.budget) {
+      Improving own(searchOptions);
+      best.offer(search(problem, other, options.budget, own.options));
+    }
+  }
+
+  // The chain DP and the baselines.
+  const ChainProducer &producer = chain.get();
+  Best chainBest{options.budget, {}, {}};
+  std::optional<Candidate> &lean = a.lean;
+  a.error = producer.searchDP(/*allowAll=*/true, chainBest, &lean);
+  if (!a.error.empty())
+    return a;
+  for (const Candidate &baseline : producer.baselines())
+    chainBest.offer(baseline);
+  if (chainBest.fit) {
+    best.offer(*chainBest.fit);
+    best.offer(search(problem, *chainBest.fit, options.budget, improving));
+  }
+  if (chainBest.leastPeak &&
+      (!best.leastPeak || *chainBest.leastPeak < *best.leastPeak))
+    best.leastPeak = chainBest.leastPeak;
+  if (!best.fit && lean && lean->valid) {
+    // Nothing fits yet: the greedy from the chain's leanest schedule.
+    Candidate fromLean =
+        score(problem,
+              fitBudget(problem, lean->schedule, options.budget, searchOptions),
+              "chain+search");
+    best.offer(fromLean);
+    if (fromLean.valid && fromLean.peak <= options.budget)
+      best.offer(search(problem, fromLean, options.budget, improving));
+  }
+  return a;
+}
+
+/// At most this many descents of the least-budget search.
+constexpr int kDescents = 16;
+
+PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
+                       bool forIlp) {
+  LazyChain chain(problem, options.slots);
+  Attempt a = attempt(problem, options, forIlp, chain, /*bothRankings=*/true);
+  if (!a.error.empty()) {
+    PlanResult result;
+    result.error = a.error;
+    return result;
+  }
+  Best &best = a.best;
+  if (best.fit || forIlp)
+    return finish(best);
+  // Nothing fits. The least feasible budget the error names must be one at
+  // which planning succeeds, and one byte less must fail, whatever budget
+  // was asked. So it comes from a search that does not depend on the
+  // budget: the leanest schedule the greedy reaches, then descents (plan
+  // at one byte under the leanest peak; while that fits, take its plan).
+  // Planning at any budget at or above the result ends here with the same
+  // schedule, which fits; at one byte under it, the last descent failed.
+  if (options.progress)
+    options.progress("searching the least feasible budget", 0);
+  Candidate leanest = leastPeakCandidate(problem, a.lean, a.searchOptions);
+  // Galloping: after a descent that fits, the next one asks for twice as
+  // many bytes less; a failure goes back to one byte under the peak, and the
+  // search ends when that fails (so one byte under the result is refused).
+  int64_t step = 1;
+  for (int i = 0; i < kDescents && leanest.valid && leanest.peak > step; ++i) {
+    if (options.progress)
+      options.progress("searching the least feasible budget: descent " +
+                           std::to_string(i + 1) + " of at most " +
+                           std::to_string(kDescents),
+                       0);
+    PlanOptions lower = options;
+    lower.budget = leanest.peak - step;
+    Attempt below = attempt(problem, lower, /*forIlp=*/false, chain);
+    if (below.error.empty() && below.best.fit) {
+      leanest = *below.best.fit;
+      step *= 2;
+      continue;
+    }
+    if (step == 1)
+      break;
+    step = 1;
+  }
+  best.offer(leanest);
+  if (leanest.valid)
+    best.leastPeak = leanest.peak;
+  if (leanest.valid && leanest.peak <= options.budget) {
+    Improving improving(a.searchOptions);
+    best.offer(search(problem, leanest, options.budget, improving.options));
+  }
+  return finish(best);
+}
+
+} // namespace
+
+int64_t ckpt::sched::chainStoreAllPeak(const Problem &problem) {
+  ProblemChain pc = buildProblemChain(problem);
+  solver::Simulation all =
+      solver::simulate(pc.chain, solver::storeAllSequence(pc.chain.length()));
+  return pc.persistentBytes + all.peak;
+}
+
+PlanResult ckpt::sched::planSchedule(const Problem &problem,
+                                     const PlanOptions &options) {
+  const std::string &name = options.strategy;
+  if (!isStrategy(name)) {
+    PlanResult result;
+    result.error =
+        "unknown strategy '" + name + "': expected " + strategyNames();
+    return result;
+  }
+  if (name == "optimal" && !options.fitModel)
+    return planOptimal(problem, options, /*forIlp=*/false);
+  if (name == "keep") {
+    PlanResult result;
+    if (options.fitModel) {
+      result.error = "fit=model applies to the chain strategies; 'keep' is a "
+                     "schedule, planned with fit=simulation";
+      return result;
+    }
+    Candidate c =
+        score(problem, keepSetSchedule(problem, options.keep), "keep");
+    if (!c.valid) {
+      result.error = "internal error: the keep-set schedule is not valid";
+      return result;
+    }
+    Best best{options.budget, {}, {}};
+    best.offer(c);
+    return finish(best);
+  }
+  if (name == "ilp") {
+    // The time limit covers the warm start too.
+    auto started = std::chrono::steady_clock::now();
+    PlanResult start = planOptimal(problem, options, /*forIlp=*/true);
+    if (!start.error.empty())
+      return start;
+    IlpOptions ilpOptions;
+    ilpOptions.timeLimit = options.ilpTimeLimit;
+    ilpOptions.started = started;
+    ilpOptions.nodeLimit = options.ilpNodeLimit;
+    ilpOptions.memoryLimit = options.ilpMemoryLimit;
+    ilpOptions.threads = options.ilpThreads;
+    ilpOptions.log = options.ilpLog;
+    if (start.feasible)
+      ilpOptions.warmStart = &start.schedule;
+    if (options.progress)
+      options.progress("CBC solving the ILP", options.ilpTimeLimit);
+    IlpResult ilp = solveIlp(problem, options.budget, ilpOptions);
+    PlanResult result;
+    result.leastPeak = start.leastPeak;
+    if (!ilp.error.empty() && ilp.schedule.empty()) {
+      result.error = ilp.error;
+      return result;
+    }
+    if (!ilp.schedule.empty() && ilp.error.empty()) {
+      Candidate c = score(problem, ilp.schedule, "ilp");
+      result.feasible = c.valid && c.peak <= options.budget;
+      result.schedule = c.schedule;
+      result.time = c.cost;
+      result.peak = c.peak;
+      result.producer = "ilp";
+    }
+    result.ilp = std::move(ilp);
+    return result;
+  }
+
+  ChainOptions chainOptions;
+  if (name == "articulation")
+    chainOptions.kind = SeparatorKind::Articulation;
+  if (name == "speed" || name == "manual")
+    chainOptions = options.candidates;
+  ProblemChain pc = buildProblemChain(problem, chainOptions);
+  if (options.fitModel)
+    return planChainModel(problem, pc, name, options);
+
+  ChainProducer producer(problem, pc, options.slots);
+  Best best{options.budget, {}, {}};
+  const int L = pc.chain.length();
+  if (name == "speed" || name == "manual") {
+    best.offer(producer.expand(keepSeparatorsSequence(L), "chain"));
+    return finish(best);
+  }
+  solver::Strategy strategy;
+  std::string error;
+  solver::parseStrategy(name == "articulation" ? "optimal" : name, strategy,
+                        error);
+  switch (strategy.kind) {
+  case solver::Strategy::Kind::Optimal:
+  case solver::Strategy::Kind::Revolve: {
+    std::string failure = producer.searchDP(
+        strategy.kind == solver::Strategy::Kind::Optimal, best);
+    if (!failure.empty()) {
+      PlanResult result;
+      result.error = failure;
+      return result;
+    }
+    break;
+  }
+  case solver::Strategy::Kind::StoreAll:
+    best.offer(score(problem, identitySchedule(problem), "store-all"));
+    break;
+  case solver::Strategy::Kind::Periodic:
+    if (strategy.segments > std::max(L, 1)) {
+      PlanResult result;
+      result.error = "periodic:" + std::to_string(strategy.segments) +
+                     " needs at most " + std::to_string(std::max(L, 1)) +
+                     " segments: the chain has " + std::to_string(L) +
+                     " stages before the loss";
+      return result;
+    }
+    best.offer(producer.expand(solver::periodicSequence(L, strategy.segments),
+                               "chain"));
+    break;
+  case solver::Strategy::Kind::Sqrt: {
+    int k = static_cast<int>(std::lround(std::sqrt(static_cast<double>(L))));
+    best.offer(
+        producer.expand(solver::periodicSequence(L, std::max(1, k)), "chain"));
+    break;
+  }
+  case solver::Strategy::Kind::MemoryPoor:
+    best.offer(producer.expand(solver::memoryPoorSequence(L), "chain"));
+    break;
+  }
+  return finish(best);
+}

@@ -1,0 +1,640 @@
+//===- Remat.cpp - op-level rematerialization planners --------------------===//
+//
+// The searches work on flat schedules. A schedule's *stages* are its first
+// executions: stage t is the t-th first execution and the recomputations
+// that run right before it; recomputations after the last first execution
+// form a trailing stage.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Solver/Schedule/Remat.h"
+#include "ckpt/Solver/Schedule/MemorySimulator.h"
+#include "ckpt/Solver/Support/SplitMix64.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+using namespace ckpt::sched;
+using ckpt::sched::detail::Simulator;
+
+namespace {
+
+/// Where the stages of a flat schedule are.
+struct Stages {
+  std::vector<int> stageOf;  ///< per execution
+  std::vector<size_t> start; ///< per stage: its first execution
+  std::vector<size_t> base;  ///< per stage: its first execution's index
+                             ///< (the schedule's size for the trailing one)
+  std::vector<char> first;   ///< per execution: an op's first execution
+
+  void build(const Problem &problem, const Schedule &schedule) {
+    stageOf.assign(schedule.size(), 0);
+    first.assign(schedule.size(), 0);
+    start.clear();
+    base.clear();
+    seen.assign(problem.numOps(), 0);
+    start.push_back(0);
+    int stage = 0;
+    for (size_t e = 0; e < schedule.size(); ++e) {
+      stageOf[e] = stage;
+      if (!seen[schedule[e]]) {
+        seen[schedule[e]] = 1;
+        first[e] = 1;
+        base.push_back(e);
+        start.push_back(e + 1);
+        ++stage;
+      }
+    }
+    base.push_back(schedule.size()); // the trailing stage
+  }
+
+private:
+  std::vector<char> seen;
+};
+
+/// Better = lower peak within the budget test, then lower cost.
+bool better(const Simulator::Light &a, const Simulator::Light &b,
+            int64_t budget) {
+  bool fitA = a.peak <= budget, fitB = b.peak <= budget;
+  if (fitA != fitB)
+    return fitA;
+  if (fitA)
+    return a.cost < b.cost || (a.cost == b.cost && a.peak < b.peak);
+  return a.peak < b.peak || (a.peak == b.peak && a.cost < b.cost);
+}
+
+/// One greedy move: run `ops` (in this order) before execution `position`
+/// (in sorted mode: each among its stage's recomputations in op order).
+struct Move {
+  size_t position = 0;
+  int stage = 0;
+  std::vector<int> ops;
+  double cost = 0;
+  double estimate = 0; ///< estimated bytes saved at the peak
+  size_t key = 0;      ///< generation order: 3 * buffer + variant
+};
+
+/// The greedy engine.
+class Greedy {
+public:
+  Greedy(const Problem &problem, const SearchOptions &options)
+      : problem(problem), options(options), sim(problem, options.work),
+        rng{options.seed} {
+    // The op graph flat, for the closures' walks.
+    const int numOps = problem.numOps();
+    readStart.assign(numOps + 1, 0);
+    for (int op = 0; op < numOps; ++op)
+      readStart[op + 1] =
+          readStart[op] + static_cast<int>(problem.ops[op].reads.size());
+    readValue.reserve(readStart.back());
+    for (const Op &op : problem.ops)
+      readValue.insert(readValue.end(), op.reads.begin(), op.reads.end());
+    producerOf.resize(problem.numValues());
+    for (int v = 0; v < problem.numValues(); ++v)
+      producerOf[v] = problem.values[v].producer;
+    opCost.resize(numOps);
+    opFlags.resize(numOps);
+    for (int op = 0; op < numOps; ++op) {
+      opCost[op] = problem.ops[op].cost;
+      opFlags[op] = (problem.ops[op].recomputable ? kRecomputable : 0) |
+                    (problem.ops[op].constant ? kConstant : 0);
+    }
+  }
+
+  /// Fits `schedule` into `budget`; returns the best schedule reached.
+  Schedule fit(Schedule schedule, int64_t budget) {
+    stages.build(problem, schedule);
+    Simulator::Light current = sim.run(schedule, budget, /*detail=*/true);
+    if (!current.valid)
+      return schedule;
+    Schedule best = schedule;
+    Simulator::Light bestScore = current;
+    Schedule trial;
+    while (current.peak > budget && !sim.exhausted(options.maxEvaluations)) {
+      // Bytes saved beyond the excess over the budget are worth nothing: a
+      // move that saves what is missing ranks by its cost alone, so a large
+      // cheap-per-byte move does not win over a small cheaper one that
+      // suffices.
+      if (options.capExcess)
+        excess = static_cast<double>(current.peak - budget);
+      std::vector<Move> moves = candidates(schedule, current.peakIndex);
+      if (moves.empty())
+        break;
+      // Rank by estimated cost per byte saved; evaluate the best few.
+      std::sort(moves.begin(), moves.end(), [&](const Move &a, const Move &b) {
+        double l = a.cost * worth(b.estimate), r = b.cost * worth(a.estimate);
+        return l < r || (l == r && a.key < b.key);
+      });
+      if (static_cast<int>(moves.size()) > options.candidates)
+        moves.resize(options.candidates);
+      int chosen = -1;
+      // Moves that lower the peak come first. Among them, recomputing a
+      // returned value last ranks after the others when it leaves more over
+      // the budget in all (the area): the free move that recomputes a
+      // 16 B loss value at the end lowers the peak by 16 B but keeps what
+      // the loss reads alive to the end, and would otherwise win over any
+      // move that costs something (test/Analysis/plan-returned-value.test).
+      int chosenClass = 0;
+      double chosenRatio = 0;
+      // With a seed, the ratios are scaled by random factors in [1, 2): a
+      // different greedy path per seed (the floor search's restarts).
+      for (size_t i = 0; i < moves.size(); ++i) {
+        apply(schedule, moves[i], trial);
+        Simulator::Light score = sim.run(trial, budget, /*detail=*/false);
+        if (!score.valid)
+          continue;
+        double extra = score.cost - current.cost;
+        bool lowersPeak = score.peak < current.peak;
+        bool lastAndWider =
+            moves[i].position >= schedule.size() && score.area > current.area;
+        int moveClass = !lowersPeak ? 0 : lastAndWider ? 1 : 2;
+        double ratio;
+        if (lowersPeak) {
+          ratio = extra / worth(static_cast<double>(current.peak - score.peak));
+        } else if (score.peak == current.peak && score.area < current.area) {
+          ratio = extra / (current.area - score.area);
+        } else {
+          continue;
+        }
+        if (options.seed)
+          ratio *= 1.0 + rng.uniform();
+        if (chosen < 0 || moveClass > chosenClass ||
+            (moveClass == chosenClass && ratio < chosenRatio)) {
+          chosen = static_cast<int>(i);
+          chosenClass = moveClass;
+          chosenRatio = ratio;
+        }
+      }
+      if (chosen < 0)
+        break;
+      apply(schedule, moves[chosen], trial);
+      schedule.swap(trial);
+      stages.build(problem, schedule);
+      current = sim.run(schedule, budget, /*detail=*/true);
+      if (better(current, bestScore, budget)) {
+        best = schedule;
+        bestScore = current;
+      }
+    }
+    return best;
+  }
+
+  int64_t evaluations() const { return sim.evaluations; }
+
+  /// Starts a new count of evaluations, limited to `maxEvaluations` (the
+  /// flat op graph and the buffers are kept for the next fit).
+  void restart(int64_t maxEvaluations) {
+    options.maxEvaluations = maxEvaluations;
+    sim.evaluations = 0;
+  }
+
+private:
+  void apply(const Schedule &schedule, const Move &move, Schedule &out) const {
+    out = schedule;
+    if (!options.sortedInsertion) {
+      out.insert(out.begin() + move.position, move.ops.begin(), move.ops.end());
+      return;
+    }
+    size_t from = stages.start[move.stage];
+    size_t to = stages.base[move.stage];
+    for (int op : move.ops) {
+      auto at = std::lower_bound(out.begin() + from, out.begin() + to, op);
+      out.insert(at, op);
+      ++to;
+    }
+  }
+
+  /// Candidate moves at execution `tau` of the last detailed run: per
+  /// buffer live across tau and not read there, the recomputation of its
+  /// producers before its next read, in three variants (see closure()).
+  /// Only the best `options.candidates` by cost per byte are evaluated, so
+  /// the unbounded variant 1 is built last and abandoned as soon as its
+  /// cost shows it cannot be among them (the ranking is unchanged).
+  std::vector<Move> candidates(const Schedule &schedule, size_t tau) {
+    std::vector<Move> moves;
+    struct Pending {
+      size_t buffer;
+      int stage;
+      size_t q;
+      std::vector<int> producers;
+      size_t firstMove, endMove;
+    };
+    std::vector<Pending> pending;
+    const size_t numBuffers = sim.bBytes.size();
+    const size_t end = schedule.size();
+    for (size_t b = 0; b < numBuffers; ++b) {
+      if (!(sim.bDef[b] < tau && sim.bLast[b] > tau))
+        continue;
+      // The versions of the buffer read after tau; none read at tau.
+      bool readNow = false;
+      size_t firstRead = std::numeric_limits<size_t>::max();
+      std::vector<int> producers;
+      bool recomputable = true;
+      for (size_t i = sim.bufferStart[b]; i < sim.bufferStart[b + 1]; ++i) {
+        int y = sim.bufferVersions[i];
+        if (sim.readAt(y, tau)) {
+          readNow = true;
+          break;
+        }
+        size_t next = sim.nextRead(y, tau);
+        if (next == std::numeric_limits<size_t>::max() && sim.vLast[y] <= tau)
+          continue; // dead before tau
+        if (next == std::numeric_limits<size_t>::max())
+          next = end; // returned: the end reads it (recompute it last)
+        firstRead = std::min(firstRead, next);
+        int producer = producerOf[sim.vValue[y]];
+        if (!(opFlags[producer] & kRecomputable)) {
+          recomputable = false;
+          break;
+        }
+        producers.push_back(producer);
+      }
+      if (readNow || !recomputable || producers.empty())
+        continue;
+      // Recompute right before that read (or, in sorted mode, among the
+      // stage's recomputations in op order); for the end, last of all.
+      int stage = firstRead == end ? static_cast<int>(stages.base.size()) - 1
+                                   : stages.stageOf[firstRead];
+      size_t q = firstRead;
+      std::sort(producers.begin(), producers.end());
+      producers.erase(std::unique(producers.begin(), producers.end()),
+                      producers.end());
+      if (options.sortedInsertion) {
+        auto from = schedule.begin() + stages.start[stage];
+        auto to = schedule.begin() + stages.base[stage];
+        if (!std::is_sorted(from, to))
+          continue;
+        bool present = false;
+        for (int p : producers)
+          if (std::binary_search(from, to, p))
+            present = true;
+        if (present)
+          continue;
+        q = std::lower_bound(from, to, producers[0]) - schedule.begin();
+        if (q <= tau)
+          continue;
+      }
+      Pending p{b, stage, q, std::move(producers), moves.size(), 0};
+      for (int variant : {0, 2})
+        addMove(p.producers, p.q, tau, variant, b, p.stage, p.firstMove,
+                std::numeric_limits<double>::infinity(), moves);
+      p.endMove = moves.size();
+      pending.push_back(std::move(p));
+    }
+    // The ratio the K-th best move reaches so far bounds variant 1.
+    const size_t k = static_cast<size_t>(std::max(options.candidates, 1));
+    std::vector<double> best; // max-heap of the k best ratios
+    auto record = [&](const Move &m) {
+      double ratio = m.cost / worth(m.estimate);
+      if (best.size() < k) {
+        best.push_back(ratio);
+        std::push_heap(best.begin(), best.end());
+      } else if (ratio < best.front()) {
+        std::pop_heap(best.begin(), best.end());
+        best.back() = ratio;
+        std::push_heap(best.begin(), best.end());
+      }
+    };
+    for (const Move &m : moves)
+      record(m);
+    for (const Pending &p : pending) {
+      double bound = best.size() < k
+                         ? std::numeric_limits<double>::infinity()
+                         : best.front() * (1 + 1e-9) *
+                               worth(static_cast<double>(sim.bBytes[p.buffer]));
+      size_t before = moves.size();
+      addMove(p.producers, p.q, tau, 1, p.buffer, p.stage, p.firstMove, bound,
+              moves, p.endMove);
+      if (moves.size() > before)
+        record(moves.back());
+    }
+    return moves;
+  }
+
+  /// Builds variant `variant` for buffer `b` and appends it to `moves`
+  /// unless it is impossible, saves nothing, costs more than `bound`, or
+  /// repeats a move of the same buffer (moves[firstMove, endMove) and the
+  /// moves appended after `endMove` when given).
+  void addMove(const std::vector<int> &producers, size_t q, size_t tau,
+               int variant, size_t b, int stage, size_t firstMove, double bound,
+               std::vector<Move> &moves,
+               size_t endMove = std::numeric_limits<size_t>::max()) {
+    Move move;
+    move.stage = stage;
+    move.position = q;
+    move.key = 3 * b + variant;
+    if (!closure(producers, q, tau, variant, bound, move))
+      return;
+    move.estimate += static_cast<double>(sim.bBytes[b]);
+    if (move.estimate <= 0)
+      return;
+    size_t last = std::min(endMove, moves.size());
+    for (size_t i = firstMove; i < last; ++i)
+      if (moves[i].ops == move.ops) {
+        // The same move: it keeps the earlier variant's place.
+        moves[i].key = std::min(moves[i].key, move.key);
+        return;
+      }
+    moves.push_back(std::move(move));
+  }
+
+  /// The ops to recompute at position `q` for `producers`: variant 0 keeps
+  /// every value they read longer; 1 also recomputes the values they read
+  /// that are dead at q, recursively; 2 does so one level deep. Constant-
+  /// like ops are always recomputed. Sets move.ops, move.cost and the bytes
+  /// kept longer across tau (negative estimate). False when impossible or
+  /// when the cost exceeds `bound`.
+  bool closure(const std::vector<int> &producers, size_t q, size_t tau,
+               int variant, double bound, Move &move) {
+    ++stamp;
+    if (opMark.size() != static_cast<size_t>(problem.numOps()))
+      opMark.assign(problem.numOps(), 0);
+    if (bufferMark.size() < sim.bBytes.size())
+      bufferMark.resize(sim.bBytes.size(), 0);
+    std::vector<int> needed(producers);
+    double cost = 0;
+    for (int p : producers) {
+      opMark[p] = stamp;
+      cost += opCost[p];
+    }
+    stack.clear();
+    for (int p : producers)
+      stack.push_back({p, 0});
+    while (!stack.empty()) {
+      auto [op, depth] = stack.back();
+      stack.pop_back();
+      for (int i = readStart[op]; i < readStart[op + 1]; ++i) {
+        int r = readValue[i];
+        int producer = producerOf[r];
+        if (producer < 0 || opMark[producer] == stamp)
+          continue;
+        int x = sim.versionBefore(r, q);
+        if (x < 0)
+          return false; // not computed before q in this order
+        bool alive = sim.vLast[x] >= q;
+        int flags = opFlags[producer];
+        bool recompute =
+            (flags & kRecomputable) &&
+            ((flags & kConstant) ||
+             (!alive && (variant == 1 || (variant == 2 && depth == 0))));
+        if (recompute) {
+          opMark[producer] = stamp;
+          needed.push_back(producer);
+          cost += opCost[producer];
+          if (cost > bound)
+            return false; // cannot rank among the evaluated moves
+          stack.push_back({producer, depth + 1});
+          continue;
+        }
+        if (!alive && sim.vLast[x] < tau) {
+          int buffer = sim.vBuffer[x];
+          if (buffer >= 0 && bufferMark[buffer] != stamp) {
+            bufferMark[buffer] = stamp;
+            move.estimate -= static_cast<double>(sim.bBytes[buffer]);
+          }
+        }
+      }
+    }
+    // Op ids are a topological order: sort, by a scan of the marks when
+    // the ids are dense enough.
+    auto [lo, hi] = std::minmax_element(needed.begin(), needed.end());
+    int first = *lo, last = *hi;
+    if (static_cast<size_t>(last - first) <= 4 * needed.size()) {
+      needed.clear();
+      for (int op = first; op <= last; ++op)
+        if (opMark[op] == stamp)
+          needed.push_back(op);
+    } else {
+      std::sort(needed.begin(), needed.end());
+    }
+    move.ops = std::move(needed);
+    for (int op : move.ops)
+      move.cost += opCost[op];
+    return true;
+  }
+
+  /// Bytes saved at the peak, counted up to the excess over the budget.
+  double worth(double bytes) const { return std::min(bytes, excess); }
+
+  const Problem &problem;
+  SearchOptions options;
+  Simulator sim;
+  Stages stages;
+  /// The current peak's excess over the budget (fit's loop).
+  double excess = std::numeric_limits<double>::infinity();
+  ckpt::SplitMix64 rng; ///< The seed's stream (with a nonzero seed).
+  int stamp = 0;
+  std::vector<int> opMark, bufferMark;
+  std::vector<std::pair<int, int>> stack;
+  // The op graph, flat.
+  enum : char { kRecomputable = 1, kConstant = 2 };
+  std::vector<int> readStart, readValue, producerOf;
+  std::vector<double> opCost;
+  std::vector<char> opFlags;
+};
+
+/// The recomputations of `schedule` as (op, occurrence) pairs, the most
+/// expensive first.
+std::vector<std::pair<int, int>> recomputations(const Problem &problem,
+                                                const Schedule &schedule) {
+  std::vector<int> count(problem.numOps(), 0);
+  std::vector<std::pair<int, int>> recs;
+  for (int op : schedule)
+    if (count[op]++ > 0)
+      recs.push_back({op, count[op] - 1});
+  std::stable_sort(recs.begin(), recs.end(), [&](const auto &a, const auto &b) {
+    return problem.ops[a.first].cost > problem.ops[b.first].cost;
+  });
+  return recs;
+}
+
+/// The index of the `occurrence`-th execution (0: the first) of `op`, or the
+/// schedule's size.
+size_t findOccurrence(const Schedule &schedule, int op, int occurrence) {
+  for (size_t e = 0; e < schedule.size(); ++e)
+    if (schedule[e] == op && occurrence-- == 0)
+      return e;
+  return schedule.size();
+}
+
+/// `schedule` without the `occurrence`-th execution of `op` and what only
+/// it needed (pruned), in `out`; false when that execution is gone.
+bool ruin(const Problem &problem, const Schedule &schedule, int op,
+          int occurrence, Schedule &out) {
+  size_t at = findOccurrence(schedule, op, occurrence);
+  if (at == schedule.size())
+    return false;
+  out = schedule;
+  out.erase(out.begin() + at);
+  out = prune(problem, out);
+  return true;
+}
+
+/// Whether a ruin-and-recreate search that made `spent` evaluations stops.
+bool stopSearch(const SearchOptions &options, int64_t spent) {
+  return spent >= options.maxEvaluations ||
+         (options.work && options.work->spent());
+}
+
+/// What one recreate step of ruinAndRecreate did: `changed` counts for
+/// another round; `restart` ends this round at once (the recomputations of
+/// the current schedule changed).
+struct Recreated {
+  bool changed = false;
+  bool restart = false;
+};
+
+/// Ruin and recreate: in rounds, each recomputation of `current` (most
+/// expensive first) is erased with what only it needed, and `recreate`
+/// refits that ruined schedule, replacing `current` when the refit is
+/// better. Stops after `options.rounds` rounds, a round that changed
+/// nothing, or when `spent` (which `recreate` adds to) reaches the work
+/// budget.
+template <typename Recreate>
+void ruinAndRecreate(const Problem &problem, Schedule &current,
+                     const SearchOptions &options, const int64_t &spent,
+                     Recreate recreate) {
+  Schedule ruined;
+  for (int round = 0; round < options.rounds; ++round) {
+    bool changed = false;
+    for (const auto &[op, occurrence] : recomputations(problem, current)) {
+      if (stopSearch(options, spent))
+        break;
+      if (!ruin(problem, current, op, occurrence, ruined))
+        continue;
+      Recreated step = recreate(ruined);
+      changed = changed || step.changed;
+      if (step.restart)
+        break;
+    }
+    if (!changed)
+      break;
+  }
+}
+
+/// Removes recomputations (most expensive first) while `budget` holds.
+Schedule drop(const Problem &problem, Schedule schedule, int64_t budget,
+              Simulator &sim, int64_t maxEvaluations) {
+  Simulator::Light current = sim.run(schedule, budget, false);
+  if (!current.valid || current.peak > budget)
+    return schedule;
+  Schedule trial;
+  bool changed = true;
+  while (changed && !sim.exhausted(maxEvaluations)) {
+    changed = false;
+    for (const auto &[op, occurrence] : recomputations(problem, schedule)) {
+      if (sim.exhausted(maxEvaluations))
+        break;
+      if (!ruin(problem, schedule, op, occurrence, trial))
+        continue; // pruned meanwhile
+      Simulator::Light score = sim.run(trial, budget, false);
+      if (score.valid && score.peak <= budget && score.cost <= current.cost) {
+        schedule.swap(trial);
+        current = score;
+        changed = true;
+      }
+    }
+  }
+  return schedule;
+}
+
+} // namespace
+
+Schedule ckpt::sched::fitBudget(const Problem &problem, const Schedule &start,
+                                int64_t budget, const SearchOptions &options) {
+  Greedy greedy(problem, options);
+  return prune(problem, greedy.fit(start, budget));
+}
+
+Schedule ckpt::sched::dropRecomputations(const Problem &problem,
+                                         const Schedule &schedule,
+                                         int64_t budget,
+                                         const SearchOptions &options) {
+  Simulator sim(problem, options.work);
+  return drop(problem, schedule, budget, sim, options.maxEvaluations);
+}
+
+Schedule ckpt::sched::improve(const Problem &problem, const Schedule &schedule,
+                              int64_t budget, const SearchOptions &options) {
+  Simulator sim(problem, options.work);
+  Schedule current =
+      drop(problem, schedule, budget, sim, options.maxEvaluations);
+  Simulator::Light score = sim.run(current, budget, false);
+  if (!score.valid || score.peak > budget)
+    return current;
+  int64_t spent = sim.evaluations;
+  // The greedies (bytes capped at the excess, and every byte: each finds
+  // refits the other misses) and one checking simulator for every
+  // ruin-and-recreate step.
+  SearchOptions capped = options, uncapped = options;
+  capped.capExcess = true;
+  uncapped.capExcess = false;
+  Greedy greedies[] = {Greedy(problem, capped), Greedy(problem, uncapped)};
+  Simulator check(problem, options.work);
+  ruinAndRecreate(
+      problem, current, options, spent, [&](const Schedule &ruined) {
+        Recreated step;
+        for (Greedy &greedy : greedies) {
+          if (stopSearch(options, spent))
+            break;
+          greedy.restart(options.maxEvaluations - spent);
+          Schedule refit = greedy.fit(ruined, budget);
+          spent += greedy.evaluations();
+          check.evaluations = 0;
+          refit = drop(problem, prune(problem, refit), budget, check,
+                       std::max<int64_t>(options.maxEvaluations - spent, 1));
+          spent += check.evaluations;
+          Simulator::Light trial = check.run(refit, budget, false);
+          if (!(trial.valid && trial.peak <= budget && trial.cost < score.cost))
+            continue;
+          current.swap(refit);
+          score = trial;
+          step.changed = true;
+        }
+        return step;
+      });
+  return current;
+}
+
+Schedule ckpt::sched::leastPeak(const Problem &problem, const Schedule &start,
+                                const SearchOptions &options) {
+  return fitBudget(problem, start, 0, options);
+}
+
+Schedule ckpt::sched::lowerPeak(const Problem &problem, const Schedule &start,
+                                const SearchOptions &options) {
+  Simulator check(problem, options.work);
+  Simulator::Light score = check.run(start, 0, false);
+  if (!score.valid)
+    return start;
+  Schedule current = start;
+  int64_t spent = check.evaluations;
+  // Every byte under the peak counts here: the aim is the lowest peak.
+  SearchOptions uncapped = options;
+  uncapped.capExcess = false;
+  Greedy greedy(problem, uncapped);
+  // Remove one recomputation (with what only it needed) and let the greedy
+  // fit the rest one byte under the current peak: a recomputation placed
+  // early by the greedy can block a lower peak found otherwise. A cheaper
+  // schedule at the same peak is kept too, without another round.
+  ruinAndRecreate(
+      problem, current, options, spent, [&](const Schedule &ruined) {
+        greedy.restart(options.maxEvaluations - spent);
+        Schedule refit = prune(problem, greedy.fit(ruined, score.peak - 1));
+        spent += greedy.evaluations();
+        check.evaluations = 0;
+        Simulator::Light trial = check.run(refit, score.peak - 1, false);
+        spent += check.evaluations;
+        bool lower = trial.valid && trial.peak < score.peak;
+        if (!lower && !(trial.valid && trial.peak == score.peak &&
+                        trial.cost < score.cost))
+          return Recreated{};
+        current.swap(refit);
+        score = trial;
+        // A lower peak changed the recomputations: start over.
+        return Recreated{lower, lower};
+      });
+  return current;
+}

@@ -1,0 +1,415 @@
+//===- Schedule.cpp - op-level schedules and their exact memory -----------===//
+
+#include "ckpt/Solver/Schedule/Schedule.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+using namespace ckpt::sched;
+
+int Problem::addInput() {
+  Value value;
+  values.push_back(value);
+  return numValues() - 1;
+}
+
+int Problem::addOp(Op op) {
+  op.results.clear();
+  ops.push_back(std::move(op));
+  return numOps() - 1;
+}
+
+int Problem::addResult(int producer, int64_t bytes, BufferRule rule,
+                       int source) {
+  Value value;
+  value.bytes = bytes;
+  value.producer = producer;
+  value.rule = rule;
+  value.source = source;
+  values.push_back(value);
+  int id = numValues() - 1;
+  ops[producer].results.push_back(id);
+  return id;
+}
+
+std::string Problem::validate() const {
+  auto opName = [&](int op) {
+    return "op " + std::to_string(op) +
+           (ops[op].name.empty() ? "" : " ('" + ops[op].name + "')");
+  };
+  for (int v = 0; v < numValues(); ++v) {
+    const Value &value = values[v];
+    if (value.bytes < 0)
+      return "value " + std::to_string(v) + " has a negative size";
+    if (value.producer < -1 || value.producer >= numOps())
+      return "value " + std::to_string(v) + " has no valid producer";
+    if (value.producer >= 0) {
+      const std::vector<int> &results = ops[value.producer].results;
+      if (std::find(results.begin(), results.end(), v) == results.end())
+        return "value " + std::to_string(v) +
+               " is not a result of its producer";
+    }
+    if (value.rule != BufferRule::Fresh) {
+      if (value.producer < 0)
+        return "input value " + std::to_string(v) + " cannot share a buffer";
+      if (value.source < 0 || value.source >= numValues())
+        return "value " + std::to_string(v) + " shares the buffer of no value";
+      const std::vector<int> &reads = ops[value.producer].reads;
+      if (std::find(reads.begin(), reads.end(), value.source) == reads.end())
+        return "value " + std::to_string(v) +
+               " shares the buffer of a value its op does not read";
+    }
+  }
+  for (int op = 0; op < numOps(); ++op) {
+    if (!(ops[op].cost >= 0) ||
+        ops[op].cost == std::numeric_limits<double>::infinity())
+      return opName(op) + " has a negative or non-finite cost";
+    for (size_t i = 0; i < ops[op].reads.size(); ++i) {
+      int r = ops[op].reads[i];
+      if (r < 0 || r >= numValues())
+        return opName(op) + " reads an unknown value";
+      int producer = values[r].producer;
+      if (producer >= op)
+        return opName(op) + " reads a value of a later op (the ops must be in "
+                            "a topological order)";
+      for (size_t j = 0; j < i; ++j)
+        if (ops[op].reads[j] == r)
+          return opName(op) + " reads value " + std::to_string(r) + " twice";
+    }
+    for (int r : ops[op].results)
+      if (r < 0 || r >= numValues() || values[r].producer != op)
+        return opName(op) + " lists a result it does not define";
+  }
+  return "";
+}
+
+std::vector<int> Problem::opInputs(int op) const {
+  std::vector<int> inputs;
+  for (int r : ops[op].reads) {
+    int producer = values[r].producer;
+    if (producer >= 0 &&
+        std::find(inputs.begin(), inputs.end(), producer) == inputs.end())
+      inputs.push_back(producer);
+  }
+  return inputs;
+}
+
+Schedule ckpt::sched::identitySchedule(const Problem &problem) {
+  Schedule schedule(problem.numOps());
+  for (int i = 0; i < problem.numOps(); ++i)
+    schedule[i] = i;
+  return schedule;
+}
+
+std::vector<int> ckpt::sched::runCounts(const Problem &problem,
+                                        const Schedule &schedule) {
+  std::vector<int> counts(problem.numOps(), 0);
+  for (int op : schedule)
+    if (op >= 0 && op < problem.numOps())
+      ++counts[op];
+  return counts;
+}
+
+namespace {
+/// The versions of a schedule: what each execution defines and reads.
+struct Versions {
+  std::vector<int> value;   // value id
+  std::vector<size_t> exec; // defining execution
+  std::vector<size_t> last; // last read (exec, or the schedule size)
+  std::vector<int> source;  // version whose buffer it may take, or -1
+};
+
+/// Pass 1 of evaluate: versions and last reads. Returns false (with the
+/// error set) on an invalid schedule.
+bool buildVersions(const Problem &problem, const Schedule &schedule,
+                   bool partial, Versions &versions, Evaluation &out) {
+  const int numOps = problem.numOps();
+  std::vector<int> counts(numOps, 0);
+  int lastFixed = -1; // the last op that is not recomputable, in order
+  for (size_t e = 0; e < schedule.size(); ++e) {
+    int op = schedule[e];
+    if (op < 0 || op >= numOps) {
+      out.error = "execution " + std::to_string(e) + " names op " +
+                  std::to_string(op) + ", which does not exist";
+      out.errorIndex = e;
+      return false;
+    }
+    if (!problem.ops[op].recomputable) {
+      if (counts[op] > 0) {
+        out.error = "execution " + std::to_string(e) + " runs op " +
+                    std::to_string(op) + " ('" + problem.ops[op].name +
+                    "') again, but it cannot be recomputed";
+        out.errorIndex = e;
+        return false;
+      }
+      if (op < lastFixed) {
+        out.error = "execution " + std::to_string(e) + " runs op " +
+                    std::to_string(op) + " ('" + problem.ops[op].name +
+                    "') after op " + std::to_string(lastFixed) +
+                    ": ops that cannot be recomputed keep their order";
+        out.errorIndex = e;
+        return false;
+      }
+      lastFixed = op;
+    }
+    ++counts[op];
+  }
+  for (int op = 0; op < numOps && !partial; ++op) {
+    if (counts[op] == 0) {
+      out.error = "op " + std::to_string(op) + " ('" + problem.ops[op].name +
+                  "') never runs";
+      out.errorIndex = schedule.size();
+      return false;
+    }
+  }
+
+  std::vector<int> latest(problem.numValues(), -1);
+  const size_t end = schedule.size();
+  for (size_t e = 0; e < end; ++e) {
+    const Op &op = problem.ops[schedule[e]];
+    for (int r : op.reads) {
+      if (problem.values[r].producer < 0)
+        continue;
+      int x = latest[r];
+      if (x < 0 && partial && counts[problem.values[r].producer] == 0)
+        continue; // not part of the evaluated part
+      if (x < 0) {
+        out.error = "execution " + std::to_string(e) + " (op " +
+                    std::to_string(schedule[e]) + ", '" + op.name +
+                    "') reads a value of op " +
+                    std::to_string(problem.values[r].producer) +
+                    " before it is computed";
+        out.errorIndex = e;
+        return false;
+      }
+      versions.last[x] = e;
+    }
+    for (int r : op.results) {
+      const Value &value = problem.values[r];
+      versions.value.push_back(r);
+      versions.exec.push_back(e);
+      versions.last.push_back(e);
+      int source = -1;
+      if (value.rule != BufferRule::Fresh && value.source >= 0)
+        source = latest[value.source];
+      versions.source.push_back(source);
+    }
+    size_t first = versions.value.size() - op.results.size();
+    for (size_t i = 0; i < op.results.size(); ++i)
+      latest[op.results[i]] = static_cast<int>(first + i);
+  }
+  for (int v = 0; v < problem.numValues(); ++v)
+    if (problem.values[v].returned && latest[v] >= 0)
+      versions.last[latest[v]] = end;
+  return true;
+}
+} // namespace
+
+Evaluation ckpt::sched::evaluate(const Problem &problem,
+                                 const Schedule &schedule,
+                                 const EvalOptions &options) {
+  Evaluation out;
+  Versions versions;
+  if (!buildVersions(problem, schedule, options.partial, versions, out))
+    return out;
+  out.valid = true;
+  for (int op : schedule)
+    out.cost += problem.ops[op].cost;
+
+  // Pass 2: buffers, in creation order.
+  const size_t end = schedule.size();
+  const size_t numVersions = versions.value.size();
+  std::vector<int> bufferOf(numVersions, -1);
+  struct Live {
+    int64_t bytes;
+    size_t def, last;
+  };
+  std::vector<Live> buffers;
+  std::vector<Buffer> detail;
+  for (size_t y = 0; y < numVersions; ++y) {
+    const Value &value = problem.values[versions.value[y]];
+    int source = versions.source[y];
+    int shared = source >= 0 ? bufferOf[source] : -1;
+    bool alias = false;
+    if (value.rule == BufferRule::View) {
+      alias = shared >= 0;
+      if (!alias)
+        continue; // a view of an input (or of nothing): no buffer
+    } else if (value.rule == BufferRule::InPlace) {
+      alias = shared >= 0 && buffers[shared].last <= versions.exec[y];
+    }
+    if (alias) {
+      bufferOf[y] = shared;
+      buffers[shared].last = std::max(buffers[shared].last, versions.last[y]);
+      if (options.buffers)
+        detail[shared].versions.push_back(
+            {versions.exec[y], versions.value[y]});
+      continue;
+    }
+    if (value.bytes == 0)
+      continue;
+    bufferOf[y] = static_cast<int>(buffers.size());
+    buffers.push_back({value.bytes, versions.exec[y], versions.last[y]});
+    if (options.buffers) {
+      Buffer buffer;
+      buffer.bytes = value.bytes;
+      buffer.def = versions.exec[y];
+      buffer.versions.push_back({versions.exec[y], versions.value[y]});
+      detail.push_back(std::move(buffer));
+    }
+  }
+
+  std::vector<int64_t> delta(end + 1, 0);
+  for (const Live &buffer : buffers) {
+    delta[buffer.def] += buffer.bytes;
+    delta[std::min(buffer.last, end > 0 ? end - 1 : 0) + 1] -= buffer.bytes;
+  }
+  int64_t live = 0;
+  if (options.live)
+    out.live.resize(end);
+  for (size_t e = 0; e < end; ++e) {
+    live += delta[e];
+    if (options.live)
+      out.live[e] = live;
+    if (live > out.peak) {
+      out.peak = live;
+      out.peakIndex = e;
+    }
+  }
+  if (options.buffers) {
+    for (size_t b = 0; b < buffers.size(); ++b)
+      detail[b].lastUse = buffers[b].last;
+    out.buffers = std::move(detail);
+  }
+  return out;
+}
+
+Schedule ckpt::sched::keepSetSchedule(const Problem &problem,
+                                      const std::vector<char> &keep) {
+  const int numValues = problem.numValues();
+  std::vector<char> recomputed(numValues, 0);
+  auto available = [&](int value) {
+    const Value &v = problem.values[value];
+    if (v.producer < 0 || v.returned || recomputed[value])
+      return true;
+    const Op &op = problem.ops[v.producer];
+    return op.backward || !op.recomputable ||
+           (value < static_cast<int>(keep.size()) && keep[value]);
+  };
+  Schedule schedule;
+  schedule.reserve(problem.ops.size());
+  // Recomputes what `value` needs, inputs first (an explicit stack: forward
+  // chains can be thousands of ops long).
+  auto ensure = [&](int value) {
+    std::vector<std::pair<int, size_t>> stack; // (op, next read to check)
+    if (available(value))
+      return;
+    stack.push_back({problem.values[value].producer, 0});
+    while (!stack.empty()) {
+      auto &[op, next] = stack.back();
+      const std::vector<int> &reads = problem.ops[op].reads;
+      if (next < reads.size()) {
+        int read = reads[next++];
+        if (!available(read))
+          stack.push_back({problem.values[read].producer, 0});
+        continue;
+      }
+      int done = op;
+      stack.pop_back();
+      // Two reads may need the same op: it runs once.
+      if (!problem.ops[done].results.empty() &&
+          recomputed[problem.ops[done].results.front()])
+        continue;
+      schedule.push_back(done);
+      for (int result : problem.ops[done].results)
+        recomputed[result] = 1;
+    }
+  };
+  for (int op = 0; op < problem.numOps(); ++op) {
+    if (problem.ops[op].backward)
+      for (int read : problem.ops[op].reads)
+        ensure(read);
+    schedule.push_back(op);
+  }
+  return schedule;
+}
+
+Schedule ckpt::sched::prune(const Problem &problem, const Schedule &schedule) {
+  // Dead-code elimination on a straight line, last execution first: an
+  // execution is needed when it is an op's first, cannot be recomputed, or
+  // defines a version that a needed later execution (or the end) reads.
+  const int numOps = problem.numOps();
+  std::vector<int> count(numOps, 0);
+  for (int op : schedule)
+    if (op >= 0 && op < numOps)
+      ++count[op];
+  std::vector<char> needed(problem.numValues(), 0); // the current version's
+  for (int v = 0; v < problem.numValues(); ++v)
+    needed[v] = problem.values[v].returned;
+  std::vector<char> keep(schedule.size(), 0);
+  for (size_t e = schedule.size(); e-- > 0;) {
+    int op = schedule[e];
+    if (op < 0 || op >= numOps) {
+      keep[e] = 1; // invalid: evaluate() reports it
+      continue;
+    }
+    const Op &o = problem.ops[op];
+    bool first = --count[op] == 0;
+    bool used = first || !o.recomputable;
+    for (int r : o.results)
+      used = used || needed[r];
+    keep[e] = used;
+    for (int r : o.results)
+      needed[r] = 0;
+    if (used)
+      for (int r : o.reads)
+        needed[r] = 1;
+  }
+  Schedule out;
+  out.reserve(schedule.size());
+  for (size_t e = 0; e < schedule.size(); ++e)
+    if (keep[e])
+      out.push_back(schedule[e]);
+  return out;
+}
+
+Problem ckpt::sched::problemFromGraph(const graph::Graph &graph,
+                                      std::vector<int> *opNode) {
+  Problem problem;
+  std::vector<int> order;
+  graph.topologicalOrder(order);
+  // Keep the nodes' own order when it is topological.
+  bool ordered = true;
+  for (int v = 0; v < graph.numNodes() && ordered; ++v)
+    for (int u : graph.pred(v))
+      if (u >= v)
+        ordered = false;
+  if (ordered)
+    for (int v = 0; v < graph.numNodes(); ++v)
+      order[v] = v;
+  std::vector<int> valueOf(graph.numNodes(), -1);
+  for (int v : order)
+    if (graph.node(v).input)
+      valueOf[v] = problem.addInput();
+  if (opNode)
+    opNode->clear();
+  for (int v : order) {
+    const graph::Node &node = graph.node(v);
+    if (node.input)
+      continue;
+    Op op;
+    op.name = node.name;
+    op.cost = node.cost;
+    op.backward = node.backward;
+    for (int u : graph.pred(v))
+      op.reads.push_back(valueOf[u]);
+    int id = problem.addOp(std::move(op));
+    valueOf[v] = problem.addResult(id, static_cast<int64_t>(node.bytes));
+    if (graph.succ(v).empty())
+      problem.values[valueOf[v]].returned = true;
+    if (opNode)
+      opNode->push_back(v);
+  }
+  return problem;
+}
