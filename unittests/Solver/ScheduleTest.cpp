@@ -1,7 +1,7 @@
 //===- ScheduleTest.cpp - schedules, their memory, and the planners -------===//
 //
-// The simulator on hand-worked schedules, the greedy's simulator against it on
-// random schedules, the greedy and local search, the chain expansion, and the
+// The memory model on hand-worked schedules and against its definition on
+// random moves, the greedy and local search, the chain expansion, and the
 // ILP against an exhaustive search (of the program's own schedules, on random
 // problems too).
 //
@@ -493,47 +493,172 @@ Schedule randomSchedule(const Problem &p, int extra, std::mt19937 &rng) {
   return s;
 }
 
-TEST(Schedule, GreedySimulatorAgreesWithEvaluate) {
-  // The greedy and the local searches score moves with their own simulator
-  // (ScheduleSimulator.h); every plan is then checked with evaluate. The two
-  // must give the same cost, peak and bytes live at every execution on any
-  // schedule, or the searches optimize the wrong thing.
-  int schedules = 0, withSharing = 0;
-  for (unsigned seed = 1; seed <= 60; ++seed) {
-    Problem p = seed % 2 ? randomLayeredWithViews(4 + seed % 13, seed)
-                         : randomLayered(4 + seed % 13, seed);
+/// The memory model written out from its definition (Schedule.h), the slow
+/// way and independently of MemorySimulator: every version is looked up by
+/// scanning back, every buffer's bytes are added at every execution it is
+/// live. Returns false when a read finds no version.
+struct Reference {
+  bool valid = false;
+  double cost = 0;
+  int64_t peak = 0;
+  size_t peakIndex = 0;
+  std::vector<int64_t> live;
+};
+
+Reference referenceModel(const Problem &p, const Schedule &s) {
+  Reference out;
+  const size_t end = s.size();
+  struct Version {
+    int value;
+    size_t exec, last;
+    int buffer = -1;
+  };
+  std::vector<Version> versions;
+  // The version of `value` the execution `e` sees: the latest defined
+  // before e (scan back over every version).
+  auto seen = [&](int value, size_t e) {
+    int found = -1;
+    for (size_t y = 0; y < versions.size(); ++y)
+      if (versions[y].value == value && versions[y].exec < e)
+        found = static_cast<int>(y);
+    return found;
+  };
+  for (size_t e = 0; e < end; ++e) {
+    const Op &op = p.ops[s[e]];
+    for (int r : op.reads) {
+      if (p.values[r].producer < 0)
+        continue;
+      int y = seen(r, e);
+      if (y < 0)
+        return out;
+      versions[y].last = e;
+    }
+    for (int r : op.results)
+      versions.push_back({r, e, e});
+    out.cost += op.cost;
+  }
+  for (int v = 0; v < p.numValues(); ++v) {
+    int y = seen(v, end);
+    if (p.values[v].returned && y >= 0)
+      versions[y].last = end;
+  }
+  out.valid = true;
+  struct Buf {
+    int64_t bytes;
+    size_t def, last;
+  };
+  std::vector<Buf> buffers;
+  for (Version &version : versions) {
+    const Value &value = p.values[version.value];
+    int shared = -1;
+    if (value.rule != BufferRule::Fresh && value.source >= 0) {
+      int y = seen(value.source, version.exec);
+      shared = y >= 0 ? versions[y].buffer : -1;
+    }
+    if (value.rule == BufferRule::View && shared < 0)
+      continue;
+    if (value.rule == BufferRule::View ||
+        (value.rule == BufferRule::InPlace && shared >= 0 &&
+         buffers[shared].last <= version.exec)) {
+      version.buffer = shared;
+      buffers[shared].last = std::max(buffers[shared].last, version.last);
+      continue;
+    }
+    if (value.bytes == 0)
+      continue;
+    version.buffer = static_cast<int>(buffers.size());
+    buffers.push_back({value.bytes, version.exec, version.last});
+  }
+  out.live.assign(end, 0);
+  for (size_t e = 0; e < end; ++e)
+    for (const Buf &buffer : buffers)
+      if (buffer.def <= e && e <= buffer.last)
+        out.live[e] += buffer.bytes;
+  for (size_t e = 0; e < end; ++e)
+    if (out.live[e] > out.peak) {
+      out.peak = out.live[e];
+      out.peakIndex = e;
+    }
+  return out;
+}
+
+TEST(Schedule, MemoryModelAgreesWithItsDefinitionOnEveryMove) {
+  // One engine (MemorySimulator) scores every plan: evaluate runs it, and
+  // the searches run it, reused, on every move they try. Random walks of
+  // moves like theirs (insert a recomputation anywhere, drop one, swap two
+  // neighbours), valid or not, on random problems with and without shared
+  // buffers: at every step the reused engine in each detail mode and
+  // evaluate agree with the model written out from its definition.
+  using Detail = MemorySimulator::Detail;
+  int steps = 0, invalid = 0, withSharing = 0;
+  for (unsigned seed = 1; seed <= 40; ++seed) {
+    Problem p = seed % 2 ? randomLayeredWithViews(4 + seed % 11, seed)
+                         : randomLayered(4 + seed % 11, seed);
     ASSERT_EQ(p.validate(), "") << seed;
-    detail::Simulator simulator(p);
+    MemorySimulator simulator(p);
     std::mt19937 rng(seed);
-    for (int k = 0; k < 50; ++k) {
-      Schedule s = randomSchedule(p, static_cast<int>(rng() % 12), rng);
-      EvalOptions live;
-      live.live = true;
-      Evaluation e = evaluate(p, s, live);
-      ASSERT_TRUE(e.valid) << e.error;
-      int64_t budget = e.peak / 2;
-      detail::Simulator::Light l = simulator.run(s, budget, /*detail=*/true);
-      ASSERT_TRUE(l.valid) << seed << " " << k;
-      EXPECT_DOUBLE_EQ(l.cost, e.cost) << seed << " " << k;
-      EXPECT_EQ(l.peak, e.peak) << seed << " " << k;
-      EXPECT_EQ(l.peakIndex, e.peakIndex) << seed << " " << k;
-      ASSERT_EQ(simulator.liveAt.size(), e.live.size());
-      double area = 0;
-      for (size_t i = 0; i < e.live.size(); ++i) {
-        EXPECT_EQ(simulator.liveAt[i], e.live[i])
-            << seed << " " << k << " execution " << i;
-        area += static_cast<double>(std::max<int64_t>(0, e.live[i] - budget));
+    for (int walk = 0; walk < 5; ++walk) {
+      Schedule s = randomSchedule(p, static_cast<int>(rng() % 6), rng);
+      for (int move = 0; move < 40; ++move) {
+        Schedule trial = s;
+        int kind = static_cast<int>(rng() % 3);
+        if (kind == 0) { // insert a recomputation
+          int op = static_cast<int>(rng() % p.numOps());
+          if (!p.ops[op].recomputable)
+            continue;
+          trial.insert(trial.begin() + rng() % (trial.size() + 1), op);
+        } else if (kind == 1) { // drop an execution of a recomputed op
+          size_t e = rng() % trial.size();
+          if (runCounts(p, trial)[trial[e]] < 2)
+            continue;
+          trial.erase(trial.begin() + e);
+        } else if (trial.size() > 1) { // swap two neighbours
+          size_t e = rng() % (trial.size() - 1);
+          if (!p.ops[trial[e]].recomputable &&
+              !p.ops[trial[e + 1]].recomputable)
+            continue; // ops that cannot be recomputed keep their order
+          std::swap(trial[e], trial[e + 1]);
+        }
+        Reference ref = referenceModel(p, trial);
+        int64_t budget = ref.peak / 2;
+        std::string at = std::to_string(seed) + "/" + std::to_string(walk) +
+                         "/" + std::to_string(move);
+        MemorySimulator::Score none =
+            simulator.run(trial, budget, Detail::None);
+        MemorySimulator::Score full =
+            simulator.run(trial, budget, Detail::Full);
+        ASSERT_EQ(none.valid, ref.valid) << at;
+        ASSERT_EQ(full.valid, ref.valid) << at;
+        EvalOptions options;
+        options.live = true;
+        Evaluation e = evaluate(p, trial, options);
+        if (!ref.valid) {
+          ++invalid;
+          EXPECT_FALSE(e.valid) << at;
+          continue; // a search never keeps an invalid move
+        }
+        ASSERT_TRUE(e.valid) << at << ": " << e.error;
+        double area = 0;
+        for (int64_t bytes : ref.live)
+          area += static_cast<double>(std::max<int64_t>(0, bytes - budget));
+        for (const MemorySimulator::Score &score : {none, full}) {
+          EXPECT_DOUBLE_EQ(score.cost, ref.cost) << at;
+          EXPECT_EQ(score.peak, ref.peak) << at;
+          EXPECT_EQ(score.peakIndex, ref.peakIndex) << at;
+          EXPECT_DOUBLE_EQ(score.area, area) << at;
+        }
+        EXPECT_EQ(simulator.liveAt, ref.live) << at;
+        EXPECT_EQ(e.live, ref.live) << at;
+        EXPECT_EQ(e.peak, ref.peak) << at;
+        EXPECT_DOUBLE_EQ(e.cost, ref.cost) << at;
+        s = trial; // the walk goes on from a valid schedule
+        ++steps;
+        withSharing += seed % 2;
       }
-      EXPECT_DOUBLE_EQ(l.area, area);
-      // The light run (no details) scores the same.
-      detail::Simulator::Light light = simulator.run(s, budget, false);
-      EXPECT_EQ(light.peak, l.peak);
-      EXPECT_DOUBLE_EQ(light.cost, l.cost);
-      ++schedules;
-      withSharing += seed % 2;
     }
   }
-  EXPECT_EQ(schedules, 3000);
+  EXPECT_GT(steps, 3000);
+  EXPECT_GT(invalid, 100);
   EXPECT_GT(withSharing, 0);
 }
 

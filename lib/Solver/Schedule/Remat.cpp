@@ -17,7 +17,8 @@
 #include <utility>
 
 using namespace ckpt::sched;
-using ckpt::sched::detail::Simulator;
+using Simulator = ckpt::sched::MemorySimulator;
+using Detail = ckpt::sched::MemorySimulator::Detail;
 
 namespace {
 
@@ -55,7 +56,7 @@ private:
 };
 
 /// Better = lower peak within the budget test, then lower cost.
-bool better(const Simulator::Light &a, const Simulator::Light &b,
+bool better(const Simulator::Score &a, const Simulator::Score &b,
             int64_t budget) {
   bool fitA = a.peak <= budget, fitB = b.peak <= budget;
   if (fitA != fitB)
@@ -106,11 +107,11 @@ public:
   /// Fits `schedule` into `budget`; returns the best schedule reached.
   Schedule fit(Schedule schedule, int64_t budget) {
     stages.build(problem, schedule);
-    Simulator::Light current = sim.run(schedule, budget, /*detail=*/true);
+    Simulator::Score current = sim.run(schedule, budget, Detail::Full);
     if (!current.valid)
       return schedule;
     Schedule best = schedule;
-    Simulator::Light bestScore = current;
+    Simulator::Score bestScore = current;
     Schedule trial;
     while (current.peak > budget && !sim.exhausted(options.maxEvaluations)) {
       // Bytes saved beyond the excess over the budget are worth nothing: a
@@ -142,7 +143,7 @@ public:
       // different greedy path per seed (the floor search's restarts).
       for (size_t i = 0; i < moves.size(); ++i) {
         apply(schedule, moves[i], trial);
-        Simulator::Light score = sim.run(trial, budget, /*detail=*/false);
+        Simulator::Score score = sim.run(trial, budget, Detail::None);
         if (!score.valid)
           continue;
         double extra = score.cost - current.cost;
@@ -172,7 +173,7 @@ public:
       apply(schedule, moves[chosen], trial);
       schedule.swap(trial);
       stages.build(problem, schedule);
-      current = sim.run(schedule, budget, /*detail=*/true);
+      current = sim.run(schedule, budget, Detail::Full);
       if (better(current, bestScore, budget)) {
         best = schedule;
         bestScore = current;
@@ -222,10 +223,10 @@ private:
       size_t firstMove, endMove;
     };
     std::vector<Pending> pending;
-    const size_t numBuffers = sim.bBytes.size();
+    const size_t numBuffers = sim.bufferBytes.size();
     const size_t end = schedule.size();
     for (size_t b = 0; b < numBuffers; ++b) {
-      if (!(sim.bDef[b] < tau && sim.bLast[b] > tau))
+      if (!(sim.bufferDef[b] < tau && sim.bufferLast[b] > tau))
         continue;
       // The versions of the buffer read after tau; none read at tau.
       bool readNow = false;
@@ -239,12 +240,13 @@ private:
           break;
         }
         size_t next = sim.nextRead(y, tau);
-        if (next == std::numeric_limits<size_t>::max() && sim.vLast[y] <= tau)
+        if (next == std::numeric_limits<size_t>::max() &&
+            sim.versionLast[y] <= tau)
           continue; // dead before tau
         if (next == std::numeric_limits<size_t>::max())
           next = end; // returned: the end reads it (recompute it last)
         firstRead = std::min(firstRead, next);
-        int producer = producerOf[sim.vValue[y]];
+        int producer = producerOf[sim.versionValue[y]];
         if (!(opFlags[producer] & kRecomputable)) {
           recomputable = false;
           break;
@@ -300,10 +302,11 @@ private:
     for (const Move &m : moves)
       record(m);
     for (const Pending &p : pending) {
-      double bound = best.size() < k
-                         ? std::numeric_limits<double>::infinity()
-                         : best.front() * (1 + 1e-9) *
-                               worth(static_cast<double>(sim.bBytes[p.buffer]));
+      double bound =
+          best.size() < k
+              ? std::numeric_limits<double>::infinity()
+              : best.front() * (1 + 1e-9) *
+                    worth(static_cast<double>(sim.bufferBytes[p.buffer]));
       size_t before = moves.size();
       addMove(p.producers, p.q, tau, 1, p.buffer, p.stage, p.firstMove, bound,
               moves, p.endMove);
@@ -327,7 +330,7 @@ private:
     move.key = 3 * b + variant;
     if (!closure(producers, q, tau, variant, bound, move))
       return;
-    move.estimate += static_cast<double>(sim.bBytes[b]);
+    move.estimate += static_cast<double>(sim.bufferBytes[b]);
     if (move.estimate <= 0)
       return;
     size_t last = std::min(endMove, moves.size());
@@ -351,8 +354,8 @@ private:
     ++stamp;
     if (opMark.size() != static_cast<size_t>(problem.numOps()))
       opMark.assign(problem.numOps(), 0);
-    if (bufferMark.size() < sim.bBytes.size())
-      bufferMark.resize(sim.bBytes.size(), 0);
+    if (bufferMark.size() < sim.bufferBytes.size())
+      bufferMark.resize(sim.bufferBytes.size(), 0);
     std::vector<int> needed(producers);
     double cost = 0;
     for (int p : producers) {
@@ -373,7 +376,7 @@ private:
         int x = sim.versionBefore(r, q);
         if (x < 0)
           return false; // not computed before q in this order
-        bool alive = sim.vLast[x] >= q;
+        bool alive = sim.versionLast[x] >= q;
         int flags = opFlags[producer];
         bool recompute =
             (flags & kRecomputable) &&
@@ -388,11 +391,11 @@ private:
           stack.push_back({producer, depth + 1});
           continue;
         }
-        if (!alive && sim.vLast[x] < tau) {
-          int buffer = sim.vBuffer[x];
+        if (!alive && sim.versionLast[x] < tau) {
+          int buffer = sim.versionBuffer[x];
           if (buffer >= 0 && bufferMark[buffer] != stamp) {
             bufferMark[buffer] = stamp;
-            move.estimate -= static_cast<double>(sim.bBytes[buffer]);
+            move.estimate -= static_cast<double>(sim.bufferBytes[buffer]);
           }
         }
       }
@@ -517,7 +520,7 @@ void ruinAndRecreate(const Problem &problem, Schedule &current,
 /// Removes recomputations (most expensive first) while `budget` holds.
 Schedule drop(const Problem &problem, Schedule schedule, int64_t budget,
               Simulator &sim, int64_t maxEvaluations) {
-  Simulator::Light current = sim.run(schedule, budget, false);
+  Simulator::Score current = sim.run(schedule, budget, Detail::None);
   if (!current.valid || current.peak > budget)
     return schedule;
   Schedule trial;
@@ -529,7 +532,7 @@ Schedule drop(const Problem &problem, Schedule schedule, int64_t budget,
         break;
       if (!ruin(problem, schedule, op, occurrence, trial))
         continue; // pruned meanwhile
-      Simulator::Light score = sim.run(trial, budget, false);
+      Simulator::Score score = sim.run(trial, budget, Detail::None);
       if (score.valid && score.peak <= budget && score.cost <= current.cost) {
         schedule.swap(trial);
         current = score;
@@ -561,7 +564,7 @@ Schedule ckpt::sched::improve(const Problem &problem, const Schedule &schedule,
   Simulator sim(problem, options.work);
   Schedule current =
       drop(problem, schedule, budget, sim, options.maxEvaluations);
-  Simulator::Light score = sim.run(current, budget, false);
+  Simulator::Score score = sim.run(current, budget, Detail::None);
   if (!score.valid || score.peak > budget)
     return current;
   int64_t spent = sim.evaluations;
@@ -586,7 +589,7 @@ Schedule ckpt::sched::improve(const Problem &problem, const Schedule &schedule,
           refit = drop(problem, prune(problem, refit), budget, check,
                        std::max<int64_t>(options.maxEvaluations - spent, 1));
           spent += check.evaluations;
-          Simulator::Light trial = check.run(refit, budget, false);
+          Simulator::Score trial = check.run(refit, budget, Detail::None);
           if (!(trial.valid && trial.peak <= budget && trial.cost < score.cost))
             continue;
           current.swap(refit);
@@ -606,7 +609,7 @@ Schedule ckpt::sched::leastPeak(const Problem &problem, const Schedule &start,
 Schedule ckpt::sched::lowerPeak(const Problem &problem, const Schedule &start,
                                 const SearchOptions &options) {
   Simulator check(problem, options.work);
-  Simulator::Light score = check.run(start, 0, false);
+  Simulator::Score score = check.run(start, 0, Detail::None);
   if (!score.valid)
     return start;
   Schedule current = start;
@@ -625,7 +628,7 @@ Schedule ckpt::sched::lowerPeak(const Problem &problem, const Schedule &start,
         Schedule refit = prune(problem, greedy.fit(ruined, score.peak - 1));
         spent += greedy.evaluations();
         check.evaluations = 0;
-        Simulator::Light trial = check.run(refit, score.peak - 1, false);
+        Simulator::Score trial = check.run(refit, score.peak - 1, Detail::None);
         spent += check.evaluations;
         bool lower = trial.valid && trial.peak < score.peak;
         if (!lower && !(trial.valid && trial.peak == score.peak &&

@@ -1,6 +1,7 @@
 //===- Schedule.cpp - op-level schedules and their exact memory -----------===//
 
 #include "ckpt/Solver/Schedule/Schedule.h"
+#include "ckpt/Solver/Schedule/MemorySimulator.h"
 
 #include <algorithm>
 #include <limits>
@@ -112,20 +113,14 @@ std::vector<int> ckpt::sched::runCounts(const Problem &problem,
 }
 
 namespace {
-/// The versions of a schedule: what each execution defines and reads.
-struct Versions {
-  std::vector<int> value;   // value id
-  std::vector<size_t> exec; // defining execution
-  std::vector<size_t> last; // last read (exec, or the schedule size)
-  std::vector<int> source;  // version whose buffer it may take, or -1
-};
-
-/// Pass 1 of evaluate: versions and last reads. Returns false (with the
-/// error set) on an invalid schedule.
-bool buildVersions(const Problem &problem, const Schedule &schedule,
-                   bool partial, Versions &versions, Evaluation &out) {
+/// The rules a schedule follows besides the memory model: every op id
+/// exists, ops that cannot be recomputed run once and in the problem's
+/// order, and every op runs (unless partial). Fills `counts` (runs per op);
+/// returns false with the error set otherwise.
+bool checkRuns(const Problem &problem, const Schedule &schedule, bool partial,
+               std::vector<int> &counts, Evaluation &out) {
   const int numOps = problem.numOps();
-  std::vector<int> counts(numOps, 0);
+  counts.assign(numOps, 0);
   int lastFixed = -1; // the last op that is not recomputable, in order
   for (size_t e = 0; e < schedule.size(); ++e) {
     int op = schedule[e];
@@ -163,45 +158,6 @@ bool buildVersions(const Problem &problem, const Schedule &schedule,
       return false;
     }
   }
-
-  std::vector<int> latest(problem.numValues(), -1);
-  const size_t end = schedule.size();
-  for (size_t e = 0; e < end; ++e) {
-    const Op &op = problem.ops[schedule[e]];
-    for (int r : op.reads) {
-      if (problem.values[r].producer < 0)
-        continue;
-      int x = latest[r];
-      if (x < 0 && partial && counts[problem.values[r].producer] == 0)
-        continue; // not part of the evaluated part
-      if (x < 0) {
-        out.error = "execution " + std::to_string(e) + " (op " +
-                    std::to_string(schedule[e]) + ", '" + op.name +
-                    "') reads a value of op " +
-                    std::to_string(problem.values[r].producer) +
-                    " before it is computed";
-        out.errorIndex = e;
-        return false;
-      }
-      versions.last[x] = e;
-    }
-    for (int r : op.results) {
-      const Value &value = problem.values[r];
-      versions.value.push_back(r);
-      versions.exec.push_back(e);
-      versions.last.push_back(e);
-      int source = -1;
-      if (value.rule != BufferRule::Fresh && value.source >= 0)
-        source = latest[value.source];
-      versions.source.push_back(source);
-    }
-    size_t first = versions.value.size() - op.results.size();
-    for (size_t i = 0; i < op.results.size(); ++i)
-      latest[op.results[i]] = static_cast<int>(first + i);
-  }
-  for (int v = 0; v < problem.numValues(); ++v)
-    if (problem.values[v].returned && latest[v] >= 0)
-      versions.last[latest[v]] = end;
   return true;
 }
 } // namespace
@@ -210,77 +166,51 @@ Evaluation ckpt::sched::evaluate(const Problem &problem,
                                  const Schedule &schedule,
                                  const EvalOptions &options) {
   Evaluation out;
-  Versions versions;
-  if (!buildVersions(problem, schedule, options.partial, versions, out))
+  std::vector<int> counts;
+  if (!checkRuns(problem, schedule, options.partial, counts, out))
     return out;
+
+  // The memory model itself: the engine the searches use too.
+  using Detail = MemorySimulator::Detail;
+  MemorySimulator simulator(problem);
+  Detail detail = options.buffers ? Detail::Full
+                  : options.live  ? Detail::Live
+                                  : Detail::None;
+  MemorySimulator::Score score =
+      simulator.run(schedule, std::numeric_limits<int64_t>::max(), detail,
+                    options.partial ? &counts : nullptr);
+  if (!score.valid) {
+    size_t e = score.failedExecution;
+    const Op &op = problem.ops[schedule[e]];
+    out.error = "execution " + std::to_string(e) + " (op " +
+                std::to_string(schedule[e]) + ", '" + op.name +
+                "') reads a value of op " +
+                std::to_string(problem.values[score.failedValue].producer) +
+                " before it is computed";
+    out.errorIndex = e;
+    return out;
+  }
   out.valid = true;
-  for (int op : schedule)
-    out.cost += problem.ops[op].cost;
-
-  // Pass 2: buffers, in creation order.
-  const size_t end = schedule.size();
-  const size_t numVersions = versions.value.size();
-  std::vector<int> bufferOf(numVersions, -1);
-  struct Live {
-    int64_t bytes;
-    size_t def, last;
-  };
-  std::vector<Live> buffers;
-  std::vector<Buffer> detail;
-  for (size_t y = 0; y < numVersions; ++y) {
-    const Value &value = problem.values[versions.value[y]];
-    int source = versions.source[y];
-    int shared = source >= 0 ? bufferOf[source] : -1;
-    bool alias = false;
-    if (value.rule == BufferRule::View) {
-      alias = shared >= 0;
-      if (!alias)
-        continue; // a view of an input (or of nothing): no buffer
-    } else if (value.rule == BufferRule::InPlace) {
-      alias = shared >= 0 && buffers[shared].last <= versions.exec[y];
-    }
-    if (alias) {
-      bufferOf[y] = shared;
-      buffers[shared].last = std::max(buffers[shared].last, versions.last[y]);
-      if (options.buffers)
-        detail[shared].versions.push_back(
-            {versions.exec[y], versions.value[y]});
-      continue;
-    }
-    if (value.bytes == 0)
-      continue;
-    bufferOf[y] = static_cast<int>(buffers.size());
-    buffers.push_back({value.bytes, versions.exec[y], versions.last[y]});
-    if (options.buffers) {
-      Buffer buffer;
-      buffer.bytes = value.bytes;
-      buffer.def = versions.exec[y];
-      buffer.versions.push_back({versions.exec[y], versions.value[y]});
-      detail.push_back(std::move(buffer));
-    }
-  }
-
-  std::vector<int64_t> delta(end + 1, 0);
-  for (const Live &buffer : buffers) {
-    delta[buffer.def] += buffer.bytes;
-    delta[std::min(buffer.last, end > 0 ? end - 1 : 0) + 1] -= buffer.bytes;
-  }
-  int64_t live = 0;
+  out.cost = score.cost;
+  out.peak = score.peak;
+  out.peakIndex = score.peakIndex;
   if (options.live)
-    out.live.resize(end);
-  for (size_t e = 0; e < end; ++e) {
-    live += delta[e];
-    if (options.live)
-      out.live[e] = live;
-    if (live > out.peak) {
-      out.peak = live;
-      out.peakIndex = e;
-    }
-  }
+    out.live = std::move(simulator.liveAt);
   if (options.buffers) {
-    for (size_t b = 0; b < buffers.size(); ++b)
-      detail[b].lastUse = buffers[b].last;
-    out.buffers = std::move(detail);
+    const size_t numBuffers = simulator.bufferBytes.size();
+    out.buffers.resize(numBuffers);
+    for (size_t b = 0; b < numBuffers; ++b) {
+      Buffer &buffer = out.buffers[b];
+      buffer.bytes = simulator.bufferBytes[b];
+      buffer.def = simulator.bufferDef[b];
+      buffer.lastUse = simulator.bufferLast[b];
+      for (size_t i = simulator.bufferStart[b];
+           i < simulator.bufferStart[b + 1]; ++i) {
+        int y = simulator.bufferVersions[i];
+        buffer.versions.push_back(
+            {simulator.versionExec[y], simulator.versionValue[y]});
+      }
+    }
   }
   return out;
 }

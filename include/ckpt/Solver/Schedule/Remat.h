@@ -31,6 +31,7 @@
 #ifndef CKPT_SOLVER_SCHEDULE_REMAT_H
 #define CKPT_SOLVER_SCHEDULE_REMAT_H
 
+#include "ckpt/Solver/Schedule/MemorySimulator.h"
 #include "ckpt/Solver/Schedule/Schedule.h"
 
 #include <cstdint>
@@ -38,13 +39,6 @@
 
 namespace ckpt {
 namespace sched {
-
-/// Work that searches share, in simulated units (executions plus reads per
-/// evaluation): they stop once it is spent. Deterministic, unlike time.
-struct Work {
-  int64_t left = std::numeric_limits<int64_t>::max();
-  bool spent() const { return left <= 0; }
-};
 
 /// Limits of the searches.
 struct SearchOptions {

@@ -7,9 +7,11 @@
 // gets its buffer. `evaluate` runs a schedule through the memory model and
 // returns its cost (the sum of the executions' costs) and its peak of live
 // bytes. Every planner (the chain DP expanded, the greedy and local search,
-// the ILP) produces a schedule, and this one simulator scores them all; the
-// MLIR analysis (simulateMemory) is built on it, so that a schedule's peak
-// here is the peak the rewritten step has, and what ckpt-run measures.
+// the ILP) produces a schedule, and one engine scores them all
+// (MemorySimulator.h: evaluate runs it, the searches run it on every move
+// they try); the MLIR analysis (simulateMemory) is built on it, so that a
+// schedule's peak here is the peak the rewritten step has, and what ckpt-run
+// measures.
 //
 // Memory model (docs/PLANNING.md, "Memory of a schedule"):
 //  - every execution of an op gives each of its results a new *version*;
