@@ -1,9 +1,9 @@
 // The remat pipeline = wrap-step, plan, rematerialize, insert-frees; its
-// options are ckpt-plan's. With the chain of Analysis/plan.mlir under 80 B
+// options are ckpt-plan's. With the chain of Transforms/plan.mlir under 80 B
 // (fit=model: the chain model of plan.mlir, whose least budget is 80 B) the
 // chain DP's schedule recomputes d before gd, and a and b before ga (gb
 // reads the b it kept): two runs of recomputations, two regions, and frees.
-// RUN: ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-remat-pipeline="budget=80 slots=0 fit=model strategy=optimal device=cpu profile=%S/../Analysis/Inputs/profile.json" | FileCheck %s --check-prefix=REMAT
+// RUN: ckpt-opt %S/../Transforms/Inputs/chain6.mlir --ckpt-remat-pipeline="budget=80 slots=0 fit=model strategy=optimal device=cpu profile=%S/../Transforms/Inputs/profile.json" | FileCheck %s --check-prefix=REMAT
 // REMAT-LABEL: ckpt.step @chain6(
 // REMAT-NOT:     ckpt.plan
 // REMAT-COUNT-2: ckpt.recompute
@@ -22,28 +22,28 @@
 // The CPU lowering: an LLVM-dialect module, the step with a C interface and
 // its signature, allocations through the generic (counted) functions, and
 // frees (ckpt's) or none.
-// RUN: ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-remat-pipeline="budget=80 slots=0 fit=model" --ckpt-lower-to-cpu | FileCheck %s --check-prefix=CPU
+// RUN: ckpt-opt %S/../Transforms/Inputs/chain6.mlir --ckpt-remat-pipeline="budget=80 slots=0 fit=model" --ckpt-lower-to-cpu | FileCheck %s --check-prefix=CPU
 // CPU: llvm.func @_mlir_memref_to_llvm_free
 // CPU: llvm.func @chain6(
 // CPU-SAME: ckpt.signature = (tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>)
 // CPU-SAME: llvm.emit_c_interface
 // CPU: llvm.call @_mlir_memref_to_llvm_aligned_alloc
 // CPU: llvm.call @_mlir_memref_to_llvm_free
-// RUN: ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-lower-to-cpu="dealloc=none" | FileCheck %s --check-prefix=NONE
+// RUN: ckpt-opt %S/../Transforms/Inputs/chain6.mlir --ckpt-lower-to-cpu="dealloc=none" | FileCheck %s --check-prefix=NONE
 // NONE-LABEL: llvm.func @chain6(
 // NONE-NOT: llvm.call @_mlir_memref_to_llvm_free
 // NONE: llvm.return
-// RUN: ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-lower-to-cpu="dealloc=upstream" | FileCheck %s --check-prefix=UPSTREAM
+// RUN: ckpt-opt %S/../Transforms/Inputs/chain6.mlir --ckpt-lower-to-cpu="dealloc=upstream" | FileCheck %s --check-prefix=UPSTREAM
 // UPSTREAM-LABEL: llvm.func @chain6(
 // UPSTREAM: llvm.call @_mlir_memref_to_llvm_free
-// RUN: not ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-lower-to-cpu="dealloc=foo" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not ckpt-opt %S/../Transforms/Inputs/chain6.mlir --ckpt-lower-to-cpu="dealloc=foo" 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: for the --dealloc option: 'foo' is not a valid value: expected ckpt, upstream or none
 // The remat pipeline's closed-set options are checked when parsed, as ckpt-plan's.
-// RUN: not ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-remat-pipeline="fit=simulaton" 2>&1 | FileCheck %s --check-prefix=BADFIT
+// RUN: not ckpt-opt %S/../Transforms/Inputs/chain6.mlir --ckpt-remat-pipeline="fit=simulaton" 2>&1 | FileCheck %s --check-prefix=BADFIT
 // BADFIT: for the --fit option: 'simulaton' is not a valid value: expected simulation or model
-// RUN: not ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-remat-pipeline="device=tpu" 2>&1 | FileCheck %s --check-prefix=BADDEVICE
+// RUN: not ckpt-opt %S/../Transforms/Inputs/chain6.mlir --ckpt-remat-pipeline="device=tpu" 2>&1 | FileCheck %s --check-prefix=BADDEVICE
 // BADDEVICE: for the --device option: 'tpu' is not a valid value: expected h100, a100, v100 or cpu
-// RUN: not ckpt-opt %S/../Analysis/Inputs/chain6.mlir --ckpt-remat-pipeline="budget=1 slots=0" 2>&1 | FileCheck %s --check-prefix=INFEASIBLE
+// RUN: not ckpt-opt %S/../Transforms/Inputs/chain6.mlir --ckpt-remat-pipeline="budget=1 slots=0" 2>&1 | FileCheck %s --check-prefix=INFEASIBLE
 // INFEASIBLE: error: budget of 1 B is infeasible for strategy 'optimal': the least feasible budget is
 
 func.func @f(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attributes {ckpt.loss = 0 : i64} {

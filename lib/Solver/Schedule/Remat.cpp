@@ -136,7 +136,7 @@ public:
       // the budget in all (the area): the free move that recomputes a
       // 16 B loss value at the end lowers the peak by 16 B but keeps what
       // the loss reads alive to the end, and would otherwise win over any
-      // move that costs something (test/Analysis/plan-returned-value.test).
+      // move that costs something (test/Transforms/plan-returned-value.test).
       int chosenClass = 0;
       double chosenRatio = 0;
       // With a seed, the ratios are scaled by random factors in [1, 2): a
