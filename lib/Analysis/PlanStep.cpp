@@ -19,16 +19,19 @@ mlir::LogicalResult ckpt::checkSlots(mlir::Location loc, int64_t slots) {
          << slots;
 }
 
-sched::ChainOptions ckpt::separatorCandidates(const OrderProblem &problem,
-                                              llvm::StringRef strategy) {
+sched::ChainOptions
+ckpt::separatorCandidates(const OrderProblem &problem,
+                          const sched::PlanStrategy &strategy) {
   sched::ChainOptions options;
-  if (strategy != "speed" && strategy != "manual")
+  using sched::StrategyKind;
+  if (strategy.kind != StrategyKind::Speed &&
+      strategy.kind != StrategyKind::Manual)
     return options;
   options.kind = sched::SeparatorKind::Candidates;
   for (auto [id, op] : llvm::enumerate(problem.opOf)) {
     if (!op)
       continue;
-    if (strategy == "speed") {
+    if (strategy.kind == StrategyKind::Speed) {
       auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
       if ((linalgOp && (linalg::isaContractionOpInterface(linalgOp) ||
                         linalg::isaConvolutionOpInterface(linalgOp))) ||
@@ -73,9 +76,7 @@ std::vector<char> ckpt::keptValues(const OrderProblem &problem) {
 FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
                                    const CostSetup &costs,
                                    const StepPlanRequest &request) {
-  if (!sched::isStrategy(request.strategy))
-    return emitError(step.getLoc(), "unknown strategy '")
-           << request.strategy << "': expected " << sched::strategyNames();
+  const std::string strategy = request.strategy.str();
   FailureOr<OrderProblem> built =
       buildStepProblem(step, analysis, costs.device, costs.profile());
   if (failed(built))
@@ -106,7 +107,7 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
   options.slots = request.slots;
   options.fitModel = request.fitModel;
   options.candidates = separatorCandidates(plan.problem, request.strategy);
-  if (request.strategy == "keep")
+  if (request.strategy.kind == sched::StrategyKind::Keep)
     options.keep = keptValues(plan.problem);
   options.ilpTimeLimit = request.ilpTimeLimit;
   options.ilpThreads = request.ilpThreads;
@@ -115,7 +116,7 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
   {
     // Erased before any diagnostic below.
     ProgressLine line("ckpt-plan: @" + step.getSymName().str());
-    line.phase("planning with '" + request.strategy + "'");
+    line.phase("planning with '" + strategy + "'");
     options.progress = [&line](const std::string &phase, double limit) {
       line.phase(phase, limit);
     };
@@ -123,14 +124,14 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
   }
   if (!plan.result.error.empty())
     return emitError(step.getLoc(), "strategy '")
-           << request.strategy << "' failed: " << plan.result.error;
+           << strategy << "' failed: " << plan.result.error;
   if (plan.result.ilp && !plan.result.ilp->warning.empty())
     emitWarning(step.getLoc(), "strategy 'ilp': ") << plan.result.ilp->warning;
   if (!plan.result.feasible) {
     InFlightDiagnostic diag = emitError(step.getLoc(), "budget of ")
                               << formatBytes(plan.budget)
-                              << " is infeasible for strategy '"
-                              << request.strategy << "'";
+                              << " is infeasible for strategy '" << strategy
+                              << "'";
     if (plan.result.ilp) {
       if (plan.result.ilp->status == sched::IlpResult::Status::Infeasible)
         diag << " (CBC proved that no schedule fits)";

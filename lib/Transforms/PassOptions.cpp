@@ -33,6 +33,33 @@ llvm::StringRef ckpt::stringify(GPUFormat value) {
   return "fatbin";
 }
 
+llvm::raw_ostream &ckpt::sched::operator<<(llvm::raw_ostream &os,
+                                           const PlanStrategy &strategy) {
+  return os << strategy.str();
+}
+
+bool llvm::cl::parser<ckpt::sched::PlanStrategy>::parse(
+    Option &option, StringRef argName, StringRef arg,
+    ckpt::sched::PlanStrategy &value) {
+  std::string error;
+  std::optional<ckpt::sched::PlanStrategy> parsed =
+      ckpt::sched::PlanStrategy::parse(std::string_view(arg.data(), arg.size()),
+                                       error);
+  if (!parsed)
+    return option.error(error);
+  value = *parsed;
+  return false;
+}
+
+void llvm::cl::parser<ckpt::sched::PlanStrategy>::printOptionDiff(
+    const Option &option, const ckpt::sched::PlanStrategy &value,
+    const OptVal &, size_t globalWidth) const {
+  printOptionName(option, globalWidth);
+  llvm::outs() << "= " << value.str() << "\n";
+}
+
+void llvm::cl::parser<ckpt::sched::PlanStrategy>::anchor() {}
+
 std::string ckpt::listPassOptions(mlir::Pass &pass) {
   std::string text;
   llvm::raw_string_ostream os(text);

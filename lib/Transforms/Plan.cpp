@@ -51,12 +51,6 @@ void PlanPass::runOnOperation() {
         << nodeLimit.getValue();
     return signalPassFailure();
   }
-  // Checked whether or not the module holds a step: a typo is an error.
-  if (!sched::isStrategy(strategy)) {
-    emitError(module.getLoc(), "unknown strategy '")
-        << strategy.getValue() << "': expected " << sched::strategyNames();
-    return signalPassFailure();
-  }
   std::string memoryError;
   std::optional<BudgetSpec> memorySpec = parseBudget(ilpMemory, memoryError);
   if (!memorySpec) {
@@ -68,7 +62,7 @@ void PlanPass::runOnOperation() {
   if (failed(costs))
     return signalPassFailure();
   StepPlanRequest request;
-  request.strategy = strategy;
+  request.strategy = strategy.getValue();
   request.slots = slots;
   request.fitModel = fit == FitMode::Model;
   request.ilpTimeLimit = timeLimit;
@@ -115,7 +109,7 @@ void PlanPass::runOnOperation() {
     double lowerBound = result.ilp ? result.ilp->lowerBound : 0.0;
     step->setAttr(
         kPlanAttrName,
-        PlanAttr::get(&getContext(), strategy, plan->budget,
+        PlanAttr::get(&getContext(), request.strategy.str(), plan->budget,
                       static_cast<uint64_t>(result.peak),
                       llvm::APFloat(result.time), plan->storeAllPeak,
                       llvm::APFloat(plan->storeAllTime), schedule,

@@ -172,7 +172,9 @@ void ReportPass::runOnOperation() {
          {"store-all", "periodic:2", "periodic:3", "periodic:4", "sqrt",
           "revolve", "memory-poor"}) {
       sched::PlanOptions baseline;
-      baseline.strategy = name.str();
+      std::string unused;
+      baseline.strategy = *sched::PlanStrategy::parse(
+          std::string_view(name.data(), name.size()), unused);
       baseline.budget = static_cast<int64_t>(budget);
       baseline.slots = slots;
       sched::PlanResult r = sched::planSchedule(problem, baseline);

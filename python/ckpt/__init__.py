@@ -12,8 +12,9 @@ Bindings to the solver layer of the ckpt project (plain C++, no MLIR):
       r = ckpt.solve(chain, memory=10)      # optimal persistent schedule
       r.makespan, r.peak, r.sequence        # 12.0, 10, ['Fck1', 'Fall2', ...]
 
-  ``ckpt.strategies()`` lists the strategies (``optimal``, ``store-all``,
-  ``periodic:K``, ``sqrt``, ``revolve``, ``memory-poor``); ``ckpt.simulate``
+  ``ckpt.strategies()`` lists the chain strategies (``optimal``,
+  ``store-all``, ``periodic:K``, ``sqrt``, ``revolve``, ``memory-poor``;
+  ``ckpt.plan_strategies()`` those of ckpt-plan); ``ckpt.simulate``
   checks a sequence; ``ckpt.sweep`` gives the time/memory trade-off curve.
 
 * training graphs (Checkmate / MOCCASIN node-link JSON), their tree
@@ -123,9 +124,20 @@ def sweep(chain, strategy="optimal", slots=500, count=10, threads=0):
 
 
 def strategies():
-    """The names of the strategies :func:`solve` accepts (``periodic:K``
-    stands for ``periodic:1``, ``periodic:2``, ...)."""
+    """The names of the chain strategies :func:`solve` accepts
+    (``periodic:K`` stands for ``periodic:1``, ``periodic:2``, ...). The
+    step planner's are :func:`plan_strategies`."""
     return _solver().strategies()
+
+
+def plan_strategies():
+    """The strategies of ``ckpt-plan``'s ``strategy=`` and ``ckpt-sched``'s
+    ``--strategy``, from the C++ list (``ckpt/Solver/Schedule/PlanStrategy.h``):
+    a list of dicts ``{"name", "chain", "needs_step", "summary"}``, in the
+    order help texts give them. ``chain``: plans the separator chain
+    (``fit=model`` applies); ``needs_step``: needs an MLIR step (the marks of
+    ``ckpt.checkpoint``, op kinds), so ckpt-plan only."""
+    return _solver().plan_strategies()
 
 
 def device_profiles():

@@ -19,6 +19,7 @@
 #include "ckpt/Solver/Graph/GraphJson.h"
 #include "ckpt/Solver/Graph/Separators.h"
 #include "ckpt/Solver/Graph/TreeDecomposition.h"
+#include "ckpt/Solver/Schedule/PlanStrategy.h"
 #include "ckpt/Solver/Support/Devices.h"
 #include "ckpt/Solver/Support/Json.h"
 
@@ -509,6 +510,22 @@ non-finite values.
         "Time/memory trade-off curve; returns a list of dicts (see "
         "ckpt.sweep).");
   m.def("strategies", &strategies, "Names of the strategies.");
+  m.def(
+      "plan_strategies",
+      [] {
+        py::list out;
+        for (const ckpt::sched::StrategyInfo &info :
+             ckpt::sched::planStrategies()) {
+          py::dict d;
+          d["name"] = info.spelling;
+          d["chain"] = info.chain;
+          d["needs_step"] = info.needsStep;
+          d["summary"] = info.summary;
+          out.append(d);
+        }
+        return out;
+      },
+      "The strategies of ckpt-plan and ckpt-sched (the C++ list).");
   m.def(
       "device_profiles",
       [] {

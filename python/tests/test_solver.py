@@ -8,6 +8,7 @@ which runs every test and prints "OK: N tests" when all pass.
 """
 
 import os
+import re
 import sys
 
 import ckpt
@@ -114,6 +115,37 @@ def test_chain_errors_name_the_field():
     assert "bogus" in raises_value_error(ckpt.solve, chain2(), 10,
                                          strategy="bogus")
     assert "slots" in raises_value_error(ckpt.solve, chain2(), 10, slots=-1)
+
+
+def test_plan_strategies_are_one_list():
+    # One list (PlanStrategy.h): ckpt-plan's option text, its docs, the
+    # chain solver's strategies and ckpt-sched read or follow it.
+    plan = ckpt.plan_strategies()
+    names = [s["name"] for s in plan]
+    assert names == ["optimal", "ilp", "store-all", "periodic:K", "sqrt",
+                     "revolve", "memory-poor", "articulation", "speed",
+                     "manual", "keep"]
+    assert all(s["summary"] for s in plan)
+    chain = {s["name"] for s in plan if s["chain"]}
+    assert set(ckpt.strategies()) <= chain
+    assert [s["name"] for s in plan if s["needs_step"]] == [
+        "speed", "manual", "keep"]
+    root = os.path.join(os.path.dirname(__file__), "..", "..")
+    with open(os.path.join(root, "docs", "PLANNING.md")) as f:
+        planning = f.read()
+    with open(os.path.join(root, "include", "ckpt", "Transforms",
+                           "Passes.td")) as f:
+        passes = f.read()
+    with open(os.path.join(root, "README.md")) as f:
+        readme = f.read()
+    listed = "strategy=" + "|".join(names)
+    assert listed in readme, listed
+    # The option's help text, as ckpt-opt --help prints it.
+    spelled = ", ".join(names[:-1]) + " or " + names[-1]
+    assert spelled in re.sub(r'"\s*\n\s*"', "", passes), spelled
+    for name in names:
+        assert "`" + name + "`" in planning, name
+        assert "`" + name + "`" in passes, name
 
 
 def test_strategies():

@@ -3,7 +3,7 @@
 // RUN: not ckpt-opt %s --ckpt-plan="budget=12XB fit=model" 2>&1 | FileCheck %s --check-prefix=UNIT
 // RUN: not ckpt-opt %s --ckpt-plan="budget=0% fit=model" 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not ckpt-opt %s --ckpt-plan="strategy=fastest fit=model" 2>&1 | FileCheck %s --check-prefix=STRATEGY
-// RUN: not ckpt-opt %s --ckpt-plan="strategy=periodic:0 fit=model" 2>&1 | FileCheck %s --check-prefix=STRATEGY
+// RUN: not ckpt-opt %s --ckpt-plan="strategy=periodic:0 fit=model" 2>&1 | FileCheck %s --check-prefix=PERIODIC
 // RUN: not ckpt-opt %s --ckpt-plan="device=tpu fit=model" 2>&1 | FileCheck %s --check-prefix=DEVICE
 // RUN: not ckpt-opt %s --ckpt-plan="slots=-1 fit=model" 2>&1 | FileCheck %s --check-prefix=SLOTS
 // RUN: not ckpt-opt %s --ckpt-plan="profile=%S/Inputs/missing.json fit=model" 2>&1 | FileCheck %s --check-prefix=PROFILE
@@ -14,7 +14,8 @@
 // BUDGET: error: invalid budget 'lots': expected a number of bytes with an optional unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB, in any case) or a percentage of the store-all peak such as '70%'
 // UNIT: error: invalid budget '12XB'
 // ZERO: error: invalid budget '0%'
-// STRATEGY: error: unknown strategy '{{.*}}': expected optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, articulation, speed, manual or keep
+// STRATEGY: for the --strategy option: unknown strategy 'fastest': expected optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, articulation, speed, manual or keep
+// PERIODIC: for the --strategy option: invalid strategy 'periodic:0': periodic:K needs an integer K >= 1
 // DEVICE: for the --device option: 'tpu' is not a valid value: expected h100, a100, v100 or cpu
 // A misspelt fit is rejected, not read as the default.
 // RUN: not ckpt-opt %s --ckpt-plan="fit=simulaton" 2>&1 | FileCheck %s --check-prefix=FIT

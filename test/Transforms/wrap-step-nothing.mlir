@@ -1,7 +1,8 @@
 // A module with nothing to wrap says so, as a warning at the module: the
 // module is unchanged. ckpt-plan then finds no step either, which is an error
 // naming what to add unless allow-no-step=true. An empty file is such a
-// module. A bad budget or strategy is an error even without a step.
+// module. A bad budget or strategy is an error even without a step (a
+// strategy when the options are parsed).
 // RUN: ckpt-opt %s -split-input-file -verify-diagnostics --ckpt-wrap-step --ckpt-plan=allow-no-step=true | FileCheck %s
 // RUN: not ckpt-opt %S/Inputs/empty.mlir --ckpt-wrap-step --ckpt-plan -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMPTY
 // EMPTY: empty.mlir:0:0: warning: ckpt-wrap-step: nothing to wrap: no function carries 'ckpt.loss' and neither loss-index nor func is given
@@ -12,7 +13,7 @@
 // RUN: not ckpt-opt %S/Inputs/empty.mlir --ckpt-plan="budget=banana allow-no-step=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
 // BUDGET: empty.mlir:0:0: error: invalid budget 'banana'
 // RUN: not ckpt-opt %S/Inputs/empty.mlir --ckpt-plan="strategy=banana allow-no-step=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STRATEGY
-// STRATEGY: empty.mlir:0:0: error: unknown strategy 'banana': expected optimal, ilp,
+// STRATEGY: for the --strategy option: unknown strategy 'banana': expected optimal, ilp,
 
 // expected-warning @below {{ckpt-wrap-step: nothing to wrap: no function carries 'ckpt.loss' and neither loss-index nor func is given}}
 module {

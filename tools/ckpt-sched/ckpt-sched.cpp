@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 using namespace ckpt;
@@ -35,9 +36,7 @@ const char *kUsage =
     "  --budget=B         bytes (units B, KB, MB, GB, KiB, MiB, GiB, TiB) or\n"
     "                     a percentage of the store-all peak ('80%');\n"
     "                     default 100%\n"
-    "  --strategy=NAME    optimal (default), ilp, store-all, periodic:K, "
-    "sqrt,\n"
-    "                     revolve, memory-poor or articulation\n"
+    "  --strategy=NAME    a strategy below (default optimal)\n"
     "  --slots=S          memory slots of the chain DP (default 500, 0: "
     "exact)\n"
     "  --time-limit=SEC   ilp: wall-clock seconds of the whole plan, warm\n"
@@ -83,16 +82,25 @@ int main(int argc, char **argv) {
     };
     if (a == "--help" || a == "-h") {
       std::fputs(kUsage, stdout);
+      std::fputs("\nstrategies (those of ckpt-plan that need no MLIR step):\n",
+                 stdout);
+      for (const sched::StrategyInfo &info : sched::planStrategies())
+        if (!info.needsStep)
+          std::printf("  %-13s %s\n", info.spelling, info.summary);
       return 0;
     } else if (const char *v = value("--budget=")) {
       budgetText = v;
     } else if (const char *v = value("--strategy=")) {
-      options.strategy = v;
-      if (!sched::isStrategy(options.strategy) || options.strategy == "speed" ||
-          options.strategy == "manual" || options.strategy == "keep")
-        return fail("unknown strategy '" + options.strategy +
-                    "' (expected optimal, ilp, store-all, periodic:K, sqrt, "
-                    "revolve, memory-poor or articulation)");
+      std::string error;
+      std::optional<sched::PlanStrategy> strategy =
+          sched::PlanStrategy::parse(v, error);
+      if (strategy && strategy->info().needsStep)
+        error = "strategy '" + strategy->str() +
+                "' needs an MLIR step (ckpt.checkpoint marks or op kinds); " +
+                "a graph file plans with " + sched::strategySpellings(false);
+      if (!strategy || strategy->info().needsStep)
+        return fail(error);
+      options.strategy = *strategy;
     } else if (const char *v = value("--slots=")) {
       char *end = nullptr;
       long long slots = std::strtoll(v, &end, 10);
@@ -179,7 +187,7 @@ int main(int argc, char **argv) {
   all.set("cost", base.cost);
   all.set("peak", base.peak);
   out.set("store_all", std::move(all));
-  out.set("strategy", options.strategy);
+  out.set("strategy", options.strategy.str());
   out.set("budget", options.budget);
   out.set("feasible", plan.feasible);
   if (plan.feasible) {

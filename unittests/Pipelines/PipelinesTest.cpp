@@ -179,7 +179,7 @@ TEST_F(Pipelines, RematOptionsAreThePlanPassOptions) {
 
   ckpt::RematPipelineOptions options;
   options.budget = "70%";
-  options.strategy = "keep";
+  options.strategy = ckpt::sched::PlanStrategy{ckpt::sched::StrategyKind::Keep};
   options.slots = 7;
   options.device = ckpt::Device::CPU;
   options.profile = "my times.json"; // a space: the value is quoted

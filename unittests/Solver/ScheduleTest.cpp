@@ -793,3 +793,36 @@ TEST(ProblemChain, ExpandsAChainSequence) {
 }
 
 } // namespace
+
+TEST(PlanStrategy, EverySpellingParsesAndPrintsBack) {
+  // The one list: every spelling parses to its kind and prints back (K
+  // given for periodic:K); anything else is refused with the list.
+  int listed = 0;
+  for (const StrategyInfo &info : planStrategies()) {
+    std::string text = info.spelling;
+    if (info.kind == StrategyKind::Periodic)
+      text = "periodic:7";
+    std::string error;
+    std::optional<PlanStrategy> parsed = PlanStrategy::parse(text, error);
+    ASSERT_TRUE(parsed) << text << ": " << error;
+    EXPECT_EQ(parsed->kind, info.kind);
+    EXPECT_EQ(parsed->str(), text);
+    EXPECT_EQ(&parsed->info(), &info);
+    EXPECT_EQ(parsed->chainStrategy().has_value(),
+              info.chain && !info.needsStep)
+        << text;
+    ++listed;
+  }
+  EXPECT_EQ(listed, 11);
+  for (const char *bad : {"", "Optimal", "periodic", "periodic:", "periodic:0",
+                          "periodic:-2", "periodic:2x", "periodic:K"}) {
+    std::string error;
+    EXPECT_FALSE(PlanStrategy::parse(bad, error)) << bad;
+    EXPECT_NE(error.find("strategy '" + std::string(bad) + "'"),
+              std::string::npos)
+        << error;
+  }
+  EXPECT_EQ(strategySpellings(false), "optimal, ilp, store-all, periodic:K, "
+                                      "sqrt, revolve, memory-poor or "
+                                      "articulation");
+}

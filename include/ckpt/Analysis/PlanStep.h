@@ -25,7 +25,7 @@ mlir::LogicalResult checkSlots(mlir::Location loc, int64_t slots);
 
 /// What ckpt-plan is asked for one step.
 struct StepPlanRequest {
-  std::string strategy = "optimal";
+  sched::PlanStrategy strategy;
   BudgetSpec budget;
   int64_t slots = 500;
   /// fit=model: the chain model's peak must fit; percentages are of the
@@ -51,7 +51,7 @@ struct StepPlan {
 /// 'manual' (the values ckpt.checkpoint marks, the checkpoints themselves
 /// as markers) plan over; empty options for the other strategies.
 sched::ChainOptions separatorCandidates(const OrderProblem &problem,
-                                        llvm::StringRef strategy);
+                                        const sched::PlanStrategy &strategy);
 
 /// The keep set of strategy 'keep', one entry per value of the problem: the
 /// values ckpt.checkpoint marks, and the checkpoints' results.

@@ -2,7 +2,8 @@
 //
 // The enum types behind the ckpt passes' and pipelines' options that take one
 // of a closed set of values (`fit=`, `device=`, `dealloc=`, `format=`,
-// `math=`), and the command-line parser they use: a value outside the set is
+// `math=`), and the command-line parser they use (and the parser of
+// `strategy=`, a typed strategy with its parameter): a value outside the set is
 // rejected when the options are parsed, with a message that lists the valid
 // values (llvm::cl's own parser only says "Cannot find option named").
 //
@@ -10,6 +11,8 @@
 
 #ifndef CKPT_TRANSFORMS_PASSOPTIONS_H
 #define CKPT_TRANSFORMS_PASSOPTIONS_H
+
+#include "ckpt/Solver/Schedule/PlanStrategy.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -147,6 +150,35 @@ public:
   }                                                                            \
   }
 CKPT_ENUM_OPTION_PARSER(::ckpt::FitMode)
+
+namespace ckpt {
+namespace sched {
+/// Prints the canonical spelling (MLIR prints pass options with it).
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
+                              const PlanStrategy &strategy);
+} // namespace sched
+} // namespace ckpt
+
+namespace llvm {
+namespace cl {
+/// `strategy=`: parsed into a typed strategy when the options are parsed
+/// (PlanStrategy::parse), so that a bad value is an error then, with or
+/// without a step to plan.
+template <>
+class parser<::ckpt::sched::PlanStrategy>
+    : public basic_parser<::ckpt::sched::PlanStrategy> {
+public:
+  parser(Option &option) : basic_parser(option) {}
+  bool parse(Option &option, StringRef argName, StringRef arg,
+             ::ckpt::sched::PlanStrategy &value);
+  StringRef getValueName() const override { return "strategy"; }
+  void printOptionDiff(const Option &option,
+                       const ::ckpt::sched::PlanStrategy &value,
+                       const OptVal &defaultValue, size_t globalWidth) const;
+  void anchor() override;
+};
+} // namespace cl
+} // namespace llvm
 CKPT_ENUM_OPTION_PARSER(::ckpt::Device)
 CKPT_ENUM_OPTION_PARSER(::ckpt::DeallocMode)
 CKPT_ENUM_OPTION_PARSER(::ckpt::GPUFormat)

@@ -124,7 +124,8 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
     Option<"budget", "budget", "std::string", /*default=*/"\"100%\"",
            "Memory budget: bytes with a unit (B, KB, MB, GB, TB, KiB, MiB, "
            "GiB, TiB; any case) or a percentage of the store-all peak ('70%')">,
-    Option<"strategy", "strategy", "std::string", /*default=*/"\"optimal\"",
+    Option<"strategy", "strategy", "::ckpt::sched::PlanStrategy",
+           /*default=*/"::ckpt::sched::PlanStrategy{}",
            "optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, "
            "articulation, speed, manual or keep">,
     Option<"slots", "slots", "int64_t", /*default=*/"500",

@@ -16,20 +16,6 @@
 using namespace ckpt;
 using namespace ckpt::sched;
 
-const char *ckpt::sched::strategyNames() {
-  return "optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, "
-         "articulation, speed, manual or keep";
-}
-
-bool ckpt::sched::isStrategy(const std::string &name) {
-  if (name == "ilp" || name == "articulation" || name == "speed" ||
-      name == "manual" || name == "keep")
-    return true;
-  solver::Strategy strategy;
-  std::string error;
-  return solver::parseStrategy(name, strategy, error);
-}
-
 namespace {
 
 /// Fixed sequences of the keep-separators strategies ('speed', 'manual'):
@@ -224,12 +210,13 @@ private:
 
 /// fit=model: Theorem 1 as the paper states it, on the chain.
 PlanResult planChainModel(const Problem &problem, const ProblemChain &pc,
-                          const std::string &name, const PlanOptions &options) {
+                          const PlanOptions &options) {
+  const StrategyKind kind = options.strategy.kind;
   PlanResult result;
   std::vector<solver::Op> sequence;
   int64_t chainPeak = 0;
   int64_t budget = options.budget - pc.persistentBytes;
-  if (name == "speed" || name == "manual") {
+  if (kind == StrategyKind::Speed || kind == StrategyKind::Manual) {
     sequence = keepSeparatorsSequence(pc.chain.length());
     solver::Simulation sim = solver::simulate(pc.chain, sequence);
     chainPeak = sim.peak;
@@ -237,13 +224,8 @@ PlanResult planChainModel(const Problem &problem, const ProblemChain &pc,
     if (chainPeak > budget)
       return result;
   } else {
-    solver::Strategy strategy;
+    solver::Strategy strategy = *options.strategy.chainStrategy();
     std::string error;
-    if (!solver::parseStrategy(name == "articulation" ? "optimal" : name,
-                               strategy, error)) {
-      result.error = error;
-      return result;
-    }
     std::optional<int64_t> least;
     if (!solver::minFeasibleMemory(pc.chain, strategy, options.slots, least,
                                    error)) {
@@ -559,22 +541,23 @@ int64_t ckpt::sched::chainStoreAllPeak(const Problem &problem) {
 
 PlanResult ckpt::sched::planSchedule(const Problem &problem,
                                      const PlanOptions &options) {
-  const std::string &name = options.strategy;
-  if (!isStrategy(name)) {
+  const StrategyKind kind = options.strategy.kind;
+  if (kind == StrategyKind::Periodic && options.strategy.segments < 1) {
     PlanResult result;
-    result.error =
-        "unknown strategy '" + name + "': expected " + strategyNames();
+    result.error = "periodic:K needs an integer K >= 1";
     return result;
   }
-  if (name == "optimal" && !options.fitModel)
-    return planOptimal(problem, options, /*forIlp=*/false);
-  if (name == "keep") {
+  if (options.fitModel && !options.strategy.info().chain) {
     PlanResult result;
-    if (options.fitModel) {
-      result.error = "fit=model applies to the chain strategies; 'keep' is a "
-                     "schedule, planned with fit=simulation";
-      return result;
-    }
+    result.error = "fit=model applies to the chain strategies; '" +
+                   options.strategy.str() +
+                   "' is a schedule, planned with fit=simulation";
+    return result;
+  }
+  if (kind == StrategyKind::Optimal && !options.fitModel)
+    return planOptimal(problem, options, /*forIlp=*/false);
+  if (kind == StrategyKind::Keep) {
+    PlanResult result;
     Candidate c =
         score(problem, keepSetSchedule(problem, options.keep), "keep");
     if (!c.valid) {
@@ -585,7 +568,7 @@ PlanResult ckpt::sched::planSchedule(const Problem &problem,
     best.offer(c);
     return finish(best);
   }
-  if (name == "ilp") {
+  if (kind == StrategyKind::Ilp) {
     // The time limit covers the warm start too.
     auto started = std::chrono::steady_clock::now();
     PlanResult start = planOptimal(problem, options, /*forIlp=*/true);
@@ -622,25 +605,24 @@ PlanResult ckpt::sched::planSchedule(const Problem &problem,
   }
 
   ChainOptions chainOptions;
-  if (name == "articulation")
+  const bool keepSeparators =
+      kind == StrategyKind::Speed || kind == StrategyKind::Manual;
+  if (kind == StrategyKind::Articulation)
     chainOptions.kind = SeparatorKind::Articulation;
-  if (name == "speed" || name == "manual")
+  if (keepSeparators)
     chainOptions = options.candidates;
   ProblemChain pc = buildProblemChain(problem, chainOptions);
   if (options.fitModel)
-    return planChainModel(problem, pc, name, options);
+    return planChainModel(problem, pc, options);
 
   ChainProducer producer(problem, pc, options.slots);
   Best best{options.budget, {}, {}};
   const int L = pc.chain.length();
-  if (name == "speed" || name == "manual") {
+  if (keepSeparators) {
     best.offer(producer.expand(keepSeparatorsSequence(L), "chain"));
     return finish(best);
   }
-  solver::Strategy strategy;
-  std::string error;
-  solver::parseStrategy(name == "articulation" ? "optimal" : name, strategy,
-                        error);
+  solver::Strategy strategy = *options.strategy.chainStrategy();
   switch (strategy.kind) {
   case solver::Strategy::Kind::Optimal:
   case solver::Strategy::Kind::Revolve: {

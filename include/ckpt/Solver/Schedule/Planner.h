@@ -26,6 +26,7 @@
 
 #include "ckpt/Solver/Chain/ChainModel.h"
 #include "ckpt/Solver/Schedule/Ilp.h"
+#include "ckpt/Solver/Schedule/PlanStrategy.h"
 #include "ckpt/Solver/Schedule/ProblemChain.h"
 #include "ckpt/Solver/Schedule/Remat.h"
 #include "ckpt/Solver/Schedule/Schedule.h"
@@ -39,15 +40,8 @@
 namespace ckpt {
 namespace sched {
 
-/// The strategies planSchedule knows, for help texts and errors.
-const char *strategyNames();
-
-/// Whether `name` is a strategy planSchedule knows ("periodic:K" with K >= 1
-/// included).
-bool isStrategy(const std::string &name);
-
 struct PlanOptions {
-  std::string strategy = "optimal";
+  PlanStrategy strategy;
   int64_t budget = 0;  ///< bytes
   int64_t slots = 500; ///< chain DP memory slots (0: exact sizes)
   /// fit=model: the chain model's peak must fit, not the schedule's.
