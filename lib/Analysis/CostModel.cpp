@@ -398,7 +398,11 @@ FailureOr<OpCost> ckpt::getOpCost(Operation *op, const DeviceProfile &device,
   }
 
   OpCost cost;
-  if (auto model = dyn_cast<CostOpInterface>(op)) {
+  if (auto work = op->getAttrOfType<WorkAttr>(kWorkAttrName)) {
+    cost.flops = work.getFlops();
+    cost.bytes = work.getBytes();
+    cost.source = CostSource::Model;
+  } else if (auto model = dyn_cast<CostOpInterface>(op)) {
     cost.flops = model.getFlops();
     cost.bytes = model.getBytesMoved();
     cost.source = CostSource::Model;

@@ -268,12 +268,23 @@ def test_opaque_op_plans_but_does_not_lower(tmp_path):
     text, info = ti.import_module_info(_CumsumNet(), torch.rand(2, 4), torch.rand(2, 3),
                                        loss="mse", name="cum")
     assert info["opaque"].get("aten.cumsum", 0) >= 2  # forward and backward
-    m = re.search(r'= ckpt\.opaque "aten\.cumsum"\(%\w+\) \{ckpt\.cost = #ckpt\.cost<flops = 6, '
-                  r'bytes = 48, time = [0-9.e+-]+>\} : \(tensor<2x3xf32>\) -> tensor<2x3xf32>',
+    # Its work (one flop per element, operand and result bytes), no time.
+    m = re.search(r'= ckpt\.opaque "aten\.cumsum"\(%\w+\) \{ckpt\.work = #ckpt\.work<flops = 6, '
+                  r'bytes = 48>\} : \(tensor<2x3xf32>\) -> tensor<2x3xf32>',
                   text)
     assert m, text
     step = tmp_path / "cum.mlir"
     step.write_text(text)
+    # Timed by the device it is planned for: max(6 / peak, 48 / bandwidth),
+    # h100 (67e12, 3.35e12): 1.4328358e-11 s; cpu (1e11, 2e10): 2.4e-09 s.
+    for device, seconds in (("h100", 48 / 3.35e12), ("cpu", 48 / 2e10)):
+        r = run(["ckpt-opt", str(step), "--ckpt-wrap-step",
+                 f"--ckpt-annotate-costs=device={device}"])
+        assert r.returncode == 0, r.stderr
+        timed = re.findall(r'"aten\.cumsum"\(%\w+\) \{ckpt\.cost = #ckpt\.cost<flops = 6, '
+                           r'bytes = 48, time = ([0-9.eE+-]+)>', r.stdout)
+        assert timed and all(abs(float(t) / seconds - 1) < 1e-6 for t in timed), \
+            (device, timed)
     r = run(["ckpt-opt", str(step), "--ckpt-wrap-step", "--ckpt-plan=budget=100%",
              "-o", os.devnull])
     assert r.returncode == 0, r.stderr

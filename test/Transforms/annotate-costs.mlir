@@ -101,3 +101,19 @@ func.func @not_a_step(%v: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
 
+
+// -----
+
+// An op the cost model does not know, with its work recorded (#ckpt.work, as
+// the PyTorch importer writes it on ckpt.opaque): timed by the roofline of the
+// device asked for. 6 flops, 48 bytes: h100 max(6/67e12, 48/3.35e12) =
+// 1.4328358e-11 s; cpu max(6/1e11, 48/2e10) = 2.4e-9 s. The work stays.
+// CHECK-LABEL: ckpt.step @work(
+// CHECK:         ckpt.opaque "aten.cumsum"(%{{.*}}) {ckpt.cost = #ckpt.cost<flops = 6, bytes = 48, time = 1.43283{{[0-9]+}}E-11>, ckpt.work = #ckpt.work<flops = 6, bytes = 48>}
+// PROF-LABEL: ckpt.step @work(
+// CPU-LABEL: ckpt.step @work(
+// CPU:         ckpt.opaque "aten.cumsum"(%{{.*}}) {ckpt.cost = #ckpt.cost<flops = 6, bytes = 48, time = 2.400000e-09>, ckpt.work = #ckpt.work<flops = 6, bytes = 48>}
+ckpt.step @work(%v: tensor<2x3xf32>, %l: f32) -> (f32, tensor<2x3xf32>) {
+  %x = ckpt.opaque "aten.cumsum"(%v) {ckpt.work = #ckpt.work<flops = 6, bytes = 48>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  ckpt.return %l, %x : f32, tensor<2x3xf32> loss(0)
+}

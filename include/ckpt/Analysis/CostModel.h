@@ -75,9 +75,9 @@ constexpr uint64_t kMaxTypeBytes = uint64_t(1) << 50;
 std::optional<uint64_t> getTypeBytes(mlir::Type type);
 
 /// The cost of `op`: its `ckpt.cost` attribute if present, else the measured
-/// profile, else the CostOpInterface under `device`'s roofline, else the
-/// opaque estimate (bytes of tensor operands and results, no flops). Fails
-/// with an error at the op for dynamic shapes.
+/// profile, else its `ckpt.work` attribute or its CostOpInterface under
+/// `device`'s roofline, else the opaque estimate (bytes of tensor operands
+/// and results, no flops). Fails with an error at the op for dynamic shapes.
 mlir::FailureOr<OpCost> getOpCost(mlir::Operation *op,
                                   const DeviceProfile &device,
                                   const MeasuredProfile *profile = nullptr);

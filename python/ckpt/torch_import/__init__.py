@@ -1,7 +1,7 @@
 """Import a PyTorch training step into MLIR (a `ckpt` training step).
 
     /usr/bin/python3 -m ckpt.torch_import MODEL --batch N [--image S]
-        [--classes K] [--loss cross_entropy|mse] [--device h100] [-o OUT.mlir]
+        [--classes K] [--loss cross_entropy|mse] [-o OUT.mlir]
 
 MODEL is a torchvision model (resnet18/34/50/101/152, densenet121,
 inception_v3, vgg16) or a small built-in one (`tinyresnet`, `tinymlp`,
@@ -49,9 +49,10 @@ index op reads gets `{ckpt.range = array<i64: 0, n>}` (`ops_index.py`).
 Ops: the ATen ops of the op table (`EXECUTABLE_OPS`) become upstream MLIR
 (linalg named ops and `linalg.generic`, `tensor`, `arith`, `math`) that
 ckpt-opt can lower to the CPU and run; every other op becomes
-`ckpt.opaque "aten.<name>"` with the real result types and a `#ckpt.cost`
-(flops where known, bytes = operands + results, time from the device
-profile). Such a step can be planned, but not lowered.
+`ckpt.opaque "aten.<name>"` with the real result types and a `#ckpt.work`
+(flops where known, bytes = operands + results; ckpt-opt times it with the
+roofline of the device the step is planned for, `ckpt-plan device=`). Such a
+step can be planned, but not lowered.
 
 Buffers (persistent or not), tensor attributes and constants made in
 forward are read as dense constants of the step (fake tracing converts them

@@ -7,6 +7,7 @@ import argparse
 import re
 import sys
 import time
+import warnings
 
 from .. import progress
 from .devices import DEVICES
@@ -21,7 +22,7 @@ from .losses import parse_loss
 # The public API.
 
 def import_module_info(module, example_inputs, target, loss="cross_entropy", name=None,
-                       device="h100", tracing_mode="fake", dropout=False, keep=None,
+                       device=None, tracing_mode="fake", dropout=False, keep=None,
                        block_class=None):
     """Like import_module, but returns (text, info): info holds the counts
     ('aten_ops', 'mlir_ops', 'opaque_ops', 'opaque' by name), the parameter
@@ -30,8 +31,7 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
     functorch's functionalize was needed ('functionalized': in-place ops on
     views or inputs)."""
     import torch
-    if device not in DEVICES:
-        raise ValueError(f"unknown device '{device}'; known: {', '.join(DEVICES)}")
+    _ignored_device(device)
     if tracing_mode not in ("fake", "real"):
         raise ValueError("tracing_mode must be 'fake' or 'real'")
     if name is None:
@@ -54,7 +54,7 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
     arg_info.append(("t", f"target {list(target.shape)} ({loss})"))
     for i, (pn, ps) in enumerate(zip(pnames, pshapes)):
         arg_info.append((f"p{i}", f"{pn} {list(ps)}"))
-    tr = _Translator(gm, name, arg_info, device, kept)
+    tr = _Translator(gm, name, arg_info, kept)
     body = tr.run()
     ranges = getattr(tr, "ranges", {})   # valid ranges of integer arguments (ops_index)
     body = _with_ranges(body, ranges)
@@ -113,8 +113,20 @@ def _with_ranges(text, ranges):
     return text[:start] + sig + text[end:]
 
 
+def _ignored_device(device):
+    """`device` is no longer used: opaque ops record their work
+    (#ckpt.work), which ckpt-opt times for the device a step is planned for.
+    Given, it is checked and a warning says so."""
+    if device is None:
+        return
+    if device not in DEVICES:
+        raise ValueError(f"unknown device '{device}'; known: {', '.join(DEVICES)}")
+    warnings.warn(f"device='{device}' is not used: opaque ops record their work "
+                  "(#ckpt.work) and ckpt-plan's device= times them", stacklevel=3)
+
+
 def import_module(module, example_inputs, target, loss="cross_entropy", name=None,
-                  device="h100", tracing_mode="fake", dropout=False, keep=None,
+                  device=None, tracing_mode="fake", dropout=False, keep=None,
                   block_class=None):
     """The training step of `module` as MLIR text.
 
@@ -125,7 +137,8 @@ def import_module(module, example_inputs, target, loss="cross_entropy", name=Non
     target: cross_entropy: class probabilities [N, K] or class indices [N];
       mse: a tensor of the output's shape;
     name: the function is @<name>_step (default: the class name, lowercase);
-    device: the profile for the time of opaque ops (h100, a100, v100, cpu);
+    device: not used (a warning says so): opaque ops record their work
+      (#ckpt.work), timed by ckpt-plan's device=;
     tracing_mode: 'fake' (shapes only) or 'real' (runs the model);
     dropout: keep dropout on. Each mask is then drawn by a counter-based
       generator (Philox4x32-10) keyed on (seed, mask number, element index),
@@ -175,8 +188,9 @@ def main(argv=None):
                     help="cross_entropy (default), mse or nll_loss, with options: "
                     "cross_entropy:label_smoothing=0.1,ignore_index=0 (also 'indices': "
                     "class indices stay an integer argument), nll_loss:ignore_index=0")
-    ap.add_argument("--device", default="h100", choices=sorted(DEVICES),
-                    help="profile for the time of opaque ops (default h100)")
+    ap.add_argument("--device", default=None, choices=sorted(DEVICES),
+                    help="not used (a warning says so): opaque ops record their "
+                    "work (#ckpt.work), timed by ckpt-plan's device=")
     ap.add_argument("--tracing", default="fake", choices=["fake", "real"])
     ap.add_argument("--dropout", action="store_true", help="keep dropout on: masks "
                     "drawn by Philox4x32-10 from (seed, mask, element), the seed the "
@@ -235,9 +249,13 @@ def main(argv=None):
                 target = target * 2 - 1
             elif parse_loss(opts.loss).indices and target.is_floating_point():
                 target = target.argmax(-1)      # one-hot -> class indices
+        if opts.device is not None:
+            print(f"ckpt.torch_import: warning: --device {opts.device} is not used: "
+                  "opaque ops record their work (#ckpt.work) and ckpt-plan's "
+                  "device= times them", file=sys.stderr)
         line.step("tracing and translating")
         text, info = import_module_info(model, x, target, opts.loss, name=name,
-                                        device=opts.device, tracing_mode=opts.tracing,
+                                        tracing_mode=opts.tracing,
                                         dropout=opts.dropout, keep=opts.keep,
                                         block_class=opts.block_class)
         line.step("writing")

@@ -12,7 +12,6 @@ from ..mlir_text import float_literal as _float_literal
 from ..mlir_text import is_float as _is_float
 from ..mlir_text import numel as _numel
 from ..mlir_text import tensor_type as _ttype
-from .devices import DEVICES
 
 
 # ---------------------------------------------------------------------------
@@ -122,13 +121,12 @@ class _Emitter:
     Emitter`): names derived from the traced node names, constants pooled at
     the top of the function, affine maps pooled as aliases."""
 
-    def __init__(self, device):
+    def __init__(self):
         self.consts = {}
         self.const_lines = []
         self.used = set()
         self.maps = MapPool()
         self.out = Emitter(names=self.fresh)
-        self.device = DEVICES[device]
         self.opaque = {}
 
     @property
@@ -274,19 +272,18 @@ class _Emitter:
                      res.type, arg="%b")
         return res
 
-    # -- cost of opaque ops -------------------------------------------------
+    # -- work of opaque ops -------------------------------------------------
     def opaque_op(self, aten_name, operands, results, flops, base):
+        # The work only (#ckpt.work): ckpt-opt times it with the roofline of
+        # the device the step is planned for (ckpt-plan device=).
         operands = [self.materialize(v) for v in operands]
         bytes_ = sum(_numel(t.shape) * _BYTES[t.dt] for t in operands)
         bytes_ += sum(_numel(s) * _BYTES[dt] for s, dt in results)
-        peak, bw = self.device
-        seconds = max(flops / peak, bytes_ / bw)
         names = [self.fresh(base)]
         rtypes = [_ttype(s, dt) for s, dt in results]
         lhs = names[0] if len(results) == 1 else f"{names[0]}:{len(results)}"
         self.emit(f'{lhs} = ckpt.opaque "{aten_name}"({", ".join(t.name for t in operands)}) '
-                  f"{{ckpt.cost = #ckpt.cost<flops = {int(flops)}, bytes = {int(bytes_)}, "
-                  f"time = {seconds:.6e}>}} : ({', '.join(t.type for t in operands)}) -> "
+                  f"{{ckpt.work = #ckpt.work<flops = {int(flops)}, bytes = {int(bytes_)}>}} : ({', '.join(t.type for t in operands)}) -> "
                   + (rtypes[0] if len(rtypes) == 1 else "(" + ", ".join(rtypes) + ")"))
         self.opaque[aten_name] = self.opaque.get(aten_name, 0) + 1
         if len(results) == 1:

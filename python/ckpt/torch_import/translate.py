@@ -17,13 +17,13 @@ from .ops import _ELEMENTWISE, _HANDLERS, _REDUCTIONS, _Unsupported, _VIEW_OPS, 
 # The translation of one graph.
 
 class _Translator:
-    def __init__(self, gm, name, arg_info, device, keep=()):
+    def __init__(self, gm, name, arg_info, keep=()):
         self.gm = gm
         self.keep = set(keep)  # nodes marked with ckpt.checkpoint
         self.checkpoints = 0
         self.name = name
         self.arg_info = arg_info
-        self.em = _Emitter(device)
+        self.em = _Emitter()
         self.env = {}
         self.aten_ops = 0
         self.dropouts = 0      # random masks drawn (bernoulli), numbered from 0

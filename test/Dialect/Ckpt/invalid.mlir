@@ -440,3 +440,11 @@ func.func @unknown_argument_attribute(%ids: tensor<4xi64> {ckpt.ranges = array<i
 func.func @bad_input_ranges(%ids: tensor<4xi64>) -> tensor<4xi64> attributes {ckpt.input_ranges = [array<i64: 4, 0>]} {
   return %ids : tensor<4xi64>
 }
+
+// -----
+
+func.func @work_not_a_work(%x: f32) -> f32 {
+  // expected-error @+1 {{'ckpt.work' must be a #ckpt.work attribute, got #ckpt.cost<flops = 1, bytes = 8, time = 1.000000e+00>}}
+  %y = arith.negf %x {ckpt.work = #ckpt.cost<flops = 1, bytes = 8, time = 1.0>} : f32
+  return %y : f32
+}

@@ -47,3 +47,13 @@ func.func @pure(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %v = ckpt.opaque "used"(%x) : (tensor<4xf32>) -> tensor<4xf32>
   return %u, %v : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// The work of an opaque op (#ckpt.work) round-trips.
+// CHECK-LABEL: func.func @work(
+// CHECK-NEXT:    ckpt.opaque "aten.cumsum"(%{{.*}}) {ckpt.work = #ckpt.work<flops = 6, bytes = 48>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+func.func @work(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %y = ckpt.opaque "aten.cumsum"(%x) {ckpt.work = #ckpt.work<flops = 6, bytes = 48>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}

@@ -30,6 +30,13 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  if (attr.getName() == kWorkAttrName) {
+    if (!isa<WorkAttr>(attr.getValue()))
+      return op->emitError("'")
+             << kWorkAttrName << "' must be a #ckpt.work attribute, got "
+             << attr.getValue();
+    return success();
+  }
   if (attr.getName() == kPlanAttrName) {
     if (!isa<StepOp>(op))
       return op->emitError("'")

@@ -54,6 +54,24 @@ def Ckpt_CostAttr : Ckpt_Attr<"Cost", "cost"> {
   }];
 }
 
+def Ckpt_WorkAttr : Ckpt_Attr<"Work", "work"> {
+  let summary = "The work of one operation, timed by the plan's device";
+  let description = [{
+    The work of executing one operation once, for an op the cost model does
+    not know (an importer's `ckpt.opaque`): `flops` floating-point
+    operations and `bytes` bytes read and written. Unlike `#ckpt.cost`, it
+    holds no time: the cost model times it with the roofline of the device
+    the step is planned for (`ckpt-plan device=`), so the same IR plans for
+    any device. A `#ckpt.cost` or a measured profile on the same op wins.
+
+    ```mlir
+    %0 = ckpt.opaque "aten.cumsum"(%x) {ckpt.work = #ckpt.work<flops = 0, bytes = 2048>} : ...
+    ```
+  }];
+  let parameters = (ins "uint64_t":$flops, "uint64_t":$bytes);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 // A non-negative time in seconds that is 0 unless given (left out when 0).
 def Ckpt_OptionalSecondsParameter : APFloatParameter<"time in seconds"> {
   let parser = Ckpt_SecondsParameter.parser;

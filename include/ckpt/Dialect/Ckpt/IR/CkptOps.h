@@ -40,6 +40,9 @@ inline constexpr llvm::StringLiteral kInputRangesAttrName = "ckpt.input_ranges";
 /// The name of the discardable attribute holding an op's `#ckpt.cost`.
 inline constexpr llvm::StringLiteral kCostAttrName = "ckpt.cost";
 
+/// The name of the discardable attribute holding an op's `#ckpt.work`.
+inline constexpr llvm::StringLiteral kWorkAttrName = "ckpt.work";
+
 /// The name of the discardable attribute holding a step's `#ckpt.plan`.
 inline constexpr llvm::StringLiteral kPlanAttrName = "ckpt.plan";
 
