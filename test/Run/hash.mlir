@@ -15,9 +15,9 @@
 // RUN: env CKPT_ISA=generic ckpt-run %t.mlir --entry=step --seed=1 --jit-cpu=host | FileCheck %s --check-prefix=SEED1
 // RUN: not ckpt-run %t.mlir --entry=step --jit-cpu=pentium9000 2>&1 | FileCheck %s --check-prefix=BADCPU
 // BADCPU: ckpt-run: error: cannot create a target machine for CPU 'pentium9000'
-// RUN: ckpt-run %t.mlir --entry=step --seed=1 | grep -o '"outputs_sha256": "[0-9a-f]*"' > %t.h1
-// RUN: ckpt-run %t.mlir --entry=step --seed=1 | grep -o '"outputs_sha256": "[0-9a-f]*"' > %t.h1b
-// RUN: ckpt-run %t.mlir --entry=step --seed=2 | grep -o '"outputs_sha256": "[0-9a-f]*"' > %t.h2
+// RUN: ckpt-run %t.mlir --entry=step --seed=1 | grep -o '"outputs_sha256":"[0-9a-f]*"' > %t.h1
+// RUN: ckpt-run %t.mlir --entry=step --seed=1 | grep -o '"outputs_sha256":"[0-9a-f]*"' > %t.h1b
+// RUN: ckpt-run %t.mlir --entry=step --seed=2 | grep -o '"outputs_sha256":"[0-9a-f]*"' > %t.h2
 // RUN: diff %t.h1 %t.h1b
 // RUN: not diff %t.h1 %t.h2
 // The entry defaults to the only function with a ckpt.signature.
@@ -29,9 +29,9 @@
 // the splitmix64 stream, b: the next 16, each (bits >> 40) * 2^-24 - 0.5).
 // These are exact IEEE operations, so the hash is that of numpy's float32
 // x.tobytes() + z.tobytes() on the same inputs (checked when this was written).
-// SEED1: {"entry": "step", "outputs_sha256": "b0f05c1a9c8b47d6cb6977c9303f86be6d13e6361a1dbb70e992ddb92c8b0ea1",
-// VALUES: "outputs": [{"type": "tensor<16xf32>", "values": [0.211896122, 0.561132252, 0.652707636, 0.328683734,
-// VALUES-SAME: {"type": "tensor<16xf32>", "values": [-0.0357656814, -0.0688283592, -0.352402508, 0.181962043,
+// SEED1: {"entry":"step","outputs_sha256":"b0f05c1a9c8b47d6cb6977c9303f86be6d13e6361a1dbb70e992ddb92c8b0ea1",
+// VALUES: "outputs":[{"type":"tensor<16xf32>","values":[0.211896122,0.561132252,0.652707636,0.328683734,
+// VALUES-SAME: {"type":"tensor<16xf32>","values":[-0.0357656814,-0.0688283592,-0.352402508,0.181962043,
 func.func @step(%a: tensor<16xf32>, %b: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
   %e = tensor.empty() : tensor<16xf32>
   %x = linalg.add ins(%a, %b : tensor<16xf32>, tensor<16xf32>) outs(%e : tensor<16xf32>) -> tensor<16xf32>

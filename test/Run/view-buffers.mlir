@@ -32,7 +32,7 @@
 // (Modelling the slices as copies of their own freed A after the first
 // one, long before B: the prediction was far under the measured peak.)
 // PRED: remark: forward ops: {{[0-9]+}}, backward ops: {{[0-9]+}}, activations: {{.*}}, peak 544 B at #
-// SLICE: "peak_bytes": 544, "live_bytes_at_exit": 32, "result_bytes": 32, "leaked_bytes": 0, "allocs": 4, "frees": 2,
+// SLICE: "peak_bytes":544,"live_bytes_at_exit":32,"result_bytes":32,"leaked_bytes":0,"allocs":4,"frees":2,
 ckpt.step @slice_keeps_source(%x: tensor<64xf32>) -> (tensor<1xf32>, tensor<4xf32>) {
   %e0 = tensor.empty() : tensor<64xf32>
   %a = linalg.exp ins(%x : tensor<64xf32>) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
@@ -56,7 +56,7 @@ ckpt.step @slice_keeps_source(%x: tensor<64xf32>) -> (tensor<1xf32>, tensor<4xf3
 // (Modelling the slice as a 128 B buffer, the collapse as a view of it,
 // freed A after the slice, before B: the prediction was under 640.)
 // PRED: remark: forward ops: {{[0-9]+}}, backward ops: {{[0-9]+}}, activations: {{.*}}, peak 640 B at #
-// COLLAPSE: "peak_bytes": 640, "live_bytes_at_exit": 272, "result_bytes": 272, "leaked_bytes": 0, "allocs": 4, "frees": 2,
+// COLLAPSE: "peak_bytes":640,"live_bytes_at_exit":272,"result_bytes":272,"leaked_bytes":0,"allocs":4,"frees":2,
 ckpt.step @collapse_copies(%x: tensor<4x16xf32>) -> (tensor<1xf32>, tensor<4x16xf32>) {
   %e0 = tensor.empty() : tensor<4x16xf32>
   %a = linalg.exp ins(%x : tensor<4x16xf32>) outs(%e0 : tensor<4x16xf32>) -> tensor<4x16xf32>
@@ -78,7 +78,7 @@ ckpt.step @collapse_copies(%x: tensor<4x16xf32>) -> (tensor<1xf32>, tensor<4x16x
 // (Counting the constant as a 256 B buffer, which G then reused, put it
 // on top of P + L: 528.)
 // PRED: remark: forward ops: {{[0-9]+}}, backward ops: {{[0-9]+}}, activations: {{.*}}, peak 272 B at #
-// CONST: "peak_bytes": 272, "live_bytes_at_exit": 272, "result_bytes": 272, "leaked_bytes": 0, "allocs": 3, "frees": 1,
+// CONST: "peak_bytes":272,"live_bytes_at_exit":272,"result_bytes":272,"leaked_bytes":0,"allocs":3,"frees":1,
 ckpt.step @constant_global(%x: tensor<64xf32>) -> (tensor<1xf32>, tensor<64xf32>) {
   %k = arith.constant dense<2.0> : tensor<64xf32>
   %e0 = tensor.empty() : tensor<64xf32>

@@ -27,7 +27,6 @@
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Runtime/Runtime.h"
-#include "ckpt/Solver/Support/Json.h"
 #include "ckpt/Solver/Support/SplitMix64.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -57,6 +56,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
@@ -397,57 +397,51 @@ static void hashResult(const TensorSpec &spec, const int64_t *desc,
 // JSON
 //===----------------------------------------------------------------------===//
 
-/// A JSON string literal (the solver layer's writer, shared by every tool).
-static std::string jsonString(StringRef s) {
-  return ckpt::json::quote(std::string_view(s.data(), s.size()));
-}
-
-/// A JSON number for a float; NaN and infinities become strings.
-static std::string jsonFloat(double v, int digits) {
+/// A float as a JSON number with `digits` significant digits (enough to
+/// round-trip); NaN and infinities become strings.
+static void writeFloat(llvm::json::OStream &json, double v, int digits) {
   if (std::isnan(v))
-    return "\"nan\"";
+    return json.value("nan");
   if (std::isinf(v))
-    return v > 0 ? "\"inf\"" : "\"-inf\"";
+    return json.value(v > 0 ? "inf" : "-inf");
   char buffer[64];
   std::snprintf(buffer, sizeof(buffer), "%.*g", digits, v);
-  return buffer;
+  json.rawValue(buffer);
 }
 
-static std::string formatValues(const TensorSpec &spec, const int64_t *desc) {
-  std::string out = "[";
-  bool first = true;
+/// The elements of a result, row-major, as a JSON array.
+static void writeValues(llvm::json::OStream &json, const TensorSpec &spec,
+                        const int64_t *desc) {
+  json.arrayBegin();
   forEachElement(spec, desc, [&](const uint8_t *element) {
-    if (!first)
-      out += ", ";
-    first = false;
     switch (spec.kind) {
     case ElementKind::F32: {
       float v;
       std::memcpy(&v, element, 4);
-      out += jsonFloat(v, 9);
+      writeFloat(json, v, 9);
       break;
     }
     case ElementKind::F64: {
       double v;
       std::memcpy(&v, element, 8);
-      out += jsonFloat(v, 17);
+      writeFloat(json, v, 17);
       break;
     }
     case ElementKind::I32: {
       int32_t v;
       std::memcpy(&v, element, 4);
-      out += std::to_string(v);
+      json.value(static_cast<int64_t>(v));
       break;
     }
     case ElementKind::I64: {
       int64_t v;
       std::memcpy(&v, element, 8);
-      out += std::to_string(v);
+      json.value(v);
       break;
     }
     }
   });
-  return out + "]";
+  json.arrayEnd();
 }
 
 //===----------------------------------------------------------------------===//
@@ -839,19 +833,28 @@ int main(int argc, char **argv) {
     SmallVector<std::pair<void *, bool>> ownedInOrder;
     resultBytes = 0;
     size_t offset = 0;
-    if (printOutputs && run == 0)
-      outputsJson = "[";
+    // The outputs of the first run, as a JSON array.
+    std::optional<llvm::raw_string_ostream> outputsStream;
+    std::optional<llvm::json::OStream> outputs;
+    if (printOutputs && run == 0) {
+      outputsStream.emplace(outputsJson);
+      outputs.emplace(*outputsStream);
+      outputs->arrayBegin();
+    }
     for (auto [i, spec] : llvm::enumerate(results)) {
       const int64_t *desc = resultStorage.data() + offset;
       offset += spec.descriptorWords();
       hashResult(spec, desc, sha);
-      if (printOutputs && run == 0) {
+      if (outputs) {
         std::string type;
         llvm::raw_string_ostream os(type);
         os << spec.type;
-        outputsJson += (i ? ", " : "") + std::string("{\"type\": ") +
-                       jsonString(type) +
-                       ", \"values\": " + formatValues(spec, desc) + "}";
+        outputs->object([&] {
+          outputs->attribute("type", type);
+          outputs->attributeBegin("values");
+          writeValues(*outputs, spec, desc);
+          outputs->attributeEnd();
+        });
       }
       auto *allocated = reinterpret_cast<void *>(desc[0]);
       size_t size = 0;
@@ -862,8 +865,10 @@ int main(int argc, char **argv) {
         ownedInOrder.emplace_back(allocated, onDevice);
       }
     }
-    if (printOutputs && run == 0)
-      outputsJson += "]";
+    if (outputs)
+      outputs->arrayEnd();
+    outputs.reset();
+    outputsStream.reset();
     std::string runHash = llvm::toHex(sha.final(), /*LowerCase=*/true);
     if (run == 0)
       hash = runHash;
@@ -901,35 +906,48 @@ int main(int argc, char **argv) {
       useGpu ? stats.deviceLiveBytes + stats.liveBytes : stats.liveBytes;
   uint64_t leaked = live > resultBytes ? live - resultBytes : 0;
 
-  llvm::outs() << "{\"entry\": " << jsonString(entry);
-  if (useGpu)
-    llvm::outs() << ", \"device\": " << jsonString(deviceName);
-  llvm::outs() << ", \"outputs_sha256\": \"" << hash << "\"";
-  if (useGpu)
-    llvm::outs() << ", \"peak_bytes\": " << stats.devicePeakBytes
-                 << ", \"live_bytes_at_exit\": " << stats.deviceLiveBytes
-                 << ", \"result_bytes\": " << resultBytes
-                 << ", \"leaked_bytes\": " << leaked
-                 << ", \"allocs\": " << stats.deviceAllocCount
-                 << ", \"frees\": " << stats.deviceFreeCount
-                 << ", \"unknown_frees\": " << stats.deviceUnknownFrees
-                 << ", \"total_bytes\": " << stats.deviceTotalBytes
-                 << ", \"host_peak_bytes\": " << stats.peakBytes
-                 << ", \"kernels\": " << stats.kernelLaunches;
-  else
-    llvm::outs() << ", \"peak_bytes\": " << stats.peakBytes
-                 << ", \"live_bytes_at_exit\": " << stats.liveBytes
-                 << ", \"result_bytes\": " << resultBytes
-                 << ", \"leaked_bytes\": " << leaked
-                 << ", \"allocs\": " << stats.allocCount
-                 << ", \"frees\": " << stats.freeCount
-                 << ", \"unknown_frees\": " << stats.unknownFrees
-                 << ", \"total_bytes\": " << stats.totalBytes;
-  llvm::outs() << ", \"seed\": " << seed << ", \"repeat\": " << repeat
-               << ", \"wall_ms\": " << ms(median)
-               << ", \"wall_ms_min\": " << ms(sorted.front());
-  if (printOutputs)
-    llvm::outs() << ", \"outputs\": " << outputsJson;
-  llvm::outs() << "}\n";
+  llvm::json::OStream json(llvm::outs());
+  json.object([&] {
+    json.attribute("entry", entry);
+    if (useGpu)
+      json.attribute("device", deviceName);
+    json.attribute("outputs_sha256", hash);
+    if (useGpu) {
+      json.attribute("peak_bytes", stats.devicePeakBytes);
+      json.attribute("live_bytes_at_exit", stats.deviceLiveBytes);
+      json.attribute("result_bytes", resultBytes);
+      json.attribute("leaked_bytes", leaked);
+      json.attribute("allocs", stats.deviceAllocCount);
+      json.attribute("frees", stats.deviceFreeCount);
+      json.attribute("unknown_frees", stats.deviceUnknownFrees);
+      json.attribute("total_bytes", stats.deviceTotalBytes);
+      json.attribute("host_peak_bytes", stats.peakBytes);
+      json.attribute("kernels", stats.kernelLaunches);
+    } else {
+      json.attribute("peak_bytes", stats.peakBytes);
+      json.attribute("live_bytes_at_exit", stats.liveBytes);
+      json.attribute("result_bytes", resultBytes);
+      json.attribute("leaked_bytes", leaked);
+      json.attribute("allocs", stats.allocCount);
+      json.attribute("frees", stats.freeCount);
+      json.attribute("unknown_frees", stats.unknownFrees);
+      json.attribute("total_bytes", stats.totalBytes);
+    }
+    json.attribute("seed", static_cast<uint64_t>(seed));
+    json.attribute("repeat", static_cast<int64_t>(repeat));
+    // Milliseconds to the microsecond.
+    json.attributeBegin("wall_ms");
+    json.rawValue(ms(median));
+    json.attributeEnd();
+    json.attributeBegin("wall_ms_min");
+    json.rawValue(ms(sorted.front()));
+    json.attributeEnd();
+    if (printOutputs) {
+      json.attributeBegin("outputs");
+      json.rawValue(outputsJson);
+      json.attributeEnd();
+    }
+  });
+  llvm::outs() << "\n";
   return 0;
 }
