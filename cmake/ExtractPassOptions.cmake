@@ -25,9 +25,22 @@ string(FIND "${text}" "\nprivate:" end)
 string(SUBSTRING "${text}" 0 ${end} text)
 string(REPLACE "::mlir::Pass::Option<" "Option<" text "${text}")
 string(REPLACE "::mlir::Pass::ListOption<" "ListOption<" text "${text}")
+# And a typed copy into the pass's own options struct (${PASS}Options, member
+# by member), so that a pipeline hands its options to the pass as they are,
+# with no printing and parsing in between.
+string(REGEX MATCHALL "> [A-Za-z_][A-Za-z0-9_]*{\\*this" declared "${text}")
+set(copies "")
+foreach(match IN LISTS declared)
+  string(REGEX REPLACE "> ([A-Za-z_][A-Za-z0-9_]*){\\*this" "\\1" name "${match}")
+  string(APPEND copies "    options.${name} = ${name};\n")
+endforeach()
+if(copies STREQUAL "")
+  message(FATAL_ERROR "no options found in ${PASS}Base of ${INPUT}")
+endif()
+set(copy "\n  /// These options as ${PASS}Options, for create${PASS}.\n  template <typename PassOptionsT> PassOptionsT asPassOptions() const {\n    PassOptionsT options;\n${copies}    return options;\n  }")
 set(header "// The options of ${PASS}, extracted from ${INPUT} by\n// cmake/ExtractPassOptions.cmake. Do not edit.\n")
 # Rewrite only when the content changes (no needless rebuilds).
-set(content "${header}${text}\n")
+set(content "${header}${text}\n${copy}\n")
 if(EXISTS "${OUTPUT}")
   file(READ "${OUTPUT}" old)
   if(old STREQUAL content)

@@ -23,21 +23,9 @@ using namespace ckpt;
 LogicalResult ckpt::buildRematPipeline(OpPassManager &pm,
                                        const RematPipelineOptions &options) {
   pm.addPass(createWrapStepPass());
-  // The options are the plan pass's own: hand them over as they print
-  // ("{budget=70% strategy=optimal ...}"), every one, whatever Passes.td
-  // declares.
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  options.print(os);
-  StringRef inside = StringRef(text).trim();
-  if (inside.consume_front("{"))
-    inside.consume_back("}");
-  std::unique_ptr<Pass> plan = createPlanPass();
-  if (failed(plan->initializeOptions(inside, [](const Twine &message) {
-        llvm::errs() << "ckpt-remat-pipeline: " << message << "\n";
-        return failure();
-      })))
-    return failure();
+  // The options are the plan pass's own (Pipelines.h), handed over typed.
+  std::unique_ptr<Pass> plan =
+      createPlanPass(options.asPassOptions<PlanPassOptions>());
   pm.addPass(std::move(plan));
   pm.addPass(createRematerializePass());
   pm.addPass(createInsertFreesPass());

@@ -19,7 +19,8 @@ namespace ckpt {
 
 /// Options of `ckpt-remat-pipeline`: those of ckpt-plan, the same names,
 /// types, values and defaults, generated from its declaration in
-/// Passes.td at build time (cmake/ExtractPassOptions.cmake).
+/// Passes.td at build time (cmake/ExtractPassOptions.cmake), with
+/// `asPassOptions<PlanPassOptions>()`, their typed copy for createPlanPass.
 struct RematPipelineOptions
     : public mlir::PassPipelineOptions<RematPipelineOptions> {
 #include "ckpt/Pipelines/PlanPassOptions.inc"
@@ -80,9 +81,9 @@ struct LowerToNVPTXOptions
 };
 
 /// wrap-step (functions carrying ckpt.loss), plan, rematerialize, insert
-/// frees: a step in, the step rewritten to fit the budget out. Fails (with
-/// the plan pass's message on stderr) only if the plan pass rejects the
-/// options, which are its own.
+/// frees: a step in, the step rewritten to fit the budget out. The options
+/// are the plan pass's own and reach it typed (no printing and parsing), so
+/// this succeeds: every value was checked when the options were parsed.
 mlir::LogicalResult buildRematPipeline(mlir::OpPassManager &pm,
                                        const RematPipelineOptions &options);
 
