@@ -98,7 +98,7 @@ def op_floor(path):
     """The bytes the hungriest op of a graph needs while it runs (what it
     reads and what it writes; sizes as in the file): no schedule fits a
     smaller budget (the planner's own op lower bound, opLowerBound in
-    lib/Solver/Planner.cpp, on the file's sizes). Returns (bytes, op name)."""
+    lib/Solver/Schedule/Planner.cpp, on the file's sizes). Returns (bytes, op name)."""
     with open(path) as f:
         g = parse_graph(json.load(f))
     return max((n.bytes + sum(g.nodes[r].bytes for r in g.preds[i]), str(n.name))

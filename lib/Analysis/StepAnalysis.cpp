@@ -138,7 +138,7 @@ MemoryTimeline ckpt::simulateMemory(ArrayRef<Operation *> order,
   MemoryTimeline timeline;
   if (order.empty())
     return timeline;
-  // The one simulator (lib/Solver/Schedule.cpp) on the problem of the order,
+  // The one memory model (sched::evaluate) on the problem of the order,
   // recompute regions flattened (what runs once they are inlined).
   OrderProblem built = buildOrderProblem(order, alignment, /*flatten=*/true);
   sched::EvalOptions options;

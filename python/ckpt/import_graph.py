@@ -7,7 +7,7 @@ Usage::
     ckpt-opt OUT.mlir --ckpt-wrap-step --ckpt-plan=budget=70%
 
 The input is a graph in one of the formats the C++ reader
-(``lib/Solver/GraphJson.cpp``, ``ckpt-graph``, ``ckpt.Graph.from_json``)
+(``lib/Solver/Graph/GraphJson.cpp``, ``ckpt-graph``, ``ckpt.Graph.from_json``)
 accepts:
 
 * Checkmate (networkx node-link, e.g. ``/work/shared/graphs/checkmate``):
