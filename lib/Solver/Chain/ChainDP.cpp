@@ -7,8 +7,8 @@
 //    integer DP; hi(s,t), a memory from which C_BP(s,t,.) is constant (the
 //    requirement of the cheapest schedule: store-all, or for the AD model
 //    "checkpoint every a"), likewise. Each (s,t) stores C only on
-//    [lo, min(hi, W)] (W = limit - wa[0], the largest m ever queried):
-//    below it is infinite, above it constant.
+//    [lo, min(hi, maxM)] (maxM = limit - wa[0], the largest m ever
+//    queried): below it is infinite, above it constant.
 //  * Rows are indexed by (s,t) with m contiguous (float), so for one split
 //    s' the candidate  pre(s,s') + C(s',t,m - wa[s'-1]) + C(s,s'-1,m)  is a
 //    shifted add of two rows, min-ed into the result row: the loop over m is
@@ -68,6 +68,10 @@ using namespace ckpt::solver;
 #else
 #define CKPT_PAUSE() ((void)0)
 #endif
+
+//===----------------------------------------------------------------------===//
+// Inner kernels, one per instruction set, picked at run time
+//===----------------------------------------------------------------------===//
 
 namespace ckpt {
 namespace solver {
@@ -197,19 +201,25 @@ const char *ckpt::solver::chainKernelIsa() {
 using namespace ckpt::solver::detail;
 
 namespace {
-
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr int64_t kNever = INT64_C(1) << 62;
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The AVX-512 kernel of one split
+//===----------------------------------------------------------------------===//
 
 #if CKPT_X86_DISPATCH
+namespace {
+
 const bool kHasAvx512 = kIsa == Isa::Avx512;
 
-/// One split, AVX-512, relative to m = Lo (index 0): acc[0..e] where
-/// e = the last index <= eStart with acc > c (the pruning scan, 16 at a
-/// time), then acc[i] = min(acc[i], (p + A') + B') for i in [0, e], where
-/// A' = A[i] for i <= nA and Alast above (likewise B'), with masked loads:
-/// one loop, no scalar tails, no reads past the rows. Returns e (< 0: the
-/// split cannot improve the row).
+/// One split, AVX-512, relative to m = from (applySplit's first m, index 0):
+/// acc[0..e] where e = the last index <= eStart with acc > c (the pruning scan,
+/// 16 at a time), then acc[i] = min(acc[i], (p + A') + B') for i in [0, e],
+/// where A' = A[i] for i <= nA and Alast above (likewise B'), with masked
+/// loads: one loop, no scalar tails, no reads past the rows. Returns e (< 0:
+/// the split cannot improve the row).
 #define CKPT_AVX512 __attribute__((target("avx512f"), always_inline)) inline
 
 /// The last index <= top with acc > T (-1 if none), 16 at a time.
@@ -251,9 +261,9 @@ struct Split512 {
   }
 };
 
-/// One split, AVX-512, relative to m = Lo (index 0): the pruning scan
-/// e = the last index <= eStart with acc > c, then the candidate on [0, e].
-/// Returns e (< 0: the split cannot improve the row).
+/// One split, AVX-512, relative to m = from (applySplit's first m, index 0):
+/// the pruning scan e = the last index <= eStart with acc > c, then the
+/// candidate on [0, e]. Returns e (< 0: the split cannot improve the row).
 __attribute__((target("avx512f"))) int64_t
 splitAvx512(float *acc, const float *A, const float *B, float p, float Alast,
             float Blast, float c, int64_t eStart, int64_t nA, int64_t nB) {
@@ -281,17 +291,26 @@ splitAvx512(float *acc, const float *A, const float *B, float p, float Alast,
   return e;
 }
 
+} // namespace
 #endif
 
-/// The chain in the DP's own 1-based arrays, sizes divided by their gcd,
-/// plus per-(s,t) thresholds and feasibility bounds.
-struct Problem {
-  int n = 0;                       // L+1 stages
-  bool allowAll = true;            // C2 for s < t
-  int64_t scale = 1;               // gcd of all sizes
-  std::vector<int64_t> a, d;       // [0..n]
-  std::vector<int64_t> ab, of, ob; // [1..n], index 0 unused
-  std::vector<double> uf, ub, PF;  // [1..n]; PF[l] = uf[1] + ... + uf[l]
+//===----------------------------------------------------------------------===//
+// The scaled chain: thresholds and feasibility bounds
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The chain as the DP reads it: its sizes divided by their gcd (`scale`),
+/// in 1-based arrays named as in Chain (the paper's omega_a^l, omega_delta^l,
+/// omega_abar^l, o_f^l, o_b^l, u_f^l, u_b^l), plus per-(s,t) thresholds and
+/// feasibility bounds.
+struct ScaledChain {
+  int n = 0;                            // L+1 stages
+  bool allowAll = true;                 // C2 for s < t
+  int64_t scale = 1;                    // gcd of all sizes
+  std::vector<int64_t> wa, wdelta;      // [0..n]
+  std::vector<int64_t> wabar, of, ob;   // [1..n], index 0 unused
+  std::vector<double> uf, ub, ufPrefix; // [1..n]; ufPrefix[l] = uf[1..l]
   // Per pair (s <= t), indexed by idx(s,t).
   std::vector<int64_t> mNone; // m_none^{s,t} (s < t)
   std::vector<int64_t> lo;    // least m with C(s,t,m) finite
@@ -302,94 +321,110 @@ struct Problem {
   }
   size_t numPairs() const { return static_cast<size_t>(n) * (n + 1) / 2; }
   int64_t mAll(int s, int t) const {
-    return std::max(d[t] + ab[s] + of[s], d[s] + ab[s] + ob[s]);
+    return std::max(wdelta[t] + wabar[s] + of[s], wdelta[s] + wabar[s] + ob[s]);
   }
   float pre(int s, int sp) const { // sum_{k=s}^{sp-1} uf[k]
-    return static_cast<float>(PF[sp - 1] - PF[s - 1]);
+    return static_cast<float>(ufPrefix[sp - 1] - ufPrefix[s - 1]);
   }
   float ufub(int s) const { return static_cast<float>(uf[s] + ub[s]); }
 };
 
-Problem makeProblem(const Chain &c, bool allowAll) {
-  Problem P;
-  P.n = c.numStages();
-  P.allowAll = allowAll;
-  const int n = P.n;
-  int64_t g = 0;
-  for (const auto *v : {&c.wa, &c.wdelta, &c.wabar, &c.of, &c.ob})
+/// `unitChain` (sizes in units) scaled, with m_none, lo and hi of every pair.
+ScaledChain makeScaledChain(const Chain &unitChain, bool allowAll) {
+  ScaledChain chain;
+  chain.n = unitChain.numStages();
+  chain.allowAll = allowAll;
+  const int n = chain.n;
+  int64_t unit = 0;
+  for (const auto *v : {&unitChain.wa, &unitChain.wdelta, &unitChain.wabar,
+                        &unitChain.of, &unitChain.ob})
     for (int64_t x : *v)
-      g = std::gcd(g, x);
-  if (g <= 0)
-    g = 1;
-  P.scale = g;
-  P.a.resize(n + 1);
-  P.d.resize(n + 1);
+      unit = std::gcd(unit, x);
+  if (unit <= 0)
+    unit = 1;
+  chain.scale = unit;
+  chain.wa.resize(n + 1);
+  chain.wdelta.resize(n + 1);
   for (int i = 0; i <= n; ++i) {
-    P.a[i] = c.wa[i] / g;
-    P.d[i] = c.wdelta[i] / g;
+    chain.wa[i] = unitChain.wa[i] / unit;
+    chain.wdelta[i] = unitChain.wdelta[i] / unit;
   }
-  P.ab.assign(n + 1, 0);
-  P.of.assign(n + 1, 0);
-  P.ob.assign(n + 1, 0);
-  P.uf.assign(n + 1, 0);
-  P.ub.assign(n + 1, 0);
-  P.PF.assign(n + 1, 0);
+  chain.wabar.assign(n + 1, 0);
+  chain.of.assign(n + 1, 0);
+  chain.ob.assign(n + 1, 0);
+  chain.uf.assign(n + 1, 0);
+  chain.ub.assign(n + 1, 0);
+  chain.ufPrefix.assign(n + 1, 0);
   for (int l = 1; l <= n; ++l) {
-    P.ab[l] = c.wabarAt(l) / g;
-    P.of[l] = c.ofAt(l) / g;
-    P.ob[l] = c.obAt(l) / g;
-    P.uf[l] = c.ufAt(l);
-    P.ub[l] = c.ubAt(l);
-    P.PF[l] = P.PF[l - 1] + P.uf[l];
+    chain.wabar[l] = unitChain.wabarAt(l) / unit;
+    chain.of[l] = unitChain.ofAt(l) / unit;
+    chain.ob[l] = unitChain.obAt(l) / unit;
+    chain.uf[l] = unitChain.ufAt(l);
+    chain.ub[l] = unitChain.ubAt(l);
+    chain.ufPrefix[l] = chain.ufPrefix[l - 1] + chain.uf[l];
   }
 
-  const size_t np = P.numPairs();
-  P.mNone.assign(np, 0);
-  P.lo.assign(np, 0);
-  P.hi.assign(np, 0);
-  // m_none^{s,t} = d[t] + max(a[s] + of[s], max_{s<j<t} a[j-1] + a[j] + of[j])
+  const size_t pairs = chain.numPairs();
+  chain.mNone.assign(pairs, 0);
+  chain.lo.assign(pairs, 0);
+  chain.hi.assign(pairs, 0);
+  // m_none^{s,t} = wdelta[t] + max(wa[s] + of[s],
+  //                                 max_{s<j<t} wa[j-1] + wa[j] + of[j])
   for (int s = 1; s < n; ++s) {
-    int64_t fm = P.a[s] + P.of[s];
+    int64_t forwardPeak = chain.wa[s] + chain.of[s];
     for (int t = s + 1; t <= n; ++t) {
       int j = t - 1;
       if (j >= s + 1)
-        fm = std::max(fm, P.a[j - 1] + P.a[j] + P.of[j]);
-      P.mNone[Problem::idx(s, t)] = P.d[t] + fm;
+        forwardPeak =
+            std::max(forwardPeak, chain.wa[j - 1] + chain.wa[j] + chain.of[j]);
+      chain.mNone[ScaledChain::idx(s, t)] = chain.wdelta[t] + forwardPeak;
     }
   }
   // Feasibility bounds, by increasing t and decreasing s. loRow: lo by
   // rows, lo(s,q) at rowBase[s] + q - s.
-  std::vector<int64_t> loRow(np);
+  std::vector<int64_t> loRow(pairs);
   std::vector<size_t> rowBase(n + 2, 0);
   for (int s = 2; s <= n; ++s)
     rowBase[s] = rowBase[s - 1] + static_cast<size_t>(n - s + 2);
   for (int t = 1; t <= n; ++t) {
-    const size_t it = Problem::idx(t, t);
-    P.lo[it] = P.hi[it] = P.mAll(t, t);
-    loRow[rowBase[t]] = P.lo[it];
+    const size_t it = ScaledChain::idx(t, t);
+    chain.lo[it] = chain.hi[it] = chain.mAll(t, t);
+    loRow[rowBase[t]] = chain.lo[it];
     for (int s = t - 1; s >= 1; --s) {
-      const size_t i = Problem::idx(s, t);
-      // min over s' of max(lo(s',t) + a[s'-1], lo(s,s'-1)): column t is
+      const size_t i = ScaledChain::idx(s, t);
+      // min over s' of max(lo(s',t) + wa[s'-1], lo(s,s'-1)): column t is
       // contiguous in lo, row s in loRow.
-      const int64_t best1 = minMaxPlus(&P.lo[Problem::idx(s + 1, t)], &P.a[s],
-                                       &loRow[rowBase[s]], t - s);
-      int64_t opt1 = std::max(P.mNone[i], best1);
-      int64_t opt2 = allowAll ? std::max(P.mAll(s, t),
-                                         P.lo[Problem::idx(s + 1, t)] + P.ab[s])
-                              : kNever;
-      P.lo[i] = std::min(opt1, opt2);
-      loRow[rowBase[s] + (t - s)] = P.lo[i];
+      const int64_t best1 = minMaxPlus(&chain.lo[ScaledChain::idx(s + 1, t)],
+                                       &chain.wa[s], &loRow[rowBase[s]], t - s);
+      int64_t opt1 = std::max(chain.mNone[i], best1);
+      int64_t opt2 =
+          allowAll
+              ? std::max(chain.mAll(s, t),
+                         chain.lo[ScaledChain::idx(s + 1, t)] + chain.wabar[s])
+              : kNever;
+      chain.lo[i] = std::min(opt1, opt2);
+      loRow[rowBase[s] + (t - s)] = chain.lo[i];
       if (allowAll) // store-all: F_all^s, then (s+1, t) stores all.
-        P.hi[i] =
-            std::max(P.mAll(s, t), P.ab[s] + P.hi[Problem::idx(s + 1, t)]);
+        chain.hi[i] =
+            std::max(chain.mAll(s, t),
+                     chain.wabar[s] + chain.hi[ScaledChain::idx(s + 1, t)]);
       else // F_ck^s, then (s+1, t), then F_all^s B^s.
-        P.hi[i] = std::max(
-            {P.mNone[i], P.a[s] + P.hi[Problem::idx(s + 1, t)], P.mAll(s, s)});
-      assert(P.hi[i] >= P.lo[i]);
+        chain.hi[i] = std::max(
+            {chain.mNone[i], chain.wa[s] + chain.hi[ScaledChain::idx(s + 1, t)],
+             chain.mAll(s, s)});
+      assert(chain.hi[i] >= chain.lo[i]);
     }
   }
-  return P;
+  return chain;
 }
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The table's storage
+//===----------------------------------------------------------------------===//
+
+namespace {
 
 /// The table's storage. On Linux, large tables are mapped directly and
 /// marked for transparent huge pages: the rows a split reads are scattered
@@ -430,28 +465,36 @@ std::unique_ptr<float[], TableDeleter> allocateTable(size_t floats) {
   return std::unique_ptr<float[], TableDeleter>(new float[floats]);
 }
 
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The DP table
+//===----------------------------------------------------------------------===//
+
+namespace {
+
 /// Where a row lives: m in [lo, hi] (empty when lo > hi) at data + off.
 struct RowMeta {
   int64_t lo, hi;
   size_t off;
 };
 
-/// The DP table: one float row per (s,t) on m in [lo, min(hi, W)].
+/// The DP table: one float row per (s,t) on m in [lo, min(hi, maxM)].
 ///
 /// Row metadata is kept twice, so that both operands of a split are read
 /// sequentially: by column (t-major, idx(s,t): the rows (s',t), s' > s,
 /// used as "A") and by row (s-major, idxS(s,t): the rows (s,q), q < t, used
 /// as "B"). `last*` hold each row's minimum (its value at hi) once computed.
 struct Table {
-  const Problem &P;
+  const ScaledChain &chain;
   std::vector<RowMeta> metaT, metaS;
   std::vector<float> lastT, lastS;
   std::unique_ptr<float[], TableDeleter> data;
 
-  explicit Table(const Problem &p) : P(p) {}
+  explicit Table(const ScaledChain &scaled) : chain(scaled) {}
 
   size_t idxS(int s, int t) const {
-    const size_t n = static_cast<size_t>(P.n), si = static_cast<size_t>(s);
+    const size_t n = static_cast<size_t>(chain.n), si = static_cast<size_t>(s);
     return (si - 1) * n - (si - 1) * (si - 2) / 2 + static_cast<size_t>(t - s);
   }
   static bool empty(const RowMeta &r) { return r.lo > r.hi; }
@@ -459,7 +502,7 @@ struct Table {
 
   /// C(s,t,m) with the constant extension above the row.
   float value(int s, int t, int64_t m) const {
-    const RowMeta &r = metaT[Problem::idx(s, t)];
+    const RowMeta &r = metaT[ScaledChain::idx(s, t)];
     if (empty(r) || m < r.lo)
       return kInf;
     return row(r)[std::min(m, r.hi) - r.lo];
@@ -486,6 +529,14 @@ struct Table {
   /// All of (s,t) at once: begin, C2, every split, finish.
   void computePair(int s, int t);
 };
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// One pair (s,t): C2 and the splits of C1, pruned
+//===----------------------------------------------------------------------===//
+
+namespace {
 
 /// acc[m - lo] = min(acc[m - lo], (p + A[m - aOff]) + B[m - bOff] (or
 /// + bConst)) for m in [x, y], skipping blocks of m where the candidate
@@ -524,7 +575,7 @@ void minAddBlocks(float *acc, int64_t lo, int64_t x, int64_t y, const float *A,
 }
 
 void Table::beginPair(int s, int t, PairState &st) {
-  const size_t i = Problem::idx(s, t);
+  const size_t i = ScaledChain::idx(s, t);
   const RowMeta &me = metaT[i];
   st.lo = me.lo;
   st.hi = me.hi;
@@ -534,33 +585,34 @@ void Table::beginPair(int s, int t, PairState &st) {
     st.start = me.hi + 1;
     return;
   }
-  st.start = s < t ? std::max(me.lo, P.mNone[i]) : me.lo;
+  st.start = s < t ? std::max(me.lo, chain.mNone[i]) : me.lo;
   std::fill(st.acc, st.acc + (me.hi - me.lo + 1), kInf);
 }
 
-// C2 = uf[s] + C(s+1, t, m - ab[s]) + ub[s]  for m >= m_all^{s,t}.
+// C2 = uf[s] + C(s+1, t, m - wabar[s]) + ub[s]  for m >= m_all^{s,t}.
 void Table::applyC2(int s, int t) {
-  const RowMeta &me = metaT[Problem::idx(s, t)];
-  if (!P.allowAll || empty(me))
+  const RowMeta &me = metaT[ScaledChain::idx(s, t)];
+  if (!chain.allowAll || empty(me))
     return;
-  const size_t j = Problem::idx(s + 1, t);
+  const size_t j = ScaledChain::idx(s + 1, t);
   const RowMeta &ra = metaT[j];
   if (empty(ra))
     return;
-  const int64_t lo = me.lo, hE = me.hi, w = P.ab[s];
-  float *a = data.get() + me.off;
-  const int64_t start = std::max({lo, P.mAll(s, t), ra.lo + w});
-  const float cst = P.ufub(s);
+  const int64_t lo = me.lo, rowHi = me.hi, shift = chain.wabar[s];
+  float *acc = data.get() + me.off;
+  const int64_t start = std::max({lo, chain.mAll(s, t), ra.lo + shift});
+  const float stageCost = chain.ufub(s);
   const float *A = row(ra);
-  const int64_t e1 = std::min(hE, ra.hi + w);
+  const int64_t e1 = std::min(rowHi, ra.hi + shift);
   if (e1 >= start)
-    minAddB(a + (start - lo), A + (start - w - ra.lo), cst, e1 - start + 1);
-  const int64_t s2 = std::max(start, ra.hi + w + 1);
-  if (s2 <= hE)
-    minConst(a + (s2 - lo), cst + lastT[j], hE - s2 + 1);
+    minAddB(acc + (start - lo), A + (start - shift - ra.lo), stageCost,
+            e1 - start + 1);
+  const int64_t s2 = std::max(start, ra.hi + shift + 1);
+  if (s2 <= rowHi)
+    minConst(acc + (s2 - lo), stageCost + lastT[j], rowHi - s2 + 1);
 }
 
-// One term of C1: pre(s,s') + C(s', t, m - a[s'-1]) + C(s, s'-1, m), for
+// One term of C1: pre(s,s') + C(s', t, m - wa[s'-1]) + C(s, s'-1, m), for
 // m >= m_none^{s,t}.
 //
 // Pruning: the term is non-increasing in m and bottoms out at c (both rows
@@ -570,66 +622,68 @@ void Table::applyC2(int s, int t) {
 // shrinks, so e only moves down: a linear scan, restarted when c decreases
 // (rounding, AD model, or a new pass over the splits).
 inline void Table::applySplit(int s, int t, int sp, PairState &st) {
-  const size_t ja = Problem::idx(sp, t), jb = idxS(s, sp - 1);
+  const size_t ja = ScaledChain::idx(sp, t), jb = idxS(s, sp - 1);
   const RowMeta &ra = metaT[ja], &rb = metaS[jb];
-  const int64_t lo = st.lo, hE = st.hi;
-  const int64_t w = P.a[sp - 1];
-  // (An empty row has lo > hi: Lo > hE then.)
-  const int64_t Lo = std::max({st.start, ra.lo + w, rb.lo});
-  if (Lo > hE || empty(ra) || empty(rb))
+  const int64_t lo = st.lo, rowHi = st.hi;
+  const int64_t shift = chain.wa[sp - 1];
+  // (An empty row has lo > hi: from > rowHi then.)
+  const int64_t from = std::max({st.start, ra.lo + shift, rb.lo});
+  if (from > rowHi || empty(ra) || empty(rb))
     return;
-  float *a = st.acc;
-  const float p = P.pre(s, sp);
+  float *acc = st.acc;
+  const float p = chain.pre(s, sp);
   const float Alast = lastT[ja], Blast = lastS[jb];
   const float c = (p + Alast) + Blast; // the term's minimum
   if (c < st.prevC)
-    st.e = hE;
+    st.e = rowHi;
   st.prevC = c;
   const float *A = row(ra), *B = row(rb);
-  const int64_t ea = ra.hi + w, eb = rb.hi; // rows vary up to ea / eb
+  const int64_t ea = ra.hi + shift, eb = rb.hi; // rows vary up to ea / eb
 #if CKPT_X86_DISPATCH
   if (kHasAvx512) {
-    st.e = splitAvx512(a + (Lo - lo), A + (Lo - w - ra.lo), B + (Lo - rb.lo), p,
-                       Alast, Blast, c, st.e - Lo, ea - Lo, eb - Lo) +
-           Lo;
+    st.e = splitAvx512(acc + (from - lo), A + (from - shift - ra.lo),
+                       B + (from - rb.lo), p, Alast, Blast, c, st.e - from,
+                       ea - from, eb - from) +
+           from;
     return;
   }
 #endif
   int64_t e = st.e;
-  while (e >= Lo && a[e - lo] <= c)
+  while (e >= from && acc[e - lo] <= c)
     --e;
   st.e = e;
-  if (e < Lo)
+  if (e < from)
     return;
   const int64_t end = e;
   const int64_t e1 = std::min({end, ea, eb});
-  if (e1 >= Lo)
-    minAddBlocks<true>(a, lo, Lo, e1, A, w + ra.lo, B, rb.lo, p, 0.0f);
+  if (e1 >= from)
+    minAddBlocks<true>(acc, lo, from, e1, A, shift + ra.lo, B, rb.lo, p, 0.0f);
   if (ea < eb) {
-    const int64_t s2 = std::max(Lo, ea + 1), e2 = std::min(end, eb);
+    const int64_t s2 = std::max(from, ea + 1), e2 = std::min(end, eb);
     if (e2 >= s2)
-      minAddB(a + (s2 - lo), B + (s2 - rb.lo), p + Alast, e2 - s2 + 1);
+      minAddB(acc + (s2 - lo), B + (s2 - rb.lo), p + Alast, e2 - s2 + 1);
   } else if (eb < ea) {
-    const int64_t s2 = std::max(Lo, eb + 1), e2 = std::min(end, ea);
+    const int64_t s2 = std::max(from, eb + 1), e2 = std::min(end, ea);
     if (e2 >= s2)
-      minAddBlocks<false>(a, lo, s2, e2, A, w + ra.lo, B, rb.lo, p, Blast);
+      minAddBlocks<false>(acc, lo, s2, e2, A, shift + ra.lo, B, rb.lo, p,
+                          Blast);
   }
-  const int64_t s3 = std::max(Lo, std::max(ea, eb) + 1);
+  const int64_t s3 = std::max(from, std::max(ea, eb) + 1);
   if (s3 <= end)
-    minConst(a + (s3 - lo), c, end - s3 + 1);
+    minConst(acc + (s3 - lo), c, end - s3 + 1);
 }
 
 void Table::finishPair(int s, int t) {
-  const size_t i = Problem::idx(s, t);
+  const size_t i = ScaledChain::idx(s, t);
   const RowMeta &me = metaT[i];
   if (empty(me))
     return;
-  float *a = data.get() + me.off;
+  float *acc = data.get() + me.off;
   const ptrdiff_t len = static_cast<ptrdiff_t>(me.hi - me.lo + 1);
   if (s == t) // Eq. (1): lo = m_all^{s,s}.
-    std::fill(a, a + len, P.ufub(s));
-  assert(a[0] < kInf && "lo(s,t) must be feasible");
-  lastT[i] = lastS[idxS(s, t)] = a[len - 1];
+    std::fill(acc, acc + len, chain.ufub(s));
+  assert(acc[0] < kInf && "lo(s,t) must be feasible");
+  lastT[i] = lastS[idxS(s, t)] = acc[len - 1];
 }
 
 void Table::computePair(int s, int t) {
@@ -643,6 +697,18 @@ void Table::computePair(int s, int t) {
   finishPair(s, t);
 }
 
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Filling the table: column blocks, row tiles, threads
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Micro-tile side and split chunk of fillBlock's phase 1.
+constexpr int kMicro = 4, kSplitChunk = 32;
+
+/// Waits (spin, then yield) until `flag` is set.
 void waitDone(const std::atomic<uint8_t> &flag) {
   for (int spin = 0; !flag.load(std::memory_order_acquire); ++spin) {
     if (spin < 256)
@@ -667,31 +733,30 @@ void waitDone(const std::atomic<uint8_t> &flag) {
 /// With `done` (several threads), a tile first waits for (s0, t0-1), the
 /// previous block's pair that completes its rows s >= s0, and every pair is
 /// flagged when complete.
-constexpr int kMicro = 4, kSplitChunk = 32;
-
-void fillBlock(Table &T, int t0, int t1, int tileRows,
+void fillBlock(Table &table, int t0, int t1, int tileRows,
                std::atomic<uint8_t> *done) {
   auto mark = [&](int s, int t) {
     if (done)
-      done[Problem::idx(s, t)].store(1, std::memory_order_release);
+      done[ScaledChain::idx(s, t)].store(1, std::memory_order_release);
   };
   for (int s = t1; s >= t0; --s)
     for (int t = s; t <= t1; ++t) {
-      T.computePair(s, t);
+      table.computePair(s, t);
       mark(s, t);
     }
-  const int K = t1 - t0 + 1;
-  std::vector<Table::PairState> st(static_cast<size_t>(tileRows) * K);
+  const int blockCols = t1 - t0 + 1;
+  std::vector<Table::PairState> states(static_cast<size_t>(tileRows) *
+                                       blockCols);
   for (int s1 = t0 - 1; s1 >= 1;) {
     const int s0 = std::max(1, s1 - tileRows + 1);
     if (done)
-      waitDone(done[Problem::idx(s0, t0 - 1)]);
+      waitDone(done[ScaledChain::idx(s0, t0 - 1)]);
     auto state = [&](int s, int t) -> Table::PairState & {
-      return st[static_cast<size_t>(s - s0) * K + (t - t0)];
+      return states[static_cast<size_t>(s - s0) * blockCols + (t - t0)];
     };
     for (int s = s0; s <= s1; ++s)
       for (int t = t0; t <= t1; ++t)
-        T.beginPair(s, t, state(s, t));
+        table.beginPair(s, t, state(s, t));
     // Phase 1: external splits, in chunks of kSplitChunk, each applied by
     // micro-tiles of kMicro x kMicro pairs (splits inside, pairs outside):
     // a micro-tile's rows stay in L1 for a whole chunk, while the chunk's
@@ -706,19 +771,19 @@ void fillBlock(Table &T, int t0, int t1, int tileRows,
           for (int sp = spa; sp <= spb; ++sp)
             for (int s = sg; s <= se; ++s)
               for (int t = tg; t <= te; ++t)
-                T.applySplit(s, t, sp, state(s, t));
+                table.applySplit(s, t, sp, state(s, t));
         }
     }
     for (int s = s1; s >= s0; --s) // phase 2: C2 and internal splits
       for (int t = t0; t <= t1; ++t) {
         Table::PairState &ps = state(s, t);
-        T.applyC2(s, t);
+        table.applyC2(s, t);
         ps.restart();
         for (int sp = s + 1; sp <= s1; ++sp)
-          T.applySplit(s, t, sp, ps);
+          table.applySplit(s, t, sp, ps);
         for (int sp = t0 + 1; sp <= t; ++sp)
-          T.applySplit(s, t, sp, ps);
-        T.finishPair(s, t);
+          table.applySplit(s, t, sp, ps);
+        table.finishPair(s, t);
         mark(s, t);
       }
     s1 = s0 - 1;
@@ -727,18 +792,18 @@ void fillBlock(Table &T, int t0, int t1, int tileRows,
 
 /// Fills the table by blocks of `cols` columns; with several threads each
 /// takes the next block, a pipelined wavefront (see fillBlock).
-void fillTable(Table &T, unsigned threads, int cols, int tileRows) {
-  const int n = T.P.n;
+void fillTable(Table &table, unsigned threads, int cols, int tileRows) {
+  const int n = table.chain.n;
   cols = std::max(cols, 1);
   tileRows = std::max(tileRows, 1);
   if (threads <= 1) {
     for (int t0 = 1; t0 <= n; t0 += cols)
-      fillBlock(T, t0, std::min(n, t0 + cols - 1), tileRows, nullptr);
+      fillBlock(table, t0, std::min(n, t0 + cols - 1), tileRows, nullptr);
     return;
   }
-  const size_t np = T.P.numPairs();
-  std::unique_ptr<std::atomic<uint8_t>[]> done(new std::atomic<uint8_t>[np]);
-  for (size_t k = 0; k < np; ++k)
+  const size_t pairs = table.chain.numPairs();
+  std::unique_ptr<std::atomic<uint8_t>[]> done(new std::atomic<uint8_t>[pairs]);
+  for (size_t k = 0; k < pairs; ++k)
     done[k].store(0, std::memory_order_relaxed);
   std::atomic<int> nextBlock{0};
   auto worker = [&]() {
@@ -747,7 +812,7 @@ void fillTable(Table &T, unsigned threads, int cols, int tileRows) {
           1 + cols * nextBlock.fetch_add(1, std::memory_order_relaxed);
       if (t0 > n)
         return;
-      fillBlock(T, t0, std::min(n, t0 + cols - 1), tileRows, done.get());
+      fillBlock(table, t0, std::min(n, t0 + cols - 1), tileRows, done.get());
     }
   };
   std::vector<std::thread> pool;
@@ -758,9 +823,17 @@ void fillTable(Table &T, unsigned threads, int cols, int tileRows) {
     th.join();
 }
 
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Rebuilding the sequence (Algorithm 2)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
 /// Algorithm 2, with an explicit stack.
-bool reconstruct(const Table &T, int64_t m0, std::vector<Op> &seq) {
-  const Problem &P = T.P;
+bool reconstruct(const Table &table, int64_t m0, std::vector<Op> &seq) {
+  const ScaledChain &chain = table.chain;
   struct Task {
     bool emit;
     Op op;
@@ -768,7 +841,7 @@ bool reconstruct(const Table &T, int64_t m0, std::vector<Op> &seq) {
     int64_t m;
   };
   std::vector<Task> stack;
-  stack.push_back({false, Op{}, 1, P.n, m0});
+  stack.push_back({false, Op{}, 1, chain.n, m0});
   auto emit = [&](OpKind k, int l) {
     stack.push_back({true, Op{k, l}, 0, 0, 0});
   };
@@ -782,7 +855,7 @@ bool reconstruct(const Table &T, int64_t m0, std::vector<Op> &seq) {
     const int s = task.s, t = task.t;
     const int64_t m = task.m;
     if (s == t) {
-      if (m < P.mAll(s, s))
+      if (m < chain.mAll(s, s))
         return false;
       emit(OpKind::Backward, s);
       emit(OpKind::FAll, s);
@@ -790,17 +863,18 @@ bool reconstruct(const Table &T, int64_t m0, std::vector<Op> &seq) {
     }
     float best = kInf;
     int choice = -1; // 0: C2 (F_all^s), else the split s'
-    if (P.allowAll && m >= P.mAll(s, t)) {
-      float v = P.ufub(s) + T.value(s + 1, t, m - P.ab[s]);
+    if (chain.allowAll && m >= chain.mAll(s, t)) {
+      float v = chain.ufub(s) + table.value(s + 1, t, m - chain.wabar[s]);
       if (v < best) {
         best = v;
         choice = 0;
       }
     }
-    if (m >= P.mNone[Problem::idx(s, t)]) {
+    if (m >= chain.mNone[ScaledChain::idx(s, t)]) {
       for (int sp = s + 1; sp <= t; ++sp) {
-        float v = (P.pre(s, sp) + T.value(sp, t, m - P.a[sp - 1])) +
-                  T.value(s, sp - 1, m);
+        float v =
+            (chain.pre(s, sp) + table.value(sp, t, m - chain.wa[sp - 1])) +
+            table.value(s, sp - 1, m);
         if (v < best) {
           best = v;
           choice = sp;
@@ -811,12 +885,12 @@ bool reconstruct(const Table &T, int64_t m0, std::vector<Op> &seq) {
       return false;
     if (choice == 0) {
       emit(OpKind::Backward, s);
-      stack.push_back({false, Op{}, s + 1, t, m - P.ab[s]});
+      stack.push_back({false, Op{}, s + 1, t, m - chain.wabar[s]});
       emit(OpKind::FAll, s);
     } else {
       const int sp = choice;
       stack.push_back({false, Op{}, s, sp - 1, m});
-      stack.push_back({false, Op{}, sp, t, m - P.a[sp - 1]});
+      stack.push_back({false, Op{}, sp, t, m - chain.wa[sp - 1]});
       for (int k = sp - 1; k > s; --k)
         emit(OpKind::FNone, k);
       emit(OpKind::FCk, s);
@@ -825,6 +899,16 @@ bool reconstruct(const Table &T, int64_t m0, std::vector<Op> &seq) {
   return true;
 }
 
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Solving
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The worker threads for a chain of `n` stages: `requested`, or (0) the
+/// hardware's, at most 8; one below 48 stages.
 unsigned pickThreads(unsigned requested, int n) {
   unsigned th = requested;
   if (th == 0) {
@@ -842,25 +926,26 @@ unsigned pickThreads(unsigned requested, int n) {
 
 int64_t ckpt::solver::minFeasibleLimit(const Chain &unitChain,
                                        bool allowAllChains) {
-  Problem P = makeProblem(unitChain, allowAllChains);
-  return (P.lo[Problem::idx(1, P.n)] + P.a[0]) * P.scale;
+  ScaledChain chain = makeScaledChain(unitChain, allowAllChains);
+  return (chain.lo[ScaledChain::idx(1, chain.n)] + chain.wa[0]) * chain.scale;
 }
 
 namespace {
-/// Lays out and fills the table of `P` for m up to `W`.
-bool buildTable(const Problem &P, int64_t W, const DPOptions &options, Table &T,
-                size_t &tableBytes, std::string &error) {
-  const int n = P.n;
-  const size_t np = P.numPairs();
-  T.metaT.resize(np);
-  T.metaS.resize(np);
-  T.lastT.assign(np, kInf);
-  T.lastS.assign(np, kInf);
+/// Lays out and fills the table of `chain` for m up to `maxM`.
+bool buildTable(const ScaledChain &chain, int64_t maxM,
+                const DPOptions &options, Table &table, size_t &tableBytes,
+                std::string &error) {
+  const int n = chain.n;
+  const size_t pairs = chain.numPairs();
+  table.metaT.resize(pairs);
+  table.metaS.resize(pairs);
+  table.lastT.assign(pairs, kInf);
+  table.lastS.assign(pairs, kInf);
   size_t total = 0;
   for (int t = 1; t <= n; ++t)
     for (int s = 1; s <= t; ++s) {
-      const size_t i = Problem::idx(s, t);
-      RowMeta r{P.lo[i], std::min(P.hi[i], W), total};
+      const size_t i = ScaledChain::idx(s, t);
+      RowMeta r{chain.lo[i], std::min(chain.hi[i], maxM), total};
       if (r.lo <= r.hi) {
         total += static_cast<size_t>(r.hi - r.lo + 1);
         if (total > options.maxTableBytes / sizeof(float)) {
@@ -871,12 +956,12 @@ bool buildTable(const Problem &P, int64_t W, const DPOptions &options, Table &T,
           return false;
         }
       }
-      T.metaT[i] = r;
-      T.metaS[T.idxS(s, t)] = r;
+      table.metaT[i] = r;
+      table.metaS[table.idxS(s, t)] = r;
     }
-  T.data = allocateTable(std::max<size_t>(total, 1));
+  table.data = allocateTable(std::max<size_t>(total, 1));
   tableBytes = total * sizeof(float);
-  fillTable(T, pickThreads(options.threads, n), options.tileColumns,
+  fillTable(table, pickThreads(options.threads, n), options.tileColumns,
             options.tileRows);
   return true;
 }
@@ -893,26 +978,27 @@ double sequenceMakespan(const Chain &unitChain, const std::vector<Op> &seq) {
 DPSolution ckpt::solver::solveChainDP(const Chain &unitChain, int64_t limit,
                                       const DPOptions &options) {
   DPSolution sol;
-  Problem P = makeProblem(unitChain, options.allowAllChains);
-  const int n = P.n;
-  const size_t top = Problem::idx(1, n);
-  sol.minFeasibleLimit = (P.lo[top] + P.a[0]) * P.scale;
+  ScaledChain chain = makeScaledChain(unitChain, options.allowAllChains);
+  const int n = chain.n;
+  const size_t top = ScaledChain::idx(1, n);
+  sol.minFeasibleLimit = (chain.lo[top] + chain.wa[0]) * chain.scale;
   if (limit < 0)
     limit = 0;
-  const int64_t W = limit / P.scale - P.a[0]; // largest m ever queried
-  if (W < P.lo[top])
+  const int64_t maxM =
+      limit / chain.scale - chain.wa[0]; // largest m ever queried
+  if (maxM < chain.lo[top])
     return sol; // infeasible
 
-  Table T(P);
-  if (!buildTable(P, W, options, T, sol.tableBytes, sol.error))
+  Table table(chain);
+  if (!buildTable(chain, maxM, options, table, sol.tableBytes, sol.error))
     return sol;
 
   sol.feasible = true;
   if (!options.reconstruct) {
-    sol.makespan = T.value(1, n, W);
+    sol.makespan = table.value(1, n, maxM);
     return sol;
   }
-  if (!reconstruct(T, W, sol.sequence)) {
+  if (!reconstruct(table, maxM, sol.sequence)) {
     sol.error = "internal error: sequence reconstruction failed";
     sol.feasible = false;
     return sol;
@@ -921,13 +1007,18 @@ DPSolution ckpt::solver::solveChainDP(const Chain &unitChain, int64_t limit,
   return sol;
 }
 
+//===----------------------------------------------------------------------===//
+// ChainDPTable: one table, many limits
+//===----------------------------------------------------------------------===//
+
+/// The chain, its scaled form and the table filled for maxLimit.
 struct ChainDPTable::Impl {
-  Chain chain;
-  Problem P;
-  Table T;
+  Chain unitChain;
+  ScaledChain chain;
+  Table table;
   int64_t maxLimit = 0;
   explicit Impl(const Chain &c, bool allowAll)
-      : chain(c), P(makeProblem(c, allowAll)), T(P) {}
+      : unitChain(c), chain(makeScaledChain(c, allowAll)), table(chain) {}
 };
 
 ChainDPTable::ChainDPTable(std::unique_ptr<Impl> impl)
@@ -940,18 +1031,18 @@ std::unique_ptr<ChainDPTable> ChainDPTable::build(const Chain &unitChain,
                                                   std::string &error) {
   auto impl = std::make_unique<Impl>(unitChain, options.allowAllChains);
   impl->maxLimit = std::max<int64_t>(maxLimit, 0);
-  const Problem &P = impl->P;
-  const int64_t W = impl->maxLimit / P.scale - P.a[0];
+  const ScaledChain &chain = impl->chain;
+  const int64_t maxM = impl->maxLimit / chain.scale - chain.wa[0];
   size_t bytes = 0;
-  if (W >= P.lo[Problem::idx(1, P.n)] &&
-      !buildTable(P, W, options, impl->T, bytes, error))
+  if (maxM >= chain.lo[ScaledChain::idx(1, chain.n)] &&
+      !buildTable(chain, maxM, options, impl->table, bytes, error))
     return nullptr;
   return std::unique_ptr<ChainDPTable>(new ChainDPTable(std::move(impl)));
 }
 
 int64_t ChainDPTable::minFeasibleLimit() const {
-  const Problem &P = impl->P;
-  return (P.lo[Problem::idx(1, P.n)] + P.a[0]) * P.scale;
+  const ScaledChain &chain = impl->chain;
+  return (chain.lo[ScaledChain::idx(1, chain.n)] + chain.wa[0]) * chain.scale;
 }
 
 int64_t ChainDPTable::maxLimit() const { return impl->maxLimit; }
@@ -960,16 +1051,16 @@ bool ChainDPTable::solve(int64_t limit, std::vector<Op> &sequence,
                          double &makespan) const {
   sequence.clear();
   makespan = 0;
-  const Problem &P = impl->P;
+  const ScaledChain &chain = impl->chain;
   limit = std::min(limit, impl->maxLimit);
-  const int64_t W = limit / P.scale - P.a[0];
-  if (limit < minFeasibleLimit() || W < P.lo[Problem::idx(1, P.n)] ||
-      !impl->T.data)
+  const int64_t maxM = limit / chain.scale - chain.wa[0];
+  if (limit < minFeasibleLimit() ||
+      maxM < chain.lo[ScaledChain::idx(1, chain.n)] || !impl->table.data)
     return false;
-  if (!reconstruct(impl->T, W, sequence)) {
+  if (!reconstruct(impl->table, maxM, sequence)) {
     sequence.clear();
     return false;
   }
-  makespan = sequenceMakespan(impl->chain, sequence);
+  makespan = sequenceMakespan(impl->unitChain, sequence);
   return true;
 }

@@ -36,6 +36,10 @@
 
 using namespace ckpt::sched;
 
+//===----------------------------------------------------------------------===//
+// Status names and the machine's memory
+//===----------------------------------------------------------------------===//
+
 const char *ckpt::sched::statusName(IlpResult::Status status) {
   switch (status) {
   case IlpResult::Status::Optimal:
@@ -61,6 +65,10 @@ int64_t ckpt::sched::physicalMemoryBytes() {
 
 #ifndef CKPT_HAVE_CBC
 
+//===----------------------------------------------------------------------===//
+// Without CBC
+//===----------------------------------------------------------------------===//
+
 bool ckpt::sched::ilpAvailable() { return false; }
 
 IlpResult ckpt::sched::solveIlp(const Problem &, int64_t, const IlpOptions &) {
@@ -73,6 +81,10 @@ IlpResult ckpt::sched::solveIlp(const Problem &, int64_t, const IlpOptions &) {
 #else
 
 bool ckpt::sched::ilpAvailable() { return true; }
+
+//===----------------------------------------------------------------------===//
+// The program in triplet form, and the memory CBC needs for it
+//===----------------------------------------------------------------------===//
 
 namespace {
 
@@ -137,6 +149,14 @@ std::string gib(int64_t bytes) {
   return ckpt::formatBytes(static_cast<uint64_t>(std::max<int64_t>(0, bytes)));
 }
 
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The model: each op's bytes, what it needs, its columns
+//===----------------------------------------------------------------------===//
+
+namespace {
+
 /// A term of a constraint: a column with a coefficient, or a constant.
 struct Term {
   int col = -1; ///< -1: constant
@@ -153,25 +173,31 @@ struct Model {
   double costScale = 1;
   std::vector<double> cost; ///< cost / costScale
 
-  // Columns (-1: fixed 0).
-  std::vector<std::vector<int>> R, S; // R[t][i], S[t][i] for i < t
+  // Columns, the matrices of Checkmate's program (-1: fixed 0), for i < t:
+  // runCol[t][i] is R[t][i] (op i runs in stage t), keepCol[t][i] is
+  // S[t][i] (op i's results are kept in memory into stage t).
+  std::vector<std::vector<int>> runCol, keepCol;
   std::vector<std::vector<std::pair<int, int>>> edgesOf; // per k: (i, eidx)
   int numEdges = 0;
-  std::vector<std::vector<int>> F;           // F[t][eidx] (-1: none)
-  std::vector<std::vector<int>> U;           // U[t][k]
+  /// FREE[t][i,k]: op i's results are freed after op k runs in stage t,
+  /// per edge (i, k) = edgeList[eidx] (-1: none).
+  std::vector<std::vector<int>> freeCol;     // [t][eidx]
+  std::vector<std::vector<int>> memCol;      // U[t][k], in budgets
   std::vector<std::pair<int, int>> edgeList; // eidx -> (i, k)
 
-  Term r(int t, int i) const {
+  /// R[t][i] as a term: 1 for the stage's own op, 0 when fixed.
+  Term runTerm(int t, int i) const {
     if (i == t)
       return {-1, 1};
-    if (i > t || R[t][i] < 0)
+    if (i > t || runCol[t][i] < 0)
       return {-1, 0};
-    return {R[t][i], 0};
+    return {runCol[t][i], 0};
   }
-  Term s(int t, int i) const {
-    if (t >= n || i >= t || S[t][i] < 0)
+  /// S[t][i] as a term: 0 when fixed (and for t = n, past the last stage).
+  Term keepTerm(int t, int i) const {
+    if (t >= n || i >= t || keepCol[t][i] < 0)
       return {-1, 0};
-    return {S[t][i], 0};
+    return {keepCol[t][i], 0};
   }
 };
 
@@ -235,6 +261,17 @@ Model buildModel(const Problem &problem, int64_t budget) {
   return m;
 }
 
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Building the MILP (Checkmate's constraints)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Adds the columns of `m` (runCol, keepCol, freeCol, memCol) and
+/// Checkmate's constraints to `p`: stage t runs op t, after the ops it
+/// recomputes; the memory in use never exceeds the budget (1).
 void buildProgram(Model &m, Program &p) {
   const int n = m.n;
   // Which results may be worth keeping into stage t: read at stage t or
@@ -247,30 +284,30 @@ void buildProgram(Model &m, Program &p) {
       if (m.recomputable[j])
         recomputableReader[i] = 1;
     }
-  m.R.assign(n, {});
-  m.S.assign(n, {});
+  m.runCol.assign(n, {});
+  m.keepCol.assign(n, {});
   for (int t = 0; t < n; ++t) {
-    m.R[t].assign(t, -1);
-    m.S[t].assign(t, -1);
+    m.runCol[t].assign(t, -1);
+    m.keepCol[t].assign(t, -1);
     for (int i = 0; i < t; ++i) {
       if (m.recomputable[i] && !m.succs[i].empty())
-        m.R[t][i] =
+        m.runCol[t][i] =
             p.addCol(0, 1, m.cost[i], true,
                      "R_" + std::to_string(t) + "_" + std::to_string(i));
       bool useful =
           m.returned[i] || lastReader[i] >= t || recomputableReader[i];
       if (useful)
-        m.S[t][i] = p.addCol(
+        m.keepCol[t][i] = p.addCol(
             0, 1, 0, true, "S_" + std::to_string(t) + "_" + std::to_string(i));
     }
   }
   // Keeping needs a copy in the previous stage: S[t+1][i] <= S[t][i] + R[t][i].
   for (int t = 0; t + 1 < n; ++t) {
     for (int i = 0; i < t; ++i) {
-      Term next = m.s(t + 1, i);
+      Term next = m.keepTerm(t + 1, i);
       if (next.col < 0)
         continue;
-      Term keep = m.s(t, i), run = m.r(t, i);
+      Term keep = m.keepTerm(t, i), run = m.runTerm(t, i);
       int row = p.addRow(-1e30, 0);
       p.add(row, next.col, 1);
       if (keep.col >= 0)
@@ -284,7 +321,7 @@ void buildProgram(Model &m, Program &p) {
   for (int i = 0; i + 1 < n; ++i) {
     if (!m.returned[i])
       continue;
-    Term keep = m.s(n - 1, i), run = m.r(n - 1, i);
+    Term keep = m.keepTerm(n - 1, i), run = m.runTerm(n - 1, i);
     int row = p.addRow(1, 1e30);
     if (keep.col >= 0)
       p.add(row, keep.col, 1);
@@ -295,11 +332,11 @@ void buildProgram(Model &m, Program &p) {
   // R[t][k] <= R[t][i] + S[t][i].
   for (int t = 0; t < n; ++t) {
     for (int k = 0; k <= t; ++k) {
-      Term run = m.r(t, k);
+      Term run = m.runTerm(t, k);
       if (run.col < 0 && run.constant == 0)
         continue;
       for (int i : m.preds[k]) {
-        Term ri = m.r(t, i), si = m.s(t, i);
+        Term ri = m.runTerm(t, i), si = m.keepTerm(t, i);
         // run - ri - si <= 0
         double rhs = -run.constant;
         int row = p.addRow(-1e30, rhs);
@@ -315,13 +352,13 @@ void buildProgram(Model &m, Program &p) {
   // Freeing: FREE[t][i,k] = 1 exactly when op k runs in stage t, op i's
   // results are not kept into stage t+1 and no later reader of i runs in
   // stage t (Checkmate's hazard constraints).
-  m.F.assign(n, std::vector<int>(m.numEdges, -1));
+  m.freeCol.assign(n, std::vector<int>(m.numEdges, -1));
   for (int t = 0; t < n; ++t) {
     for (int e = 0; e < m.numEdges; ++e) {
       auto [i, k] = m.edgeList[e];
       if (k > t)
         continue;
-      Term rk = m.r(t, k);
+      Term rk = m.runTerm(t, k);
       if (rk.col < 0 && rk.constant == 0)
         continue;
       // hazards h = (1 - rk) + S[t+1][i] + sum R[t][j], j in succ(i), k < j <=
@@ -330,7 +367,7 @@ void buildProgram(Model &m, Program &p) {
       double constant = 1 - rk.constant;
       if (rk.col >= 0)
         terms.push_back({rk.col, -1});
-      Term keep = m.s(t + 1, i);
+      Term keep = m.keepTerm(t + 1, i);
       if (keep.col >= 0)
         terms.push_back({keep.col, 1});
       if (t + 1 == n && m.returned[i])
@@ -338,7 +375,7 @@ void buildProgram(Model &m, Program &p) {
       for (int j : m.succs[i]) {
         if (j <= k || j > t)
           continue;
-        Term rj = m.r(t, j);
+        Term rj = m.runTerm(t, j);
         if (rj.col >= 0)
           terms.push_back({rj.col, 1});
         else
@@ -351,7 +388,7 @@ void buildProgram(Model &m, Program &p) {
           ++maxHazards;
       int f = p.addCol(0, 1, 0, true,
                        "F_" + std::to_string(t) + "_" + std::to_string(e));
-      m.F[t][e] = f;
+      m.freeCol[t][e] = f;
       // 1 - f <= h  <=>  -f - terms <= constant - 1
       int row = p.addRow(-1e30, constant - 1);
       p.add(row, f, -1);
@@ -371,35 +408,35 @@ void buildProgram(Model &m, Program &p) {
   }
   // Memory: U[t][0] = R[t][0] m0 + sum S[t][i] mi;
   // U[t][k+1] = U[t][k] + R[t][k+1] m(k+1) - sum of what is freed after k.
-  m.U.assign(n, {});
+  m.memCol.assign(n, {});
   for (int t = 0; t < n; ++t) {
-    m.U[t].assign(t + 1, -1);
+    m.memCol[t].assign(t + 1, -1);
     for (int k = 0; k <= t; ++k)
-      m.U[t][k] = p.addCol(0, 1, 0, false,
-                           "U_" + std::to_string(t) + "_" + std::to_string(k));
+      m.memCol[t][k] = p.addCol(
+          0, 1, 0, false, "U_" + std::to_string(t) + "_" + std::to_string(k));
     {
-      Term r0 = m.r(t, 0);
+      Term r0 = m.runTerm(t, 0);
       double rhs = r0.constant * m.mem[0];
       int row = p.addRow(rhs, rhs);
-      p.add(row, m.U[t][0], 1);
+      p.add(row, m.memCol[t][0], 1);
       if (r0.col >= 0 && m.mem[0] != 0)
         p.add(row, r0.col, -m.mem[0]);
       for (int i = 0; i < t; ++i) {
-        Term si = m.s(t, i);
+        Term si = m.keepTerm(t, i);
         if (si.col >= 0 && m.mem[i] != 0)
           p.add(row, si.col, -m.mem[i]);
       }
     }
     for (int k = 0; k < t; ++k) {
-      Term rk = m.r(t, k + 1);
+      Term rk = m.runTerm(t, k + 1);
       double rhs = rk.constant * m.mem[k + 1];
       int row = p.addRow(rhs, rhs);
-      p.add(row, m.U[t][k + 1], 1);
-      p.add(row, m.U[t][k], -1);
+      p.add(row, m.memCol[t][k + 1], 1);
+      p.add(row, m.memCol[t][k], -1);
       if (rk.col >= 0 && m.mem[k + 1] != 0)
         p.add(row, rk.col, -m.mem[k + 1]);
       for (auto [i, e] : m.edgesOf[k]) {
-        int f = m.F[t][e];
+        int f = m.freeCol[t][e];
         if (f >= 0 && m.mem[i] != 0)
           p.add(row, f, m.mem[i]);
       }
@@ -407,13 +444,21 @@ void buildProgram(Model &m, Program &p) {
   }
 }
 
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// From columns to schedules and back
+//===----------------------------------------------------------------------===//
+
+namespace {
+
 /// The schedule of an R matrix: per stage, the recomputed ops in order, then
 /// the stage's op.
 Schedule scheduleOf(const Model &m, const double *solution) {
   Schedule schedule;
   for (int t = 0; t < m.n; ++t) {
     for (int i = 0; i < t; ++i) {
-      int col = m.R[t][i];
+      int col = m.runCol[t][i];
       if (col >= 0 && solution[col] > 0.5)
         schedule.push_back(i);
     }
@@ -430,7 +475,7 @@ bool startOf(const Problem &problem, const Model &m, const Program &p,
              std::vector<std::pair<std::string, double>> &start) {
   const int n = m.n;
   // Stage of each execution; check the form.
-  std::vector<std::vector<int>> rec(n);
+  std::vector<std::vector<int>> recomputed(n);
   int stage = 0;
   std::vector<int> pending;
   std::vector<char> seen(n, 0);
@@ -439,7 +484,7 @@ bool startOf(const Problem &problem, const Model &m, const Program &p,
       if (op != stage)
         return false;
       seen[op] = 1;
-      rec[stage] = pending;
+      recomputed[stage] = pending;
       pending.clear();
       ++stage;
     } else {
@@ -450,18 +495,18 @@ bool startOf(const Problem &problem, const Model &m, const Program &p,
   }
   if (stage != n || !pending.empty())
     return false;
-  std::vector<std::vector<char>> R(n), S(n);
+  std::vector<std::vector<char>> runs(n), kept(n);
   for (int t = 0; t < n; ++t) {
-    R[t].assign(n, 0);
-    S[t].assign(n, 0);
-    R[t][t] = 1;
-    for (int i : rec[t]) {
-      if (m.R[t][i] < 0)
+    runs[t].assign(n, 0);
+    kept[t].assign(n, 0);
+    runs[t][t] = 1;
+    for (int i : recomputed[t]) {
+      if (m.runCol[t][i] < 0)
         return false;
-      R[t][i] = 1;
+      runs[t][i] = 1;
     }
   }
-  // S[t][i]: the results of i computed before stage t are read in stage t
+  // kept[t][i]: the results of i computed before stage t are read in stage t
   // or later before i runs again (or returned).
   // Walk stages backwards: needed[i] = some later read happens before the
   // next recomputation of i.
@@ -469,12 +514,12 @@ bool startOf(const Problem &problem, const Model &m, const Program &p,
   for (int i = 0; i < n; ++i)
     needed[i] = m.returned[i];
   for (int t = n - 1; t >= 0; --t) {
-    // S[t+1] = needed at the end of stage t.
+    // kept[t+1] = needed at the end of stage t.
     if (t + 1 < n)
       for (int i = 0; i <= t; ++i)
-        S[t + 1][i] = needed[i];
+        kept[t + 1][i] = needed[i];
     // Go back through stage t's executions, last first.
-    std::vector<int> execs(rec[t]);
+    std::vector<int> execs(recomputed[t]);
     execs.push_back(t);
     for (auto it = execs.rbegin(); it != execs.rend(); ++it) {
       int op = *it;
@@ -486,7 +531,7 @@ bool startOf(const Problem &problem, const Model &m, const Program &p,
   (void)problem;
   for (int t = 0; t < n; ++t)
     for (int i = 0; i < t; ++i) {
-      if (S[t][i] && m.S[t][i] < 0)
+      if (kept[t][i] && m.keepCol[t][i] < 0)
         return false;
     }
   auto put = [&](int col, double value) {
@@ -495,18 +540,18 @@ bool startOf(const Problem &problem, const Model &m, const Program &p,
   };
   for (int t = 0; t < n; ++t)
     for (int i = 0; i < t; ++i) {
-      put(m.R[t][i], R[t][i]);
-      put(m.S[t][i], S[t][i]);
+      put(m.runCol[t][i], runs[t][i]);
+      put(m.keepCol[t][i], kept[t][i]);
     }
   for (int t = 0; t < n; ++t)
     for (int e = 0; e < m.numEdges; ++e) {
-      int f = m.F[t][e];
+      int f = m.freeCol[t][e];
       if (f < 0)
         continue;
       auto [i, k] = m.edgeList[e];
-      bool freed = R[t][k] && !(t + 1 < n && S[t + 1][i]);
+      bool freed = runs[t][k] && !(t + 1 < n && kept[t + 1][i]);
       for (int j : m.succs[i])
-        if (j > k && j <= t && R[t][j])
+        if (j > k && j <= t && runs[t][j])
           freed = false;
       put(f, freed ? 1 : 0);
     }
@@ -514,6 +559,10 @@ bool startOf(const Problem &problem, const Model &m, const Program &p,
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Running CBC: reporting incumbents and bounds as it runs
+//===----------------------------------------------------------------------===//
 
 namespace {
 
@@ -636,6 +685,14 @@ void runCbc(const IlpOptions &options, double seconds, const Model &m,
                     options.nodeLimit > 0 && model.isNodeLimitReached());
 }
 
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The warm start
+//===----------------------------------------------------------------------===//
+
+namespace {
+
 /// The warm start in the program's form (recomputations of a stage in the
 /// problem's order) with its column values, when it fits the budget.
 bool programStart(const Problem &problem, int64_t budget, const Model &m,
@@ -660,6 +717,14 @@ bool programStart(const Problem &problem, int64_t budget, const Model &m,
   Evaluation e = evaluate(problem, normal);
   return e.valid && e.peak <= budget && startOf(problem, m, p, normal, start);
 }
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Collecting the reports: in this process, or from the child's pipe
+//===----------------------------------------------------------------------===//
+
+namespace {
 
 /// Keeps what the solver reported (in this process).
 struct Collect : Reporter {
@@ -766,6 +831,10 @@ void parseLine(const std::string &text, Reporter &reporter, bool &outOfMemory) {
 #endif
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// solveIlp: the program, CBC in a child process, the result
+//===----------------------------------------------------------------------===//
 
 IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
                                 const IlpOptions &options) {

@@ -16,6 +16,10 @@
 using namespace ckpt;
 using namespace ckpt::sched;
 
+//===----------------------------------------------------------------------===//
+// The keep-separators strategies' fixed sequence
+//===----------------------------------------------------------------------===//
+
 namespace {
 
 /// Fixed sequences of the keep-separators strategies ('speed', 'manual'):
@@ -33,6 +37,14 @@ std::vector<solver::Op> keepSeparatorsSequence(int length) {
   return sequence;
 }
 
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Candidates: schedules with their exact evaluation
+//===----------------------------------------------------------------------===//
+
+namespace {
+
 /// A schedule with its exact evaluation.
 struct Candidate {
   Schedule schedule;
@@ -43,6 +55,7 @@ struct Candidate {
   bool valid = false;
 };
 
+/// `schedule` evaluated exactly, credited to `producer`.
 Candidate score(const Problem &problem, Schedule schedule,
                 std::string producer) {
   Candidate c;
@@ -73,6 +86,14 @@ struct Best {
       fit = c;
   }
 };
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Schedules from the chain: the DP's budget search, the baselines
+//===----------------------------------------------------------------------===//
+
+namespace {
 
 /// The chain of a problem with its DP table for the chain-budget search.
 class ChainProducer {
@@ -208,6 +229,14 @@ private:
   std::optional<ChainProducer> producer;
 };
 
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// fit=model: the chain strategies in the chain's own memory model
+//===----------------------------------------------------------------------===//
+
+namespace {
+
 /// fit=model: Theorem 1 as the paper states it, on the chain.
 PlanResult planChainModel(const Problem &problem, const ProblemChain &pc,
                           const PlanOptions &options) {
@@ -257,6 +286,15 @@ PlanResult planChainModel(const Problem &problem, const ProblemChain &pc,
   return result;
 }
 
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The plan of the best candidate
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The plan of the best candidate that fits (none: not feasible).
 PlanResult finish(const Best &best) {
   PlanResult result;
   result.leastPeak = best.leastPeak;
@@ -270,6 +308,14 @@ PlanResult finish(const Best &best) {
   result.producer = best.fit->producer;
   return result;
 }
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Improving searches and their work limits
+//===----------------------------------------------------------------------===//
+
+namespace {
 
 /// Improves a candidate that fits by local search (Remat.h).
 Candidate search(const Problem &problem, const Candidate &start, int64_t budget,
@@ -320,6 +366,14 @@ struct Improving {
   Work work;
   SearchOptions options;
 };
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The least peak, whatever the budget
+//===----------------------------------------------------------------------===//
+
+namespace {
 
 /// The most bytes one op needs at once (what it reads and defines): no
 /// schedule peaks lower.
@@ -384,6 +438,14 @@ Candidate leastPeakCandidate(const Problem &problem,
     return lower;
   return *leanest;
 }
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Planning at one budget: the greedies, the chain, local search
+//===----------------------------------------------------------------------===//
+
+namespace {
 
 /// What planning at one budget finds: the best fit (if any), the least peak
 /// seen, and the chain DP's leanest schedule.
@@ -473,6 +535,14 @@ Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
   return a;
 }
 
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// strategy=optimal, and the least feasible budget by descents
+//===----------------------------------------------------------------------===//
+
+namespace {
+
 /// At most this many descents of the least-budget search.
 constexpr int kDescents = 16;
 
@@ -531,6 +601,10 @@ PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Entry points: the strategy dispatch
+//===----------------------------------------------------------------------===//
 
 int64_t ckpt::sched::chainStoreAllPeak(const Problem &problem) {
   ProblemChain pc = buildProblemChain(problem);

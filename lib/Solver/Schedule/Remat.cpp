@@ -20,6 +20,10 @@ using namespace ckpt::sched;
 using Simulator = ckpt::sched::MemorySimulator;
 using Detail = ckpt::sched::MemorySimulator::Detail;
 
+//===----------------------------------------------------------------------===//
+// Stages of a schedule
+//===----------------------------------------------------------------------===//
+
 namespace {
 
 /// Where the stages of a flat schedule are.
@@ -54,6 +58,14 @@ struct Stages {
 private:
   std::vector<char> seen;
 };
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// The greedy: one move at a time until the budget holds
+//===----------------------------------------------------------------------===//
+
+namespace {
 
 /// Better = lower peak within the budget test, then lower cost.
 bool better(const Simulator::Score &a, const Simulator::Score &b,
@@ -218,35 +230,36 @@ private:
     struct Pending {
       size_t buffer;
       int stage;
-      size_t q;
+      size_t position;
       std::vector<int> producers;
       size_t firstMove, endMove;
     };
     std::vector<Pending> pending;
     const size_t numBuffers = sim.bufferBytes.size();
     const size_t end = schedule.size();
-    for (size_t b = 0; b < numBuffers; ++b) {
-      if (!(sim.bufferDef[b] < tau && sim.bufferLast[b] > tau))
+    for (size_t buffer = 0; buffer < numBuffers; ++buffer) {
+      if (!(sim.bufferDef[buffer] < tau && sim.bufferLast[buffer] > tau))
         continue;
       // The versions of the buffer read after tau; none read at tau.
       bool readNow = false;
       size_t firstRead = std::numeric_limits<size_t>::max();
       std::vector<int> producers;
       bool recomputable = true;
-      for (size_t i = sim.bufferStart[b]; i < sim.bufferStart[b + 1]; ++i) {
-        int y = sim.bufferVersions[i];
-        if (sim.readAt(y, tau)) {
+      for (size_t i = sim.bufferStart[buffer]; i < sim.bufferStart[buffer + 1];
+           ++i) {
+        int version = sim.bufferVersions[i];
+        if (sim.readAt(version, tau)) {
           readNow = true;
           break;
         }
-        size_t next = sim.nextRead(y, tau);
+        size_t next = sim.nextRead(version, tau);
         if (next == std::numeric_limits<size_t>::max() &&
-            sim.versionLast[y] <= tau)
+            sim.versionLast[version] <= tau)
           continue; // dead before tau
         if (next == std::numeric_limits<size_t>::max())
           next = end; // returned: the end reads it (recompute it last)
         firstRead = std::min(firstRead, next);
-        int producer = producerOf[sim.versionValue[y]];
+        int producer = producerOf[sim.versionValue[version]];
         if (!(opFlags[producer] & kRecomputable)) {
           recomputable = false;
           break;
@@ -259,7 +272,7 @@ private:
       // stage's recomputations in op order); for the end, last of all.
       int stage = firstRead == end ? static_cast<int>(stages.base.size()) - 1
                                    : stages.stageOf[firstRead];
-      size_t q = firstRead;
+      size_t position = firstRead;
       std::sort(producers.begin(), producers.end());
       producers.erase(std::unique(producers.begin(), producers.end()),
                       producers.end());
@@ -274,23 +287,24 @@ private:
             present = true;
         if (present)
           continue;
-        q = std::lower_bound(from, to, producers[0]) - schedule.begin();
-        if (q <= tau)
+        position = std::lower_bound(from, to, producers[0]) - schedule.begin();
+        if (position <= tau)
           continue;
       }
-      Pending p{b, stage, q, std::move(producers), moves.size(), 0};
+      Pending p{buffer, stage, position, std::move(producers), moves.size(), 0};
       for (int variant : {0, 2})
-        addMove(p.producers, p.q, tau, variant, b, p.stage, p.firstMove,
-                std::numeric_limits<double>::infinity(), moves);
+        addMove(p.producers, p.position, tau, variant, buffer, p.stage,
+                p.firstMove, std::numeric_limits<double>::infinity(), moves);
       p.endMove = moves.size();
       pending.push_back(std::move(p));
     }
     // The ratio the K-th best move reaches so far bounds variant 1.
-    const size_t k = static_cast<size_t>(std::max(options.candidates, 1));
-    std::vector<double> best; // max-heap of the k best ratios
+    const size_t numEvaluated =
+        static_cast<size_t>(std::max(options.candidates, 1));
+    std::vector<double> best; // max-heap of the numEvaluated best ratios
     auto record = [&](const Move &m) {
       double ratio = m.cost / worth(m.estimate);
-      if (best.size() < k) {
+      if (best.size() < numEvaluated) {
         best.push_back(ratio);
         std::push_heap(best.begin(), best.end());
       } else if (ratio < best.front()) {
@@ -303,34 +317,34 @@ private:
       record(m);
     for (const Pending &p : pending) {
       double bound =
-          best.size() < k
+          best.size() < numEvaluated
               ? std::numeric_limits<double>::infinity()
               : best.front() * (1 + 1e-9) *
                     worth(static_cast<double>(sim.bufferBytes[p.buffer]));
       size_t before = moves.size();
-      addMove(p.producers, p.q, tau, 1, p.buffer, p.stage, p.firstMove, bound,
-              moves, p.endMove);
+      addMove(p.producers, p.position, tau, 1, p.buffer, p.stage, p.firstMove,
+              bound, moves, p.endMove);
       if (moves.size() > before)
         record(moves.back());
     }
     return moves;
   }
 
-  /// Builds variant `variant` for buffer `b` and appends it to `moves`
+  /// Builds variant `variant` for `buffer` and appends it to `moves`
   /// unless it is impossible, saves nothing, costs more than `bound`, or
   /// repeats a move of the same buffer (moves[firstMove, endMove) and the
   /// moves appended after `endMove` when given).
-  void addMove(const std::vector<int> &producers, size_t q, size_t tau,
-               int variant, size_t b, int stage, size_t firstMove, double bound,
-               std::vector<Move> &moves,
+  void addMove(const std::vector<int> &producers, size_t position, size_t tau,
+               int variant, size_t buffer, int stage, size_t firstMove,
+               double bound, std::vector<Move> &moves,
                size_t endMove = std::numeric_limits<size_t>::max()) {
     Move move;
     move.stage = stage;
-    move.position = q;
-    move.key = 3 * b + variant;
-    if (!closure(producers, q, tau, variant, bound, move))
+    move.position = position;
+    move.key = 3 * buffer + variant;
+    if (!closure(producers, position, tau, variant, bound, move))
       return;
-    move.estimate += static_cast<double>(sim.bufferBytes[b]);
+    move.estimate += static_cast<double>(sim.bufferBytes[buffer]);
     if (move.estimate <= 0)
       return;
     size_t last = std::min(endMove, moves.size());
@@ -343,13 +357,14 @@ private:
     moves.push_back(std::move(move));
   }
 
-  /// The ops to recompute at position `q` for `producers`: variant 0 keeps
-  /// every value they read longer; 1 also recomputes the values they read
-  /// that are dead at q, recursively; 2 does so one level deep. Constant-
+  /// The ops to recompute before execution `position` for `producers`:
+  /// variant 0 keeps every value they read longer; 1 also recomputes the
+  /// values they read that are dead there, recursively; 2 does so one level
+  /// deep. Constant-
   /// like ops are always recomputed. Sets move.ops, move.cost and the bytes
   /// kept longer across tau (negative estimate). False when impossible or
   /// when the cost exceeds `bound`.
-  bool closure(const std::vector<int> &producers, size_t q, size_t tau,
+  bool closure(const std::vector<int> &producers, size_t position, size_t tau,
                int variant, double bound, Move &move) {
     ++stamp;
     if (opMark.size() != static_cast<size_t>(problem.numOps()))
@@ -369,14 +384,14 @@ private:
       auto [op, depth] = stack.back();
       stack.pop_back();
       for (int i = readStart[op]; i < readStart[op + 1]; ++i) {
-        int r = readValue[i];
-        int producer = producerOf[r];
+        int value = readValue[i];
+        int producer = producerOf[value];
         if (producer < 0 || opMark[producer] == stamp)
           continue;
-        int x = sim.versionBefore(r, q);
-        if (x < 0)
-          return false; // not computed before q in this order
-        bool alive = sim.versionLast[x] >= q;
+        int version = sim.versionBefore(value, position);
+        if (version < 0)
+          return false; // not computed before `position` in this order
+        bool alive = sim.versionLast[version] >= position;
         int flags = opFlags[producer];
         bool recompute =
             (flags & kRecomputable) &&
@@ -391,8 +406,8 @@ private:
           stack.push_back({producer, depth + 1});
           continue;
         }
-        if (!alive && sim.versionLast[x] < tau) {
-          int buffer = sim.versionBuffer[x];
+        if (!alive && sim.versionLast[version] < tau) {
+          int buffer = sim.versionBuffer[version];
           if (buffer >= 0 && bufferMark[buffer] != stamp) {
             bufferMark[buffer] = stamp;
             move.estimate -= static_cast<double>(sim.bufferBytes[buffer]);
@@ -437,6 +452,14 @@ private:
   std::vector<double> opCost;
   std::vector<char> opFlags;
 };
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Ruin and recreate
+//===----------------------------------------------------------------------===//
+
+namespace {
 
 /// The recomputations of `schedule` as (op, occurrence) pairs, the most
 /// expensive first.
@@ -517,6 +540,14 @@ void ruinAndRecreate(const Problem &problem, Schedule &current,
   }
 }
 
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Dropping recomputations
+//===----------------------------------------------------------------------===//
+
+namespace {
+
 /// Removes recomputations (most expensive first) while `budget` holds.
 Schedule drop(const Problem &problem, Schedule schedule, int64_t budget,
               Simulator &sim, int64_t maxEvaluations) {
@@ -545,6 +576,10 @@ Schedule drop(const Problem &problem, Schedule schedule, int64_t budget,
 
 } // namespace
 
+//===----------------------------------------------------------------------===//
+// Fitting a budget
+//===----------------------------------------------------------------------===//
+
 Schedule ckpt::sched::fitBudget(const Problem &problem, const Schedule &start,
                                 int64_t budget, const SearchOptions &options) {
   Greedy greedy(problem, options);
@@ -558,6 +593,10 @@ Schedule ckpt::sched::dropRecomputations(const Problem &problem,
   Simulator sim(problem, options.work);
   return drop(problem, schedule, budget, sim, options.maxEvaluations);
 }
+
+//===----------------------------------------------------------------------===//
+// Improving a schedule that fits: drop, then ruin and recreate
+//===----------------------------------------------------------------------===//
 
 Schedule ckpt::sched::improve(const Problem &problem, const Schedule &schedule,
                               int64_t budget, const SearchOptions &options) {
@@ -600,6 +639,10 @@ Schedule ckpt::sched::improve(const Problem &problem, const Schedule &schedule,
       });
   return current;
 }
+
+//===----------------------------------------------------------------------===//
+// Lowering the peak
+//===----------------------------------------------------------------------===//
 
 Schedule ckpt::sched::leastPeak(const Problem &problem, const Schedule &start,
                                 const SearchOptions &options) {
