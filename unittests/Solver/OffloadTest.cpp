@@ -1,0 +1,245 @@
+//===- OffloadTest.cpp - schedules with copies to host memory -------------===//
+//
+// evaluateTransfers on a schedule worked by hand, against evaluate when
+// nothing moves (random training chains with recomputations), its errors,
+// and the save_on_cpu baseline.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Solver/Schedule/Offload.h"
+#include "ckpt/Solver/Schedule/Schedule.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace ckpt::sched;
+
+namespace {
+
+/// A: x -> a (100 B); B: a -> b (10); C: b -> c (10); E: c -> e (100);
+/// F: e -> f (10); D: f, a -> d (10, returned). Every op costs 1 s; a waits
+/// on the device from B to D.
+Problem sixOps() {
+  Problem p;
+  int x = p.addInput();
+  auto add = [&](const char *name, std::vector<int> reads, int64_t bytes) {
+    Op op;
+    op.name = name;
+    op.cost = 1;
+    op.reads = std::move(reads);
+    return p.addResult(p.addOp(op), bytes);
+  };
+  int a = add("A", {x}, 100);
+  int b = add("B", {a}, 10);
+  int c = add("C", {b}, 10);
+  int e = add("E", {c}, 100);
+  int f = add("F", {e}, 10);
+  int d = add("D", {f, a}, 10);
+  p.values[d].returned = true;
+  return p;
+}
+
+/// A training chain of n layers of random sizes and costs (some zero): f_i
+/// reads f_(i-1); the loss reads f_n; b_i reads the gradient, f_i and
+/// f_(i-1). The last gradient is returned.
+Problem randomChain(int n, std::mt19937 &rng) {
+  Problem p;
+  int prev = p.addInput();
+  std::vector<int> f;
+  auto cost = [&] { return static_cast<double>(rng() % 4); };
+  for (int i = 0; i < n; ++i) {
+    Op op;
+    op.name = "f" + std::to_string(i);
+    op.cost = cost();
+    op.reads = {prev};
+    prev = p.addResult(p.addOp(op), 8 * (1 + rng() % 16));
+    f.push_back(prev);
+  }
+  Op loss;
+  loss.name = "loss";
+  loss.cost = 1;
+  loss.reads = {prev};
+  int grad = p.addResult(p.addOp(loss), 4);
+  for (int i = n - 1; i >= 0; --i) {
+    Op op;
+    op.name = "b" + std::to_string(i);
+    op.cost = cost();
+    op.backward = true;
+    op.reads = {grad, f[i]};
+    if (i > 0)
+      op.reads.push_back(f[i - 1]);
+    grad = p.addResult(p.addOp(op), 8 * (1 + rng() % 16));
+  }
+  p.values[grad].returned = true;
+  return p;
+}
+
+} // namespace
+
+TEST(Offload, SixOpsByHand) {
+  Problem p = sixOps();
+  ASSERT_EQ(p.validate(), "");
+  Schedule s = identitySchedule(p);
+  // Without transfers: A 100 | B a+b 110 | C a+b+c 120 | E a+c+e 210 |
+  // F a+e+f 210 | D a+f+d 120.
+  EXPECT_EQ(evaluate(p, s).peak, 210);
+  const int a = 1;
+  LinkSpec link{200, 200, 0}; // 100 B take 0.5 s each way
+
+  // a offloaded when B (e1) ends, reloaded when F (e4) ends, just in time:
+  // A [0,1] B [1,2]; offload [2,2.5]; C [2,3] E [3,4] F [4,5]; reload
+  // [5,5.5]; D waits for it: [5.5,6.5], a 0.5 s stall. Device: [2,2.5)
+  // a+b+c 120, then b+c 20; [3,4) c+e 110; [4,5) e+f 110; from 5 f+a' 110;
+  // D f+a'+d 120. Peak 120 (210 without). Host: a from 2 to 5.5.
+  TransferEvaluation late = evaluateTransfers(p, s, {{a, 1, 4}}, link);
+  ASSERT_TRUE(late.valid) << late.error;
+  EXPECT_DOUBLE_EQ(late.time, 6.5);
+  EXPECT_DOUBLE_EQ(late.computeTime, 6);
+  EXPECT_DOUBLE_EQ(late.stallTime, 0.5);
+  EXPECT_EQ(late.devicePeak, 120);
+  EXPECT_EQ(late.hostPeak, 100);
+  EXPECT_EQ(late.offloadedBytes, 100);
+  EXPECT_DOUBLE_EQ(late.start[5], 5.5);
+
+  // Reloaded when E ends (prefetched, [4,4.5]): no stall, but a' is back
+  // while F runs: e+f+a' 210, no saving.
+  TransferEvaluation early = evaluateTransfers(p, s, {{a, 1, 3}}, link);
+  ASSERT_TRUE(early.valid) << early.error;
+  EXPECT_DOUBLE_EQ(early.time, 6);
+  EXPECT_DOUBLE_EQ(early.stallTime, 0);
+  EXPECT_EQ(early.devicePeak, 210);
+
+  // A slow link: the offload takes 2 s ([2,4]), so a is on the device while
+  // E runs (a+c+e 210); the reload [5,7]: D [7,8].
+  TransferEvaluation slow = evaluateTransfers(p, s, {{a, 1, 4}}, {50, 50, 0});
+  ASSERT_TRUE(slow.valid) << slow.error;
+  EXPECT_DOUBLE_EQ(slow.time, 8);
+  EXPECT_DOUBLE_EQ(slow.stallTime, 2);
+  EXPECT_EQ(slow.devicePeak, 210);
+  EXPECT_EQ(slow.hostPeak, 100);
+
+  // Latency adds to each copy (0.25 + 0.5 s): offload [2,2.75], reload
+  // [5,5.75], D [5.75,6.75].
+  TransferEvaluation lat =
+      evaluateTransfers(p, s, {{a, 1, 4}}, {200, 200, 0.25});
+  ASSERT_TRUE(lat.valid) << lat.error;
+  EXPECT_DOUBLE_EQ(lat.time, 6.75);
+  EXPECT_DOUBLE_EQ(lat.stallTime, 0.75);
+  EXPECT_EQ(lat.devicePeak, 120);
+}
+
+TEST(Offload, TransfersThatCannotBe) {
+  Problem p = sixOps();
+  Schedule s = identitySchedule(p);
+  LinkSpec link{200, 200, 0};
+  auto error = [&](std::vector<Transfer> t) {
+    TransferEvaluation r = evaluateTransfers(p, s, t, link);
+    EXPECT_FALSE(r.valid);
+    return r.error;
+  };
+  // Values: x 0, a 1, b 2, c 3, e 4, f 5, d 6; executions 0..5.
+  EXPECT_EQ(error({{9, 0, 2}}), "transfer 0: value 9 does not exist");
+  EXPECT_EQ(error({{1, 7, 2}}),
+            "transfer 0 (value 1): execution 7 does not exist");
+  EXPECT_EQ(error({{1, 2, 1}}), "transfer 0 (value 1): reloadAfter 1 is not "
+                                "an execution at or after 2");
+  EXPECT_EQ(error({{2, 0, 2}}), "transfer 0 (value 2): no version exists when "
+                                "execution 0 ends");
+  EXPECT_EQ(error({{1, 0, 4}}),
+            "transfer 0 (value 1): execution 1 reads it while it is on the "
+            "host (reloaded after 4)");
+  EXPECT_EQ(error({{1, 1, kNoReload}}),
+            "transfer 0 (value 1): execution 5 reads it, but it is never "
+            "reloaded");
+  EXPECT_EQ(error({{6, 5, kNoReload}}),
+            "transfer 0 (value 6): it is returned, but never reloaded");
+  EXPECT_EQ(error({{2, 2, 3}}),
+            "transfer 0 (value 2): nothing reads it after its reload");
+  EXPECT_EQ(error({{1, 1, 4}, {1, 1, 4}}),
+            "transfer 1 (value 1): its version already moves (transfer 0)");
+  EXPECT_EQ(evaluateTransfers(p, s, {{1, 1, 4}}, {0, 200, 0}).error,
+            "the link needs positive bandwidths and a latency >= 0");
+  // A view shares its source's buffer: neither moves.
+  Problem v = sixOps();
+  v.values[2].rule = BufferRule::View;
+  v.values[2].source = 1;
+  ASSERT_EQ(v.validate(), "");
+  EXPECT_EQ(evaluateTransfers(v, s, {{1, 1, 4}}, link).error,
+            "transfer 0 (value 1): its buffer is shared with a view or an "
+            "in-place result, or it has none: only a buffer of its own moves");
+}
+
+TEST(Offload, NothingMovedIsEvaluate) {
+  // With no transfer, the timeline is the schedule's (time = the sum of the
+  // costs, zero costs included) and the device peak evaluate's, on random
+  // training chains with random recomputations.
+  std::mt19937 rng(7);
+  int schedules = 0;
+  for (int round = 0; round < 300; ++round) {
+    Problem p = randomChain(2 + static_cast<int>(rng() % 7), rng);
+    ASSERT_EQ(p.validate(), "");
+    Schedule s = identitySchedule(p);
+    for (int k = static_cast<int>(rng() % 6); k > 0; --k) {
+      Schedule trial = s;
+      int op = static_cast<int>(rng() % p.numOps());
+      trial.insert(trial.begin() + rng() % (trial.size() + 1), op);
+      if (evaluate(p, trial).valid)
+        s = trial;
+    }
+    Evaluation e = evaluate(p, s);
+    TransferEvaluation t = evaluateTransfers(p, s, {}, LinkSpec{});
+    ASSERT_TRUE(t.valid) << t.error;
+    EXPECT_EQ(t.devicePeak, e.peak) << round;
+    EXPECT_DOUBLE_EQ(t.time, e.cost) << round;
+    EXPECT_DOUBLE_EQ(t.stallTime, 0);
+    EXPECT_EQ(t.hostPeak, 0);
+    // Every saved activation on the host (save_on_cpu): never more device
+    // memory, the difference on the host, and stalls only from the link.
+    std::vector<Transfer> saved = saveOnCpuTransfers(p, s);
+    TransferEvaluation off = evaluateTransfers(p, s, saved, {64, 64, 0.5});
+    ASSERT_TRUE(off.valid) << off.error;
+    EXPECT_LE(off.devicePeak, e.peak) << round;
+    EXPECT_GE(off.time, e.cost) << round;
+    EXPECT_DOUBLE_EQ(off.time, off.computeTime + off.stallTime) << round;
+    EXPECT_EQ(off.hostPeak > 0, !saved.empty()) << round;
+    ++schedules;
+  }
+  EXPECT_EQ(schedules, 300);
+}
+
+TEST(Offload, SaveOnCpuByHand) {
+  // f0 f1 (reads f0), loss (reads f1), b1 (g, f1, f0), b0 (g1, f0): every
+  // forward value a backward op reads moves after its last forward reader
+  // and comes back when the execution before its first backward reader
+  // ends. Schedule: e0 f0, e1 f1, e2 loss, e3 b1, e4 b0.
+  Problem p;
+  int x = p.addInput();
+  auto add = [&](const char *name, std::vector<int> reads, int64_t bytes,
+                 bool backward) {
+    Op op;
+    op.name = name;
+    op.cost = 1;
+    op.backward = backward;
+    op.reads = std::move(reads);
+    return p.addResult(p.addOp(op), bytes);
+  };
+  int f0 = add("f0", {x}, 64, false);
+  int f1 = add("f1", {f0}, 64, false);
+  int loss = add("loss", {f1}, 4, false);
+  int g1 = add("b1", {loss, f1, f0}, 64, true);
+  int g0 = add("b0", {g1, f0}, 64, true);
+  p.values[g0].returned = true;
+  ASSERT_EQ(p.validate(), "");
+  std::vector<Transfer> t = saveOnCpuTransfers(p, identitySchedule(p));
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_EQ(t[0].value, f0); // last forward read e1, first backward e3
+  EXPECT_EQ(t[0].after, 1u);
+  EXPECT_EQ(t[0].reloadAfter, 2u);
+  EXPECT_EQ(t[1].value, f1); // e2, e3
+  EXPECT_EQ(t[1].after, 2u);
+  EXPECT_EQ(t[1].reloadAfter, 2u);
+  EXPECT_EQ(t[2].value, loss); // never read in the forward: e2, e3
+  EXPECT_EQ(t[2].after, 2u);
+  EXPECT_EQ(t[2].reloadAfter, 2u);
+}
