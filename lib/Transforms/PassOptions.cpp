@@ -17,6 +17,8 @@ llvm::StringRef ckpt::stringify(Device value) {
     return "v100";
   case Device::CPU:
     return "cpu";
+  case Device::GH200:
+    return "gh200";
   }
   return "h100";
 }

@@ -42,7 +42,7 @@
 // RUN: not ckpt-opt %S/../Transforms/Inputs/chain6.mlir --ckpt-remat-pipeline="fit=simulaton" 2>&1 | FileCheck %s --check-prefix=BADFIT
 // BADFIT: for the --fit option: 'simulaton' is not a valid value: expected simulation or model
 // RUN: not ckpt-opt %S/../Transforms/Inputs/chain6.mlir --ckpt-remat-pipeline="device=tpu" 2>&1 | FileCheck %s --check-prefix=BADDEVICE
-// BADDEVICE: for the --device option: 'tpu' is not a valid value: expected h100, a100, v100 or cpu
+// BADDEVICE: for the --device option: 'tpu' is not a valid value: expected h100, a100, v100, cpu or gh200
 // RUN: not ckpt-opt %S/../Transforms/Inputs/chain6.mlir --ckpt-remat-pipeline="budget=1 slots=0" 2>&1 | FileCheck %s --check-prefix=INFEASIBLE
 // INFEASIBLE: error: budget of 1 B is infeasible for strategy 'optimal': the least feasible budget is
 

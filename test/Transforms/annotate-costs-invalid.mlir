@@ -4,7 +4,7 @@
 // RUN: not ckpt-opt %s --ckpt-annotate-costs="profile=%S/Inputs/profile-corrupt.json" 2>&1 | FileCheck %s --check-prefix=CORRUPT
 // RUN: not ckpt-opt %s --ckpt-annotate-costs="profile=%S/Inputs/profile-negative.json" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: not ckpt-opt %s --ckpt-annotate-costs="profile=%S/Inputs/profile-array.json" 2>&1 | FileCheck %s --check-prefix=ARRAY
-// DEVICE: for the --device option: 'tpu' is not a valid value: expected h100, a100, v100 or cpu
+// DEVICE: for the --device option: 'tpu' is not a valid value: expected h100, a100, v100, cpu or gh200
 // MISSING: error: cannot read profile '{{.*}}missing.json': No such file or directory
 // CORRUPT: error: profile '{{.*}}profile-corrupt.json':1:25: {{.*}}
 // NEGATIVE: error: profile '{{.*}}profile-negative.json':2:14: time of 'math.exp' must be a non-negative number of seconds

@@ -16,7 +16,7 @@
 // ZERO: error: invalid budget '0%'
 // STRATEGY: for the --strategy option: unknown strategy 'fastest': expected optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, articulation, speed, manual or keep
 // PERIODIC: for the --strategy option: invalid strategy 'periodic:0': periodic:K needs an integer K >= 1
-// DEVICE: for the --device option: 'tpu' is not a valid value: expected h100, a100, v100 or cpu
+// DEVICE: for the --device option: 'tpu' is not a valid value: expected h100, a100, v100, cpu or gh200
 // A misspelt fit is rejected, not read as the default.
 // RUN: not ckpt-opt %s --ckpt-plan="fit=simulaton" 2>&1 | FileCheck %s --check-prefix=FIT
 // FIT: for the --fit option: 'simulaton' is not a valid value: expected simulation or model

@@ -23,7 +23,7 @@
 // 17 (store-all: 96 B, 16). 80 / 96 = 83.3%, (17 - 16) / 16 = +6.25%.
 // REMARK: remark: ckpt: 'chain6' with optimal under 80 B: peak 80 B (83.3% of the store-all peak), time 17 s (+6.2%), 1 recomputation
 // UNPLANNED: warning: no ckpt.plan on this step: run ckpt-plan first; the step is left out of the report
-// DEVICE: for the --device option: 'tpu' is not a valid value: expected h100, a100, v100 or cpu
+// DEVICE: for the --device option: 'tpu' is not a valid value: expected h100, a100, v100, cpu or gh200
 // OTHERDEVICE: error: the plan was made for device 'h100' and is reported in its times: leave out device=cpu or plan with it
 // OTHERDEVICE2: error: the plan was made for device 'a100' and is reported in its times: leave out device=h100 or plan with it
 // PROFILE: error: the plan was made with no profile and is reported in its times: leave out profile= or plan with it

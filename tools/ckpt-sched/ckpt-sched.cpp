@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Solver/Graph/GraphJson.h"
+#include "ckpt/Solver/Schedule/OffloadPlanner.h"
 #include "ckpt/Solver/Schedule/Planner.h"
 #include "ckpt/Solver/Schedule/Schedule.h"
 #include "ckpt/Solver/Support/Budget.h"
@@ -48,6 +49,9 @@ const char *kUsage =
     "                     percentage of the machine's (default 50%)\n"
     "  --threads=N        ilp: CBC threads (default 1)\n"
     "  --ilp-log          ilp: CBC's log on standard output\n"
+    "  --offload-link=BW[:LAT]  also plan recomputation and offloading\n"
+    "                     together over a link of BW bytes per cost unit each\n"
+    "                     way and LAT cost units per copy (object 'offload')\n"
     "  --schedule         also print the schedule (node names, in order)\n"
     "  --compact          one-line JSON\n"
     "  --help             this text\n"
@@ -58,7 +62,10 @@ const char *kUsage =
     "also status, lower_bound, gap_percent (cost over the bound; both the\n"
     "program's own: for schedules that recompute in op order within a\n"
     "stage), stopped_by_nodes, warm_started, variables, constraints,\n"
-    "nonzeros, estimated_bytes, peak_bytes, seconds.\n";
+    "nonzeros, estimated_bytes, peak_bytes, seconds. With --offload-link,\n"
+    "'offload': feasible, cost (stalls included), overhead_percent,\n"
+    "device_peak, host_peak, stall, transfers, offloaded_bytes,\n"
+    "recomputations, producer. Exit code 2 when nothing fits.\n";
 
 int fail(const std::string &message) {
   std::fprintf(stderr, "ckpt-sched: error: %s\n", message.c_str());
@@ -70,6 +77,7 @@ int fail(const std::string &message) {
 int main(int argc, char **argv) {
   std::string path, budgetText = "100%";
   sched::PlanOptions options;
+  std::optional<sched::LinkSpec> offloadLink;
   BudgetSpec ilpMemory;
   ilpMemory.percent = true;
   ilpMemory.value = 50;
@@ -134,6 +142,22 @@ int main(int argc, char **argv) {
         return fail("invalid --threads '" + std::string(v) +
                     "': expected a positive integer");
       options.ilpThreads = static_cast<int>(threads);
+    } else if (const char *v = value("--offload-link=")) {
+      // BW[:LATENCY]: bytes per cost unit each way, latency in cost units.
+      char *end = nullptr;
+      double bandwidth = std::strtod(v, &end);
+      double latency = 0;
+      bool ok = end != v && bandwidth > 0;
+      if (ok && *end == ':') {
+        const char *l = end + 1;
+        latency = std::strtod(l, &end);
+        ok = end != l && latency >= 0;
+      }
+      if (!ok || *end != 0)
+        return fail("invalid --offload-link '" + std::string(v) +
+                    "': expected BANDWIDTH[:LATENCY], bytes per cost unit "
+                    "(> 0) and cost units (>= 0)");
+      offloadLink = sched::LinkSpec{bandwidth, bandwidth, latency};
     } else if (a == "--ilp-log") {
       options.ilpLog = true;
     } else if (a == "--schedule") {
@@ -150,6 +174,10 @@ int main(int argc, char **argv) {
   }
   if (path.empty())
     return fail("no input file (try --help)");
+  if (offloadLink && options.strategy.kind != sched::StrategyKind::Optimal)
+    return fail("--offload-link plans with strategy optimal (recomputation "
+                "and offloading together), not '" +
+                options.strategy.str() + "'");
   // A share of a machine whose memory is unknown sets no limit.
   int64_t machine = sched::physicalMemoryBytes();
   options.ilpMemoryLimit =
@@ -222,6 +250,34 @@ int main(int argc, char **argv) {
     o.set("seconds", ilp.seconds);
     out.set("ilp", std::move(o));
   }
+  bool offloadFeasible = false;
+  if (offloadLink) {
+    sched::OffloadPlanOptions offload;
+    offload.budget = options.budget;
+    offload.link = *offloadLink;
+    offload.slots = options.slots;
+    sched::OffloadPlanResult joint = sched::planWithOffload(problem, offload);
+    if (!joint.error.empty())
+      return fail(joint.error);
+    offloadFeasible = joint.feasible;
+    json::Value o = json::Value::object();
+    o.set("feasible", joint.feasible);
+    if (joint.feasible) {
+      const sched::TransferEvaluation &e = joint.evaluation;
+      o.set("cost", e.time);
+      o.set("overhead_percent",
+            base.cost > 0 ? 100 * (e.time - base.cost) / base.cost : 0.0);
+      o.set("device_peak", e.devicePeak);
+      o.set("host_peak", e.hostPeak);
+      o.set("stall", e.stallTime);
+      o.set("transfers", static_cast<int64_t>(joint.transfers.size()));
+      o.set("offloaded_bytes", e.offloadedBytes);
+      o.set("recomputations",
+            static_cast<int64_t>(joint.schedule.size()) - problem.numOps());
+      o.set("producer", joint.producer);
+    }
+    out.set("offload", std::move(o));
+  }
   out.set("plan_ms", ms);
   if (printSchedule && plan.feasible) {
     json::Value names = json::Value::array();
@@ -232,5 +288,5 @@ int main(int argc, char **argv) {
   std::string text = json::write(out, compact ? -1 : 2);
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fputc('\n', stdout);
-  return plan.feasible ? 0 : 2;
+  return plan.feasible || offloadFeasible ? 0 : 2;
 }

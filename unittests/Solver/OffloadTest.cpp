@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Solver/Schedule/Offload.h"
+#include "ckpt/Solver/Schedule/OffloadPlanner.h"
 #include "ckpt/Solver/Schedule/Schedule.h"
 
 #include <gtest/gtest.h>
@@ -242,4 +243,86 @@ TEST(Offload, SaveOnCpuByHand) {
   EXPECT_EQ(t[2].value, loss); // never read in the forward: e2, e3
   EXPECT_EQ(t[2].after, 2u);
   EXPECT_EQ(t[2].reloadAfter, 2u);
+}
+
+TEST(OffloadPlanner, BelowTheLeastBudgetOfRecomputation) {
+  // sixOps with A not recomputable (a random mask, say): a must stay on the
+  // device from A to D, so recomputation cannot go below 210 (E: a+c+e).
+  // Offloading a between B and D reaches 120 (SixOpsByHand), with a 0.5 s
+  // stall.
+  Problem p = sixOps();
+  p.ops[0].recomputable = false;
+  OffloadPlanOptions options;
+  options.budget = 120;
+  options.link = {200, 200, 0};
+  OffloadPlanResult r = planWithOffload(p, options);
+  ASSERT_EQ(r.error, "");
+  EXPECT_FALSE(r.recomputeFeasible);
+  ASSERT_TRUE(r.feasible);
+  EXPECT_EQ(r.evaluation.devicePeak, 120);
+  EXPECT_DOUBLE_EQ(r.evaluation.time, 6.5);
+  ASSERT_EQ(r.transfers.size(), 1u);
+  EXPECT_EQ(r.transfers[0].value, 1);
+  EXPECT_EQ(r.transfers[0].after, 1u);
+  EXPECT_EQ(r.transfers[0].reloadAfter, 4u);
+  // Below 120 nothing fits: D needs f, a and d at once (120 B).
+  options.budget = 119;
+  EXPECT_FALSE(planWithOffload(p, options).feasible);
+}
+
+TEST(OffloadPlanner, OffloadInsteadOfAnExpensiveRecomputation) {
+  // sixOps with A costing 10 s (15 s in all): recomputation fits 120 by
+  // running A again before D (A B C E F A D: 25 s); offloading a fits it in
+  // 15 + 0.5 s (the stall of SixOpsByHand).
+  Problem p = sixOps();
+  p.ops[0].cost = 10;
+  OffloadPlanOptions options;
+  options.budget = 120;
+  options.link = {200, 200, 0};
+  OffloadPlanResult r = planWithOffload(p, options);
+  ASSERT_EQ(r.error, "");
+  ASSERT_TRUE(r.recomputeFeasible);
+  EXPECT_DOUBLE_EQ(r.recomputeTime, 25);
+  ASSERT_TRUE(r.feasible);
+  EXPECT_DOUBLE_EQ(r.evaluation.time, 15.5);
+  EXPECT_LE(r.evaluation.devicePeak, 120);
+  EXPECT_EQ(r.producer, "recompute@210+offload");
+  // With a link 100 times slower the copies cost more than A: recompute.
+  options.link = {2, 2, 0};
+  OffloadPlanResult slow = planWithOffload(p, options);
+  ASSERT_TRUE(slow.feasible);
+  EXPECT_EQ(slow.producer, "recompute");
+  EXPECT_DOUBLE_EQ(slow.evaluation.time, 25);
+}
+
+TEST(OffloadPlanner, NeverSlowerThanRecomputationAlone) {
+  // Random training chains at budgets from the store-all peak down: where
+  // recomputation fits, the joint plan fits and is at least as fast; its
+  // device peak is within the budget; it may fit where recomputation does
+  // not.
+  std::mt19937 rng(11);
+  int compared = 0, below = 0;
+  for (int round = 0; round < 40; ++round) {
+    Problem p = randomChain(3 + static_cast<int>(rng() % 6), rng);
+    int64_t peak = evaluate(p, identitySchedule(p)).peak;
+    for (int percent : {90, 70, 50, 35}) {
+      OffloadPlanOptions options;
+      options.budget = peak * percent / 100;
+      options.link = {64, 64, 0.25};
+      OffloadPlanResult r = planWithOffload(p, options);
+      ASSERT_EQ(r.error, "");
+      if (r.recomputeFeasible) {
+        ASSERT_TRUE(r.feasible) << round << " " << percent;
+        EXPECT_LE(r.evaluation.time, r.recomputeTime)
+            << round << " " << percent;
+        ++compared;
+      } else if (r.feasible) {
+        ++below;
+      }
+      if (r.feasible)
+        EXPECT_LE(r.evaluation.devicePeak, options.budget);
+    }
+  }
+  EXPECT_GT(compared, 40);
+  EXPECT_GT(below, 0);
 }

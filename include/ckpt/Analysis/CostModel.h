@@ -31,9 +31,10 @@ struct DeviceProfile {
   double peakFlops; ///< floating-point operations per second
   double bandwidth; ///< bytes per second of main (HBM / DRAM) memory
 
-  /// The built-in profiles: h100, a100, v100, cpu. std::nullopt if unknown.
+  /// The built-in profiles: h100, a100, v100, cpu, gh200. std::nullopt if
+  /// unknown.
   static std::optional<DeviceProfile> lookup(llvm::StringRef name);
-  /// "h100, a100, v100, cpu", for error messages.
+  /// "h100, a100, v100, cpu, gh200", for error messages.
   static std::string knownNames();
 
   double time(uint64_t flops, uint64_t bytes) const;

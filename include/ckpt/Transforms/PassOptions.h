@@ -26,7 +26,7 @@ namespace ckpt {
 enum class FitMode { Simulation, Model };
 
 /// `device=`: the device profile of the analytic cost model.
-enum class Device { H100, A100, V100, CPU };
+enum class Device { H100, A100, V100, CPU, GH200 };
 
 /// `dealloc=`: who frees the buffers of a lowered step.
 enum class DeallocMode { Ckpt, Upstream, None };
@@ -116,7 +116,9 @@ public:
   ::llvm::cl::values(clEnumValN(::ckpt::Device::H100, "h100", "NVIDIA H100"),  \
                      clEnumValN(::ckpt::Device::A100, "a100", "NVIDIA A100"),  \
                      clEnumValN(::ckpt::Device::V100, "v100", "NVIDIA V100"),  \
-                     clEnumValN(::ckpt::Device::CPU, "cpu", "a CPU core"))
+                     clEnumValN(::ckpt::Device::CPU, "cpu", "a CPU core"),     \
+                     clEnumValN(::ckpt::Device::GH200, "gh200",                \
+                                "NVIDIA GH200 (NVLink-C2C to host memory)"))
 #define CKPT_DEALLOC_VALUES                                                    \
   ::llvm::cl::values(                                                          \
       clEnumValN(::ckpt::DeallocMode::Ckpt, "ckpt",                            \

@@ -63,7 +63,7 @@ def AnnotateCostsPass : Pass<"ckpt-annotate-costs", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"device", "device", "::ckpt::Device", /*default=*/"::ckpt::Device::H100",
-           "Device profile for the roofline: h100, a100, v100 or cpu",
+           "Device profile for the roofline: h100, a100, v100, cpu or gh200",
            [{CKPT_DEVICE_VALUES}]>,
     Option<"profile", "profile", "std::string", /*default=*/"\"\"",
            "JSON file of measured op times (seconds) by op name or location">,
@@ -131,7 +131,7 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
     Option<"slots", "slots", "int64_t", /*default=*/"500",
            "Memory slots of the chain DP (0: exact byte sizes)">,
     Option<"device", "device", "::ckpt::Device", /*default=*/"::ckpt::Device::H100",
-           "Device profile for op times: h100, a100, v100 or cpu",
+           "Device profile for op times: h100, a100, v100, cpu or gh200",
            [{CKPT_DEVICE_VALUES}]>,
     Option<"profile", "profile", "std::string", /*default=*/"\"\"",
            "JSON file of measured op times (seconds) by op name or location">,

@@ -39,14 +39,19 @@ struct Event {
 constexpr int64_t kCopyEnds = -1;
 constexpr int64_t kCopyStarts = std::numeric_limits<int64_t>::max();
 
-int64_t peakOf(std::vector<Event> &events) {
+/// The most bytes live at once, and the first instant it is reached.
+std::pair<int64_t, double> peakOf(std::vector<Event> &events) {
   std::stable_sort(events.begin(), events.end());
   int64_t live = 0, peak = 0;
+  double when = 0;
   for (const Event &event : events) {
     live += event.bytes;
-    peak = std::max(peak, live);
+    if (live > peak) {
+      peak = live;
+      when = event.time;
+    }
   }
-  return peak;
+  return {peak, when};
 }
 } // namespace
 
@@ -224,8 +229,8 @@ ckpt::sched::evaluateTransfers(const Problem &problem, const Schedule &schedule,
       device.push_back(free);
     }
   }
-  out.devicePeak = peakOf(device);
-  out.hostPeak = peakOf(host);
+  std::tie(out.devicePeak, out.devicePeakTime) = peakOf(device);
+  out.hostPeak = peakOf(host).first;
   out.valid = true;
   return out;
 }

@@ -77,6 +77,7 @@ struct TransferEvaluation {
   double computeTime = 0;     ///< sum of the executions' costs
   double stallTime = 0;       ///< compute waiting for reloads
   int64_t devicePeak = 0;     ///< most device bytes live at any instant
+  double devicePeakTime = 0;  ///< the first instant at the device peak
   int64_t hostPeak = 0;       ///< most host bytes live at any instant
   int64_t offloadedBytes = 0; ///< bytes copied to host
   /// Per execution: when it starts and ends.

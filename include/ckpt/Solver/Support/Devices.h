@@ -21,16 +21,38 @@ struct DeviceSpec {
   const char *name;
   double peakFlops; ///< floating-point operations per second
   double bandwidth; ///< bytes per second of main (HBM / DRAM) memory
+  /// The link to host memory (offloading): bytes per second each way, and
+  /// the latency of one copy in seconds.
+  double linkToHost;
+  double linkToDevice;
+  double linkLatency;
 };
 
-/// Sources: NVIDIA H100 SXM5, A100 SXM4 80GB and V100 SXM2 data sheets;
-/// `cpu` is a rough two-core x86 figure.
+/// Sources: NVIDIA H100 SXM5, A100 SXM4 80GB, V100 SXM2 and GH200 data
+/// sheets (GH200: its H100 GPU with 4 TB/s HBM3). Links: PCIe 5.0 x16
+/// (h100), 4.0 (a100) and 3.0 (v100) at their per-direction peak (64, 32,
+/// 16 GB/s), NVLink-C2C on GH200 (900 GB/s in all, 450 each way), with
+/// about 10 us (PCIe) and 2 us (C2C) per copy; `cpu` is a rough two-core
+/// x86 figure, its "link" a memcpy (10 GB/s).
 inline constexpr DeviceSpec kDeviceSpecs[] = {
-    {"h100", 67.0e12, 3.35e12},
-    {"a100", 19.5e12, 2.039e12},
-    {"v100", 15.7e12, 0.9e12},
-    {"cpu", 1.0e11, 2.0e10},
+    {"h100", 67.0e12, 3.35e12, 64.0e9, 64.0e9, 10.0e-6},
+    {"a100", 19.5e12, 2.039e12, 32.0e9, 32.0e9, 10.0e-6},
+    {"v100", 15.7e12, 0.9e12, 16.0e9, 16.0e9, 10.0e-6},
+    {"cpu", 1.0e11, 2.0e10, 1.0e10, 1.0e10, 0.0},
+    {"gh200", 67.0e12, 4.0e12, 450.0e9, 450.0e9, 2.0e-6},
 };
+
+/// The spec named `name`, or nullptr.
+inline const DeviceSpec *findDeviceSpec(const char *name) {
+  for (const DeviceSpec &spec : kDeviceSpecs) {
+    const char *a = spec.name, *b = name;
+    while (*a && *a == *b)
+      ++a, ++b;
+    if (*a == *b)
+      return &spec;
+  }
+  return nullptr;
+}
 
 } // namespace solver
 } // namespace ckpt

@@ -1,0 +1,68 @@
+//===- OffloadPlanner.h - keep, recompute or offload ------------*- C++ -*-===//
+//
+// Plans recomputation and offloading together (Offload.h): the fastest of
+//  - the recompute-only plan at the budget (planSchedule, strategy optimal),
+//    so the joint plan is never slower than it;
+//  - recompute-only plans at larger budgets (the store-all schedule, the
+//    least peak recomputation reaches, and budgets between), each brought
+//    under the budget by transfers added one at a time: at the device peak's
+//    instant, the moves of a version idle there (offloaded after its reader
+//    before the peak, reloaded either as late as the link allows without a
+//    stall or just before its next reader) are evaluated exactly, and the
+//    one that lowers the peak most (then the fastest) is kept.
+// Offloading goes below the least budget recomputation reaches when a value
+// that cannot be recomputed (or costs too much to) waits long enough.
+//
+// Plain C++17, no MLIR/LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_SOLVER_SCHEDULE_OFFLOAD_PLANNER_H
+#define CKPT_SOLVER_SCHEDULE_OFFLOAD_PLANNER_H
+
+#include "ckpt/Solver/Schedule/Offload.h"
+#include "ckpt/Solver/Schedule/Planner.h"
+
+namespace ckpt {
+namespace sched {
+
+struct OffloadPlanOptions {
+  int64_t budget = 0; ///< device bytes
+  LinkSpec link;
+  int64_t slots = 500; ///< the chain DP's, for the recompute-only plans
+  /// Versions whose transfers are tried per step of the greedy (the largest
+  /// first), and steps at most.
+  int candidates = 24;
+  int maxTransfers = 512;
+};
+
+struct OffloadPlanResult {
+  std::string error;
+  bool feasible = false;
+  Schedule schedule;
+  std::vector<Transfer> transfers;
+  TransferEvaluation evaluation; ///< of schedule + transfers
+  /// The recompute-only plan at the same budget (feasible or not) and its
+  /// time, for comparison.
+  bool recomputeFeasible = false;
+  double recomputeTime = 0;
+  /// Where the plan came from: "recompute" (no transfer), or
+  /// "recompute@<bytes>+offload" (the recompute-only plan at that budget
+  /// with transfers).
+  std::string producer;
+};
+
+/// Plans `problem` (validated) with recomputation and offloading.
+OffloadPlanResult planWithOffload(const Problem &problem,
+                                  const OffloadPlanOptions &options);
+
+/// Adds transfers to `schedule` (greedy, above) until its device peak is
+/// within `budget` or no transfer lowers it. Returns the transfers.
+std::vector<Transfer> addTransfers(const Problem &problem,
+                                   const Schedule &schedule, int64_t budget,
+                                   const OffloadPlanOptions &options);
+
+} // namespace sched
+} // namespace ckpt
+
+#endif // CKPT_SOLVER_SCHEDULE_OFFLOAD_PLANNER_H

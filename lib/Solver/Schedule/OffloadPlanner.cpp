@@ -1,0 +1,185 @@
+//===- OffloadPlanner.cpp - keep, recompute or offload --------------------===//
+
+#include "ckpt/Solver/Schedule/OffloadPlanner.h"
+#include "ckpt/Solver/Schedule/MemorySimulator.h"
+
+#include <algorithm>
+#include <limits>
+
+using namespace ckpt::sched;
+
+//===----------------------------------------------------------------------===//
+// Transfers, one at a time, at the device peak
+//===----------------------------------------------------------------------===//
+
+std::vector<Transfer>
+ckpt::sched::addTransfers(const Problem &problem, const Schedule &schedule,
+                          int64_t budget, const OffloadPlanOptions &options) {
+  std::vector<Transfer> transfers;
+  TransferEvaluation current =
+      evaluateTransfers(problem, schedule, transfers, options.link);
+  if (!current.valid)
+    return transfers;
+  MemorySimulator simulator(problem);
+  simulator.run(schedule, std::numeric_limits<int64_t>::max(),
+                MemorySimulator::Detail::Full);
+  const size_t end = schedule.size();
+  const size_t numVersions = simulator.versionValue.size();
+  std::vector<char> moved(numVersions, 0);
+  struct Candidate {
+    Transfer transfer;
+    int64_t bytes;
+    int version;
+  };
+  for (int step = 0; step < options.maxTransfers && current.devicePeak > budget;
+       ++step) {
+    const double t = current.devicePeakTime;
+    const std::vector<double> &start = current.start, &finish = current.end;
+    std::vector<Candidate> candidates;
+    for (size_t y = 0; y < numVersions; ++y) {
+      int buffer = simulator.versionBuffer[y];
+      if (moved[y] || buffer < 0 ||
+          simulator.bufferStart[buffer + 1] - simulator.bufferStart[buffer] !=
+              1)
+        continue;
+      // The gap of its uses around t: its last use p that ends by t, and
+      // the next read q (the end for a returned version).
+      size_t p = simulator.versionExec[y];
+      if (finish[p] > t)
+        continue; // defined at the peak or later
+      size_t q = end;
+      for (size_t i = simulator.readStart[y]; i < simulator.readStart[y + 1];
+           ++i) {
+        size_t e = simulator.readExec[i];
+        if (finish[e] <= t) {
+          p = std::max(p, e);
+        } else {
+          q = e;
+          break;
+        }
+      }
+      bool returned = simulator.versionLast[y] == end;
+      if (q == end && !returned)
+        continue; // dead after p: nothing to move
+      if (q < end && start[q] <= t)
+        continue; // read at the peak
+      if (q == p + 1)
+        continue; // no execution between its uses to overlap with
+      // Reload as late as the link allows: the last execution r before q
+      // whose end leaves the copy time before q starts, and not before t.
+      int64_t bytes = simulator.bufferBytes[buffer];
+      double copy = options.link.seconds(bytes, /*toHostWay=*/false);
+      double needed = q < end ? start[q] : current.time;
+      size_t r = q - 1;
+      while (r > p && finish[r] + copy > needed && finish[r - 1] >= t)
+        --r;
+      // Both that prefetch and the reload just in time (after q - 1,
+      // stalling q by the copy): the prefetched copy may be back while the
+      // peak lasts.
+      for (size_t reloadAfter : {r, q - 1}) {
+        candidates.push_back(
+            {Transfer{simulator.versionValue[y], p, reloadAfter}, bytes,
+             static_cast<int>(y)});
+        if (r == q - 1)
+          break;
+      }
+    }
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate &a, const Candidate &b) {
+                       return a.bytes > b.bytes;
+                     });
+    if (candidates.size() > static_cast<size_t>(2 * options.candidates))
+      candidates.resize(2 * options.candidates);
+    // The move that lowers the peak most, then the fastest; a move that
+    // moves the peak to a later instant without raising it also counts.
+    int best = -1;
+    TransferEvaluation bestEval;
+    for (size_t c = 0; c < candidates.size(); ++c) {
+      transfers.push_back(candidates[c].transfer);
+      TransferEvaluation e =
+          evaluateTransfers(problem, schedule, transfers, options.link);
+      transfers.pop_back();
+      if (!e.valid)
+        continue;
+      bool progress = e.devicePeak < current.devicePeak ||
+                      (e.devicePeak == current.devicePeak &&
+                       e.devicePeakTime > current.devicePeakTime);
+      if (!progress)
+        continue;
+      if (best < 0 || e.devicePeak < bestEval.devicePeak ||
+          (e.devicePeak == bestEval.devicePeak && e.time < bestEval.time)) {
+        best = static_cast<int>(c);
+        bestEval = std::move(e);
+      }
+    }
+    if (best < 0)
+      break;
+    transfers.push_back(candidates[best].transfer);
+    moved[candidates[best].version] = 1;
+    current = std::move(bestEval);
+  }
+  return transfers;
+}
+
+//===----------------------------------------------------------------------===//
+// The joint plan
+//===----------------------------------------------------------------------===//
+
+OffloadPlanResult
+ckpt::sched::planWithOffload(const Problem &problem,
+                             const OffloadPlanOptions &options) {
+  OffloadPlanResult out;
+  auto recomputeOnly = [&](int64_t budget) {
+    PlanOptions plan;
+    plan.budget = budget;
+    plan.slots = options.slots;
+    return planSchedule(problem, plan);
+  };
+  auto consider = [&](const Schedule &schedule, std::vector<Transfer> transfers,
+                      const std::string &producer) {
+    TransferEvaluation e =
+        evaluateTransfers(problem, schedule, transfers, options.link);
+    if (!e.valid || e.devicePeak > options.budget)
+      return;
+    if (out.feasible && !(e.time < out.evaluation.time))
+      return;
+    out.feasible = true;
+    out.schedule = schedule;
+    out.transfers = std::move(transfers);
+    out.evaluation = std::move(e);
+    out.producer = producer;
+  };
+
+  PlanResult atBudget = recomputeOnly(options.budget);
+  if (!atBudget.error.empty()) {
+    out.error = atBudget.error;
+    return out;
+  }
+  out.recomputeFeasible = atBudget.feasible;
+  if (atBudget.feasible) {
+    out.recomputeTime = atBudget.time;
+    consider(atBudget.schedule, {}, "recompute");
+  }
+
+  // Recompute less, offload instead: plans at larger budgets, brought under
+  // this one by transfers.
+  int64_t storeAll = evaluate(problem, identitySchedule(problem)).peak;
+  int64_t low = std::max(options.budget, atBudget.leastPeak.value_or(0));
+  std::vector<int64_t> budgets = {storeAll};
+  for (int k = 3; k >= 0; --k)
+    budgets.push_back(low + (storeAll - low) * k / 4);
+  std::sort(budgets.begin(), budgets.end());
+  budgets.erase(std::unique(budgets.begin(), budgets.end()), budgets.end());
+  for (int64_t budget : budgets) {
+    if (budget <= options.budget && atBudget.feasible)
+      continue; // that plan is the one at the budget
+    PlanResult larger = recomputeOnly(budget);
+    if (!larger.feasible)
+      continue;
+    std::vector<Transfer> transfers =
+        addTransfers(problem, larger.schedule, options.budget, options);
+    consider(larger.schedule, std::move(transfers),
+             "recompute@" + std::to_string(budget) + "+offload");
+  }
+  return out;
+}
