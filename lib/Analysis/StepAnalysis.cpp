@@ -151,7 +151,7 @@ MemoryTimeline ckpt::simulateMemory(ArrayRef<Operation *> order,
   auto positionOf = [&](size_t exec) {
     return exec >= built.positionOf.size() ? end : built.positionOf[exec];
   };
-  for (const sched::Buffer &buffer : eval.buffers) {
+  for (const sched::EvaluatedBuffer &buffer : eval.buffers) {
     Buffer out;
     out.bytes = static_cast<uint64_t>(buffer.bytes);
     out.def = positionOf(buffer.def);

@@ -215,7 +215,7 @@ struct ScheduleRewriter {
     options.buffers = true;
     sched::Evaluation eval = sched::evaluate(problem, schedule, options);
     std::vector<char> bufferDiesAt(schedule.size() + 1, 0);
-    for (const sched::Buffer &buffer : eval.buffers)
+    for (const sched::EvaluatedBuffer &buffer : eval.buffers)
       if (buffer.lastUse < schedule.size())
         bufferDiesAt[buffer.lastUse] = 1;
 
@@ -237,7 +237,7 @@ struct ScheduleRewriter {
         ++end;
         bool cut = false;
         if (bufferDiesAt[end - 1])
-          for (const sched::Buffer &buffer : eval.buffers)
+          for (const sched::EvaluatedBuffer &buffer : eval.buffers)
             if (buffer.lastUse == end - 1 && buffer.def < start)
               cut = true;
         if (cut)

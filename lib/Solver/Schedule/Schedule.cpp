@@ -200,7 +200,7 @@ Evaluation ckpt::sched::evaluate(const Problem &problem,
     const size_t numBuffers = simulator.bufferBytes.size();
     out.buffers.resize(numBuffers);
     for (size_t b = 0; b < numBuffers; ++b) {
-      Buffer &buffer = out.buffers[b];
+      EvaluatedBuffer &buffer = out.buffers[b];
       buffer.bytes = simulator.bufferBytes[b];
       buffer.def = simulator.bufferDef[b];
       buffer.lastUse = simulator.bufferLast[b];

@@ -108,7 +108,7 @@ using Schedule = std::vector<int>;
 Schedule identitySchedule(const Problem &problem);
 
 /// One buffer of an evaluated schedule.
-struct Buffer {
+struct EvaluatedBuffer {
   int64_t bytes = 0;
   size_t def = 0; ///< Execution that creates it.
   size_t lastUse =
@@ -128,13 +128,13 @@ struct EvalOptions {
 /// The outcome of `evaluate`.
 struct Evaluation {
   bool valid = false;
-  std::string error;           ///< Why not valid (names the execution and op).
-  size_t errorIndex = 0;       ///< The offending execution.
-  double cost = 0;             ///< Sum of the executions' costs.
-  int64_t peak = 0;            ///< Most bytes live while one execution runs.
-  size_t peakIndex = 0;        ///< First execution at the peak.
-  std::vector<int64_t> live;   ///< Bytes live during each execution.
-  std::vector<Buffer> buffers; ///< In creation order.
+  std::string error;         ///< Why not valid (names the execution and op).
+  size_t errorIndex = 0;     ///< The offending execution.
+  double cost = 0;           ///< Sum of the executions' costs.
+  int64_t peak = 0;          ///< Most bytes live while one execution runs.
+  size_t peakIndex = 0;      ///< First execution at the peak.
+  std::vector<int64_t> live; ///< Bytes live during each execution.
+  std::vector<EvaluatedBuffer> buffers; ///< In creation order.
 };
 
 /// Evaluates `schedule` on `problem`. It is valid when every op id exists,
