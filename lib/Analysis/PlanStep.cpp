@@ -77,6 +77,18 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
                                    const CostSetup &costs,
                                    const StepPlanRequest &request) {
   const std::string strategy = request.strategy.str();
+  // Copies to host memory are not in the step's memory model yet.
+  WalkResult moved = step.walk([](Operation *op) {
+    if (isa<OffloadOp, ReloadOp, WaitOp>(op)) {
+      op->emitError("ckpt-plan cannot plan a step that already moves values "
+                    "to host memory: the step's memory model has no host "
+                    "copies yet");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (moved.wasInterrupted())
+    return failure();
   FailureOr<OrderProblem> built =
       buildStepProblem(step, analysis, costs.device, costs.profile());
   if (failed(built))

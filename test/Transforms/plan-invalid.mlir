@@ -49,3 +49,14 @@ ckpt.step @dynamic(%v: tensor<?xf32>, %l: f32) -> (f32, tensor<?xf32>) {
   %x = math.exp %v : tensor<?xf32>
   ckpt.return %l, %x : f32, tensor<?xf32> loss(0)
 }
+
+// -----
+
+ckpt.step @already_offloaded(%v: tensor<4xf32>, %l: f32) -> (f32, tensor<4xf32>) {
+  %x = math.exp %v : tensor<4xf32>
+  // expected-error @+1 {{ckpt-plan cannot plan a step that already moves values to host memory: the step's memory model has no host copies yet}}
+  %h, %off = ckpt.offload %x : tensor<4xf32>
+  %r, %on = ckpt.reload %h after %off : tensor<4xf32>
+  ckpt.wait %on
+  ckpt.return %l, %r : f32, tensor<4xf32> loss(0)
+}

@@ -19,6 +19,7 @@ void CkptDialect::initialize() {
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.cpp.inc"
       >();
   registerAttributes();
+  registerTypes();
 }
 
 LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,

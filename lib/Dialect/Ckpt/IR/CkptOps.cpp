@@ -199,6 +199,46 @@ LogicalResult FreeOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
+// Offloading
+//===----------------------------------------------------------------------===//
+
+LogicalResult ReloadOp::verify() {
+  auto offload = getHost().getDefiningOp<OffloadOp>();
+  if (!offload || offload.getDone() != getOffloaded())
+    return emitOpError("must reload after the event of the ckpt.offload that "
+                       "made its host copy");
+  // Every use of the reloaded tensor comes after a wait on its event, in
+  // this block (uses in nested regions by their ancestor here).
+  Block *block = (*this)->getBlock();
+  for (OpOperand &use : getValue().getUses()) {
+    Operation *user = block->findAncestorOpInBlock(*use.getOwner());
+    bool waited = false;
+    if (user)
+      for (Operation *op = user->getPrevNode(); op && op != getOperation();
+           op = op->getPrevNode()) {
+        auto wait = dyn_cast<WaitOp>(op);
+        if (wait && llvm::is_contained(wait.getEvents(), getDone())) {
+          waited = true;
+          break;
+        }
+      }
+    if (!waited) {
+      InFlightDiagnostic diag = emitOpError(
+          "result is used before a ckpt.wait on its event in this block");
+      diag.attachNote(use.getOwner()->getLoc()) << "use is here";
+      return diag;
+    }
+  }
+  return success();
+}
+
+LogicalResult WaitOp::verify() {
+  if (getEvents().empty())
+    return emitOpError("needs at least one event");
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // OpaqueOp
 //===----------------------------------------------------------------------===//
 

@@ -23,11 +23,14 @@ def Ckpt_Dialect : Dialect {
   }];
   let cppNamespace = "::ckpt";
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     /// Registers the attributes (defined next to them, in CkptAttrs.cpp).
     void registerAttributes();
+    /// Registers the types (CkptTypes.cpp).
+    void registerTypes();
   }];
 }
 

@@ -4,6 +4,7 @@
 #define CKPT_DIALECT_CKPT_IR_CKPTOPS_TD
 
 include "ckpt/Dialect/Ckpt/IR/CkptBase.td"
+include "ckpt/Dialect/Ckpt/IR/CkptTypes.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/CallInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
@@ -198,6 +199,78 @@ def Ckpt_FreeOp : Ckpt_Op<"free", [MemoryEffects<[MemFree]>]> {
   }];
   let arguments = (ins AnyShaped:$value);
   let assemblyFormat = "$value attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Offloading: OffloadOp, ReloadOp, WaitOp
+//===----------------------------------------------------------------------===//
+
+def Ckpt_OffloadOp : Ckpt_Op<"offload", [
+    TypesMatchWith<"the host copy holds the value's type", "value", "host",
+                   "::ckpt::HostType::get($_self.getContext(), "
+                   "::llvm::cast<::mlir::RankedTensorType>($_self))">
+  ]> {
+  let summary = "Start copying a tensor to host memory";
+  let description = [{
+    Starts an asynchronous copy of `value` to host memory and returns the
+    host copy and an event that completes when the copy has ended. Until
+    then the device buffer of `value` must stay; after a `ckpt.wait` on the
+    event it may be freed (`ckpt.free`). The host copy takes no device
+    memory and is read only by `ckpt.reload`. The planner places these ops
+    where offloading a value is cheaper than keeping or recomputing it
+    (docs/PLANNING.md, section 7).
+
+    ```mlir
+    %h, %off = ckpt.offload %a : tensor<8x16xf32>
+    ...
+    ckpt.wait %off
+    ckpt.free %a : tensor<8x16xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$value);
+  let results = (outs Ckpt_HostType:$host, Ckpt_EventType:$done);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
+def Ckpt_ReloadOp : Ckpt_Op<"reload", [
+    TypesMatchWith<"the host copy holds the value's type", "value", "host",
+                   "::ckpt::HostType::get($_self.getContext(), "
+                   "::llvm::cast<::mlir::RankedTensorType>($_self))">
+  ]> {
+  let summary = "Start copying a host copy back to device memory";
+  let description = [{
+    Starts an asynchronous copy of the host copy `host` into a new device
+    tensor, once `offloaded` (the event of the `ckpt.offload` that made the
+    host copy) has completed, and returns the tensor and an event that
+    completes when the copy has ended. The tensor may be used only after a
+    `ckpt.wait` on that event in the same block (the verifier checks every
+    use, and the ops of nested regions by their ancestor in the block).
+
+    ```mlir
+    %b, %on = ckpt.reload %h after %off : tensor<8x16xf32>
+    ckpt.wait %on
+    %c = math.exp %b : tensor<8x16xf32>
+    ```
+  }];
+  let arguments = (ins Ckpt_HostType:$host, Ckpt_EventType:$offloaded);
+  let results = (outs AnyRankedTensor:$value, Ckpt_EventType:$done);
+  let assemblyFormat = "$host `after` $offloaded attr-dict `:` type($value)";
+  let hasVerifier = 1;
+}
+
+def Ckpt_WaitOp : Ckpt_Op<"wait"> {
+  let summary = "Wait until copies have ended";
+  let description = [{
+    Blocks until every event has completed: the copies of `ckpt.offload` and
+    `ckpt.reload` that produced them have ended.
+
+    ```mlir
+    ckpt.wait %off, %on
+    ```
+  }];
+  let arguments = (ins Variadic<Ckpt_EventType>:$events);
+  let assemblyFormat = "$events attr-dict";
   let hasVerifier = 1;
 }
 
