@@ -16,6 +16,10 @@
 // ZERO: error: invalid budget '0%'
 // STRATEGY: for the --strategy option: unknown strategy 'fastest': expected optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, articulation, speed, manual or keep
 // PERIODIC: for the --strategy option: invalid strategy 'periodic:0': periodic:K needs an integer K >= 1
+// fit=model is the chain model's: the strategies that plan a schedule without
+// a chain (ilp, keep) refuse it rather than plan with fit=simulation.
+// RUN: not ckpt-opt %S/Inputs/chain6.mlir --ckpt-plan="strategy=ilp fit=model" -o /dev/null 2>&1 | FileCheck %s --check-prefix=ILPMODEL
+// ILPMODEL: error: strategy 'ilp' failed: fit=model applies to the chain strategies; 'ilp' is a schedule, planned with fit=simulation
 // DEVICE: for the --device option: 'tpu' is not a valid value: expected h100, a100, v100, cpu or gh200
 // A misspelt fit is rejected, not read as the default.
 // RUN: not ckpt-opt %s --ckpt-plan="fit=simulaton" 2>&1 | FileCheck %s --check-prefix=FIT
