@@ -168,13 +168,17 @@ void ReportPass::runOnOperation() {
 
     // The baselines at the same budget.
     json::Value baselines = json::Value::object();
-    for (llvm::StringRef name :
-         {"store-all", "periodic:2", "periodic:3", "periodic:4", "sqrt",
-          "revolve", "memory-poor"}) {
+    using sched::StrategyKind;
+    for (sched::PlanStrategy strategy :
+         {sched::PlanStrategy{StrategyKind::StoreAll},
+          sched::PlanStrategy{StrategyKind::Periodic, 2},
+          sched::PlanStrategy{StrategyKind::Periodic, 3},
+          sched::PlanStrategy{StrategyKind::Periodic, 4},
+          sched::PlanStrategy{StrategyKind::Sqrt},
+          sched::PlanStrategy{StrategyKind::Revolve},
+          sched::PlanStrategy{StrategyKind::MemoryPoor}}) {
       sched::PlanOptions baseline;
-      std::string unused;
-      baseline.strategy = *sched::PlanStrategy::parse(
-          std::string_view(name.data(), name.size()), unused);
+      baseline.strategy = strategy;
       baseline.budget = static_cast<int64_t>(budget);
       baseline.slots = slots;
       sched::PlanResult r = sched::planSchedule(problem, baseline);
@@ -191,7 +195,7 @@ void ReportPass::runOnOperation() {
         if (r.leastPeak)
           out.set("min_feasible_bytes", *r.leastPeak);
       }
-      baselines.set(name.str(), std::move(out));
+      baselines.set(strategy.str(), std::move(out));
     }
     entry.set("baselines", std::move(baselines));
 

@@ -278,6 +278,20 @@ def _pyplot():
     return plt
 
 
+def _finish_plot(plt, fig, ax, path, title, wrap, fontsize):
+    """Titles the axes (wrapped after its first ': ' when longer than
+    `wrap`), writes the figure to `path` and returns the title."""
+    ax.set_title(title.replace(": ", ":\n", 1) if len(title) > wrap else title,
+                 fontsize=fontsize)
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return title
+
+
 def plot(name, result, batch, path):
     """The figure of ckpt-opt's plans; returns its title."""
     plt = _pyplot()
@@ -304,14 +318,7 @@ def plot(name, result, batch, path):
     ax.set_xlabel("memory budget (MiB; the step's simulated peak, as ckpt-run measures it)")
     ax.set_ylabel("throughput relative to store-all")
     title = f"{name} ({_batch(batch)}): ckpt-opt's plans"
-    ax.set_title(title.replace(": ", ":\n", 1) if len(title) > 66 else title, fontsize=10)
-    ax.set_ylim(bottom=0)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, loc="lower right")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return title
+    return _finish_plot(plt, fig, ax, path, title, wrap=66, fontsize=10)
 
 
 # ---- the paper's chain model (--chain-model) -------------------------------
@@ -399,14 +406,7 @@ def plot_chain(name, result, batch, path):
     ax.set_xlabel("memory budget (MiB, chain model: not the step's peak)")
     ax.set_ylabel("throughput relative to store-all (chain model)")
     title = f"{name} ({_batch(batch)}, {result['stages']} stages): {CHAIN_TITLE}"
-    ax.set_title(title.replace(": ", ":\n", 1) if len(title) > 60 else title, fontsize=9)
-    ax.set_ylim(bottom=0)
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, loc="lower right")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return title
+    return _finish_plot(plt, fig, ax, path, title, wrap=60, fontsize=9)
 
 
 # ---- tables -----------------------------------------------------------------

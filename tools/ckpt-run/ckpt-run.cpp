@@ -912,41 +912,35 @@ int main(int argc, char **argv) {
     if (useGpu)
       json.attribute("device", deviceName);
     json.attribute("outputs_sha256", hash);
+    // The step's own memory: the device's with --gpu, else the host's.
+    json.attribute("peak_bytes",
+                   useGpu ? stats.devicePeakBytes : stats.peakBytes);
+    json.attribute("live_bytes_at_exit",
+                   useGpu ? stats.deviceLiveBytes : stats.liveBytes);
+    json.attribute("result_bytes", resultBytes);
+    json.attribute("leaked_bytes", leaked);
+    json.attribute("allocs",
+                   useGpu ? stats.deviceAllocCount : stats.allocCount);
+    json.attribute("frees", useGpu ? stats.deviceFreeCount : stats.freeCount);
+    json.attribute("unknown_frees",
+                   useGpu ? stats.deviceUnknownFrees : stats.unknownFrees);
+    json.attribute("total_bytes",
+                   useGpu ? stats.deviceTotalBytes : stats.totalBytes);
     if (useGpu) {
-      json.attribute("peak_bytes", stats.devicePeakBytes);
-      json.attribute("live_bytes_at_exit", stats.deviceLiveBytes);
-      json.attribute("result_bytes", resultBytes);
-      json.attribute("leaked_bytes", leaked);
-      json.attribute("allocs", stats.deviceAllocCount);
-      json.attribute("frees", stats.deviceFreeCount);
-      json.attribute("unknown_frees", stats.deviceUnknownFrees);
-      json.attribute("total_bytes", stats.deviceTotalBytes);
       json.attribute("host_peak_bytes", stats.peakBytes);
       json.attribute("kernels", stats.kernelLaunches);
-    } else {
-      json.attribute("peak_bytes", stats.peakBytes);
-      json.attribute("live_bytes_at_exit", stats.liveBytes);
-      json.attribute("result_bytes", resultBytes);
-      json.attribute("leaked_bytes", leaked);
-      json.attribute("allocs", stats.allocCount);
-      json.attribute("frees", stats.freeCount);
-      json.attribute("unknown_frees", stats.unknownFrees);
-      json.attribute("total_bytes", stats.totalBytes);
     }
     json.attribute("seed", static_cast<uint64_t>(seed));
     json.attribute("repeat", static_cast<int64_t>(repeat));
-    // Milliseconds to the microsecond.
-    json.attributeBegin("wall_ms");
-    json.rawValue(ms(median));
-    json.attributeEnd();
-    json.attributeBegin("wall_ms_min");
-    json.rawValue(ms(sorted.front()));
-    json.attributeEnd();
-    if (printOutputs) {
-      json.attributeBegin("outputs");
-      json.rawValue(outputsJson);
+    auto raw = [&](llvm::StringRef key, llvm::StringRef text) {
+      json.attributeBegin(key);
+      json.rawValue(text);
       json.attributeEnd();
-    }
+    };
+    raw("wall_ms", ms(median)); // milliseconds to the microsecond
+    raw("wall_ms_min", ms(sorted.front()));
+    if (printOutputs)
+      raw("outputs", outputsJson);
   });
   llvm::outs() << "\n";
   return 0;

@@ -55,14 +55,39 @@ std::pair<int64_t, double> peakOf(std::vector<Event> &events) {
 }
 } // namespace
 
+TransferEvaluator::TransferEvaluator(const Problem &problem,
+                                     const Schedule &schedule)
+    : problem(problem), schedule(schedule), simulator(problem) {
+  Evaluation checked = sched::evaluate(problem, schedule);
+  if (!checked.valid) {
+    scheduleError = checked.error;
+    return;
+  }
+  simulator.run(schedule, std::numeric_limits<int64_t>::max(),
+                MemorySimulator::Detail::Full);
+}
+
+int TransferEvaluator::ownBuffer(int version) const {
+  int buffer = simulator.versionBuffer[version];
+  if (buffer < 0 ||
+      simulator.bufferStart[buffer + 1] - simulator.bufferStart[buffer] != 1)
+    return -1;
+  return buffer;
+}
+
 TransferEvaluation
 ckpt::sched::evaluateTransfers(const Problem &problem, const Schedule &schedule,
                                const std::vector<Transfer> &transfers,
                                const LinkSpec &link) {
+  return TransferEvaluator(problem, schedule).evaluate(transfers, link);
+}
+
+TransferEvaluation
+TransferEvaluator::evaluate(const std::vector<Transfer> &transfers,
+                            const LinkSpec &link) const {
   TransferEvaluation out;
-  Evaluation checked = evaluate(problem, schedule);
-  if (!checked.valid) {
-    out.error = checked.error;
+  if (!scheduleError.empty()) {
+    out.error = scheduleError;
     return out;
   }
   if (!transfers.empty() &&
@@ -70,9 +95,6 @@ ckpt::sched::evaluateTransfers(const Problem &problem, const Schedule &schedule,
     out.error = "the link needs positive bandwidths and a latency >= 0";
     return out;
   }
-  MemorySimulator simulator(problem);
-  simulator.run(schedule, std::numeric_limits<int64_t>::max(),
-                MemorySimulator::Detail::Full);
   const size_t end = schedule.size();
 
   //===--------------------------------------------------------------------===//
@@ -102,9 +124,8 @@ ckpt::sched::evaluateTransfers(const Problem &problem, const Schedule &schedule,
     if (move.version < 0)
       return fail("no version exists when execution " +
                   std::to_string(t.after) + " ends");
-    int buffer = simulator.versionBuffer[move.version];
-    if (buffer < 0 ||
-        simulator.bufferStart[buffer + 1] - simulator.bufferStart[buffer] != 1)
+    int buffer = ownBuffer(move.version);
+    if (buffer < 0)
       return fail("its buffer is shared with a view or an in-place result, "
                   "or it has none: only a buffer of its own moves");
     if (moveOfVersion[move.version] >= 0)
@@ -238,21 +259,20 @@ ckpt::sched::evaluateTransfers(const Problem &problem, const Schedule &schedule,
 std::vector<Transfer>
 ckpt::sched::saveOnCpuTransfers(const Problem &problem,
                                 const Schedule &schedule) {
+  return TransferEvaluator(problem, schedule).saveOnCpu();
+}
+
+std::vector<Transfer> TransferEvaluator::saveOnCpu() const {
   std::vector<Transfer> transfers;
-  if (!evaluate(problem, schedule).valid)
+  if (!scheduleError.empty())
     return transfers;
-  MemorySimulator simulator(problem);
-  simulator.run(schedule, std::numeric_limits<int64_t>::max(),
-                MemorySimulator::Detail::Full);
   const size_t numVersions = simulator.versionValue.size();
   for (size_t y = 0; y < numVersions; ++y) {
     int value = simulator.versionValue[y];
     const Value &v = problem.values[value];
     if (v.producer < 0 || problem.ops[v.producer].backward)
       continue;
-    int buffer = simulator.versionBuffer[y];
-    if (buffer < 0 ||
-        simulator.bufferStart[buffer + 1] - simulator.bufferStart[buffer] != 1)
+    if (ownBuffer(static_cast<int>(y)) < 0)
       continue;
     // Its forward reads, then its backward reads, not interleaved.
     size_t lastForward = simulator.versionExec[y];

@@ -4,7 +4,6 @@
 #include "ckpt/Solver/Schedule/MemorySimulator.h"
 
 #include <algorithm>
-#include <limits>
 
 using namespace ckpt::sched;
 
@@ -16,13 +15,12 @@ std::vector<Transfer>
 ckpt::sched::addTransfers(const Problem &problem, const Schedule &schedule,
                           int64_t budget, const OffloadPlanOptions &options) {
   std::vector<Transfer> transfers;
-  TransferEvaluation current =
-      evaluateTransfers(problem, schedule, transfers, options.link);
+  // The schedule's memory model, simulated once for every candidate.
+  TransferEvaluator evaluator(problem, schedule);
+  TransferEvaluation current = evaluator.evaluate(transfers, options.link);
   if (!current.valid)
     return transfers;
-  MemorySimulator simulator(problem);
-  simulator.run(schedule, std::numeric_limits<int64_t>::max(),
-                MemorySimulator::Detail::Full);
+  const MemorySimulator &simulator = evaluator.tables();
   const size_t end = schedule.size();
   const size_t numVersions = simulator.versionValue.size();
   std::vector<char> moved(numVersions, 0);
@@ -37,10 +35,8 @@ ckpt::sched::addTransfers(const Problem &problem, const Schedule &schedule,
     const std::vector<double> &start = current.start, &finish = current.end;
     std::vector<Candidate> candidates;
     for (size_t y = 0; y < numVersions; ++y) {
-      int buffer = simulator.versionBuffer[y];
-      if (moved[y] || buffer < 0 ||
-          simulator.bufferStart[buffer + 1] - simulator.bufferStart[buffer] !=
-              1)
+      int buffer = evaluator.ownBuffer(static_cast<int>(y));
+      if (moved[y] || buffer < 0)
         continue;
       // The gap of its uses around t: its last use p that ends by t, and
       // the next read q (the end for a returned version).
@@ -96,8 +92,7 @@ ckpt::sched::addTransfers(const Problem &problem, const Schedule &schedule,
     TransferEvaluation bestEval;
     for (size_t c = 0; c < candidates.size(); ++c) {
       transfers.push_back(candidates[c].transfer);
-      TransferEvaluation e =
-          evaluateTransfers(problem, schedule, transfers, options.link);
+      TransferEvaluation e = evaluator.evaluate(transfers, options.link);
       transfers.pop_back();
       if (!e.valid)
         continue;

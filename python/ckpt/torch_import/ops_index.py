@@ -59,6 +59,22 @@ def _extract(r, t, coords):
     return r.op(f"tensor.extract {t.name}[{', '.join(coords)}] : {t.type}")
 
 
+def _read_along(tr, x, idx, dim, shape, dt, base, index_dims):
+    """The result (shape, dt) reads x at the clamped index along dim, the
+    other coordinates its own: one linalg.generic over the result with
+    tensor.extract, reading idx at the result dimensions index_dims(ids)."""
+    n = len(x.shape)
+    note_range(tr, idx, x.shape[dim])
+    ids = [f"d{i}" for i in range(n)]
+    e = tr.em.empty(shape, dt, base)
+
+    def body(r, a, o):
+        j = clamp_index(r, a[0], idx.dt, x.shape[dim])
+        return [_extract(r, x, [j if d == dim else r.index(d) for d in range(n)])]
+    return tr.em.generic(base, n, ["parallel"] * n,
+                         [(idx.root, idx.access(index_dims(ids)))], [(e, ids)], body)[0]
+
+
 @_handler("index_select.default")
 def _h_index_select(tr, node, base, metas):
     """x.index_select(dim, index): the result reads x at the clamped index
@@ -71,15 +87,8 @@ def _h_index_select(tr, node, base, metas):
     if n == 0 or len(idx.shape) > 1 or len(shape) != n:
         raise _Unsupported()
     dim = node.args[1] % n
-    note_range(tr, idx, x.shape[dim])
-    ids = [f"d{i}" for i in range(n)]
-    e = tr.em.empty(shape, dt, base)
-
-    def body(r, a, o):
-        j = clamp_index(r, a[0], idx.dt, x.shape[dim])
-        return [_extract(r, x, [j if d == dim else r.index(d) for d in range(n)])]
-    acc = idx.access([ids[dim]] if idx.shape else [])
-    return tr.em.generic(base, n, ["parallel"] * n, [(idx.root, acc)], [(e, ids)], body)[0]
+    return _read_along(tr, x, idx, dim, shape, dt, base,
+                       lambda ids: [ids[dim]] if idx.shape else [])
 
 
 @_handler("gather.default")
@@ -96,15 +105,7 @@ def _h_gather(tr, node, base, metas):
             shape[d] > x.shape[d] for d in range(n) if d != node.args[1] % n):
         raise _Unsupported()
     dim = node.args[1] % n
-    note_range(tr, idx, x.shape[dim])
-    ids = [f"d{i}" for i in range(n)]
-    e = tr.em.empty(shape, dt, base)
-
-    def body(r, a, o):
-        j = clamp_index(r, a[0], idx.dt, x.shape[dim])
-        return [_extract(r, x, [j if d == dim else r.index(d) for d in range(n)])]
-    return tr.em.generic(base, n, ["parallel"] * n, [(idx.root, idx.access(ids))],
-                         [(e, ids)], body)[0]
+    return _read_along(tr, x, idx, dim, shape, dt, base, lambda ids: ids)
 
 
 def _position_loop(ins, n, k):

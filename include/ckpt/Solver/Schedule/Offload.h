@@ -33,6 +33,7 @@
 #ifndef CKPT_SOLVER_SCHEDULE_OFFLOAD_H
 #define CKPT_SOLVER_SCHEDULE_OFFLOAD_H
 
+#include "ckpt/Solver/Schedule/MemorySimulator.h"
 #include "ckpt/Solver/Schedule/Schedule.h"
 
 #include <cstddef>
@@ -82,6 +83,37 @@ struct TransferEvaluation {
   int64_t offloadedBytes = 0; ///< bytes copied to host
   /// Per execution: when it starts and ends.
   std::vector<double> start, end;
+};
+
+/// The transfers of one schedule, evaluated against the schedule's memory
+/// model (versions, buffers, reads), which is simulated once: for searches
+/// that try many sets of transfers on the same schedule.
+class TransferEvaluator {
+public:
+  /// Simulates `schedule`; `error()` says why not when it is not valid for
+  /// evaluate.
+  TransferEvaluator(const Problem &problem, const Schedule &schedule);
+
+  const std::string &error() const { return scheduleError; }
+  /// The schedule's memory model (a Detail::Full run).
+  const MemorySimulator &tables() const { return simulator; }
+
+  /// `transfers` over `link` (evaluateTransfers).
+  TransferEvaluation evaluate(const std::vector<Transfer> &transfers,
+                              const LinkSpec &link) const;
+
+  /// save_on_cpu's transfers (saveOnCpuTransfers).
+  std::vector<Transfer> saveOnCpu() const;
+
+  /// The buffer `version` holds alone (no view or in-place result shares
+  /// it, and it has bytes), or -1: only such a version moves.
+  int ownBuffer(int version) const;
+
+private:
+  const Problem &problem;
+  const Schedule &schedule;
+  MemorySimulator simulator;
+  std::string scheduleError;
 };
 
 /// Evaluates `schedule` (valid for evaluate) with `transfers` over `link`.

@@ -42,18 +42,6 @@ inline constexpr DeviceSpec kDeviceSpecs[] = {
     {"gh200", 67.0e12, 4.0e12, 450.0e9, 450.0e9, 2.0e-6},
 };
 
-/// The spec named `name`, or nullptr.
-inline const DeviceSpec *findDeviceSpec(const char *name) {
-  for (const DeviceSpec &spec : kDeviceSpecs) {
-    const char *a = spec.name, *b = name;
-    while (*a && *a == *b)
-      ++a, ++b;
-    if (*a == *b)
-      return &spec;
-  }
-  return nullptr;
-}
-
 } // namespace solver
 } // namespace ckpt
 
