@@ -256,6 +256,7 @@ int main(int argc, char **argv) {
     offload.budget = options.budget;
     offload.link = *offloadLink;
     offload.slots = options.slots;
+    offload.recomputeOnly = &plan; // optimal at this budget, made above
     sched::OffloadPlanResult joint = sched::planWithOffload(problem, offload);
     if (!joint.error.empty())
       return fail(joint.error);

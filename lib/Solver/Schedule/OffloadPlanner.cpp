@@ -145,7 +145,9 @@ ckpt::sched::planWithOffload(const Problem &problem,
     out.producer = producer;
   };
 
-  PlanResult atBudget = recomputeOnly(options.budget);
+  const PlanResult atBudget = options.recomputeOnly
+                                 ? *options.recomputeOnly
+                                 : recomputeOnly(options.budget);
   if (!atBudget.error.empty()) {
     out.error = atBudget.error;
     return out;

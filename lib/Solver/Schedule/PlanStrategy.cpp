@@ -7,47 +7,41 @@
 using namespace ckpt;
 using namespace ckpt::sched;
 
-namespace {
-// The list. Order: the default, the exact one, the chain baselines, the
-// chain DP variants, the keep-set strategies.
-constexpr StrategyInfo kStrategies[] = {
-    {StrategyKind::Optimal, "optimal", true, false,
-     "the fastest of the chain DP over a separator chain and an op-level "
-     "greedy, improved by local search (the default)"},
-    {StrategyKind::Ilp, "ilp", false, false,
-     "the exact schedule: Checkmate's MILP solved by CBC, started from "
-     "optimal"},
-    {StrategyKind::StoreAll, "store-all", true, false,
-     "keep everything, recompute nothing"},
-    {StrategyKind::Periodic, "periodic:K", true, false,
-     "PyTorch's checkpoint_sequential with K segments"},
-    {StrategyKind::Sqrt, "sqrt", true, false,
-     "periodic:K with K = round(sqrt(L))"},
-    {StrategyKind::Revolve, "revolve", true, false,
-     "the AD-model optimum of the chain (only a stored, F_all before each "
-     "backward)"},
-    {StrategyKind::MemoryPoor, "memory-poor", true, false,
-     "keep only the chain's input, recompute from it before each backward"},
-    {StrategyKind::Articulation, "articulation", true, false,
-     "the chain DP over single-value separators (openai's 'memory' mode)"},
-    {StrategyKind::Speed, "speed", true, true,
-     "keep the outputs of matmuls and convolutions, recompute the rest once "
-     "(openai's 'speed' mode)"},
-    {StrategyKind::Manual, "manual", true, true,
-     "the same with the values ckpt.checkpoint marks (openai's "
-     "'collection' mode)"},
-    {StrategyKind::Keep, "keep", false, true,
-     "keep exactly the values ckpt.checkpoint marks, recompute every other "
-     "forward value once before its first backward read (PyTorch's "
-     "selective activation checkpointing)"},
-};
-} // namespace
-
-const StrategyInfo *ckpt::sched::planStrategiesBegin() {
-  return std::begin(kStrategies);
-}
-const StrategyInfo *ckpt::sched::planStrategiesEnd() {
-  return std::end(kStrategies);
+const std::vector<StrategyInfo> &ckpt::sched::planStrategies() {
+  // The list. Order: the default, the exact one, the chain baselines, the
+  // chain DP variants, the keep-set strategies.
+  static const std::vector<StrategyInfo> strategies = {
+      {StrategyKind::Optimal, "optimal", true, false,
+       "the fastest of the chain DP over a separator chain and an op-level "
+       "greedy, improved by local search (the default)"},
+      {StrategyKind::Ilp, "ilp", false, false,
+       "the exact schedule: Checkmate's MILP solved by CBC, started from "
+       "optimal"},
+      {StrategyKind::StoreAll, "store-all", true, false,
+       "keep everything, recompute nothing"},
+      {StrategyKind::Periodic, "periodic:K", true, false,
+       "PyTorch's checkpoint_sequential with K segments"},
+      {StrategyKind::Sqrt, "sqrt", true, false,
+       "periodic:K with K = round(sqrt(L))"},
+      {StrategyKind::Revolve, "revolve", true, false,
+       "the AD-model optimum of the chain (only a stored, F_all before each "
+       "backward)"},
+      {StrategyKind::MemoryPoor, "memory-poor", true, false,
+       "keep only the chain's input, recompute from it before each backward"},
+      {StrategyKind::Articulation, "articulation", true, false,
+       "the chain DP over single-value separators (openai's 'memory' mode)"},
+      {StrategyKind::Speed, "speed", true, true,
+       "keep the outputs of matmuls and convolutions, recompute the rest once "
+       "(openai's 'speed' mode)"},
+      {StrategyKind::Manual, "manual", true, true,
+       "the same with the values ckpt.checkpoint marks (openai's "
+       "'collection' mode)"},
+      {StrategyKind::Keep, "keep", false, true,
+       "keep exactly the values ckpt.checkpoint marks, recompute every other "
+       "forward value once before its first backward read (PyTorch's "
+       "selective activation checkpointing)"},
+  };
+  return strategies;
 }
 
 std::string ckpt::sched::strategySpellings(bool withStepOnly) {
@@ -92,7 +86,7 @@ const StrategyInfo &PlanStrategy::info() const {
   for (const StrategyInfo &info : planStrategies())
     if (info.kind == kind)
       return info;
-  return kStrategies[0]; // unreachable: every kind is listed
+  return planStrategies().front(); // unreachable: every kind is listed
 }
 
 std::string PlanStrategy::str() const {

@@ -34,6 +34,9 @@ struct OffloadPlanOptions {
   /// first), and steps at most.
   int candidates = 24;
   int maxTransfers = 512;
+  /// The recompute-only plan at `budget` (strategy optimal, these slots),
+  /// when the caller has made it; else planWithOffload makes it.
+  const PlanResult *recomputeOnly = nullptr;
 };
 
 struct OffloadPlanResult {

@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ckpt {
 namespace sched {
@@ -50,13 +51,7 @@ struct StrategyInfo {
 };
 
 /// Every strategy, in the order help texts list them.
-const StrategyInfo *planStrategiesBegin();
-const StrategyInfo *planStrategiesEnd();
-struct PlanStrategyList {
-  const StrategyInfo *begin() const { return planStrategiesBegin(); }
-  const StrategyInfo *end() const { return planStrategiesEnd(); }
-};
-inline PlanStrategyList planStrategies() { return {}; }
+const std::vector<StrategyInfo> &planStrategies();
 
 /// The spellings of the list, "optimal, ilp, ..., manual or keep" (those
 /// without `needsStep` when `withStepOnly` is false).
