@@ -67,11 +67,7 @@ void PlanPass::runOnOperation() {
   request.fitModel = fit == FitMode::Model;
   request.ilpTimeLimit = timeLimit;
   request.ilpNodeLimit = nodeLimit;
-  // A share of a machine whose memory is unknown sets no limit.
-  int64_t machine = sched::physicalMemoryBytes();
-  request.ilpMemoryLimit = memorySpec->percent && machine <= 0
-                               ? 0
-                               : budgetBytes(*memorySpec, machine);
+  request.ilpMemoryLimit = sched::ilpMemoryLimitBytes(*memorySpec);
   std::string error;
   std::optional<BudgetSpec> spec = parseBudget(budget, error);
   if (module.getOps<StepOp>().empty()) {

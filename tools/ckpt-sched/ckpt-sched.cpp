@@ -178,10 +178,7 @@ int main(int argc, char **argv) {
     return fail("--offload-link plans with strategy optimal (recomputation "
                 "and offloading together), not '" +
                 options.strategy.str() + "'");
-  // A share of a machine whose memory is unknown sets no limit.
-  int64_t machine = sched::physicalMemoryBytes();
-  options.ilpMemoryLimit =
-      ilpMemory.percent && machine <= 0 ? 0 : budgetBytes(ilpMemory, machine);
+  options.ilpMemoryLimit = sched::ilpMemoryLimitBytes(ilpMemory);
 
   graph::GraphReadResult read = graph::readGraphFile(path);
   if (!read.ok)

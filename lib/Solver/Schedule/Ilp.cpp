@@ -63,6 +63,13 @@ int64_t ckpt::sched::physicalMemoryBytes() {
   return 0;
 }
 
+int64_t ckpt::sched::ilpMemoryLimitBytes(const BudgetSpec &spec) {
+  int64_t machine = physicalMemoryBytes();
+  if (spec.percent && machine <= 0)
+    return 0; // a share of an unknown amount: no limit
+  return budgetBytes(spec, static_cast<uint64_t>(machine));
+}
+
 #ifndef CKPT_HAVE_CBC
 
 //===----------------------------------------------------------------------===//

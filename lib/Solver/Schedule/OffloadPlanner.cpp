@@ -146,8 +146,8 @@ ckpt::sched::planWithOffload(const Problem &problem,
   };
 
   const PlanResult atBudget = options.recomputeOnly
-                                 ? *options.recomputeOnly
-                                 : recomputeOnly(options.budget);
+                                  ? *options.recomputeOnly
+                                  : recomputeOnly(options.budget);
   if (!atBudget.error.empty()) {
     out.error = atBudget.error;
     return out;

@@ -29,6 +29,7 @@
 #define CKPT_SOLVER_SCHEDULE_ILP_H
 
 #include "ckpt/Solver/Schedule/Schedule.h"
+#include "ckpt/Solver/Support/Budget.h"
 
 #include <chrono>
 #include <cstdint>
@@ -43,6 +44,11 @@ bool ilpAvailable();
 
 /// The machine's physical memory in bytes (0 when unknown).
 int64_t physicalMemoryBytes();
+
+/// The bytes CBC may use under `spec` (the `ilp-memory` option): bytes, or
+/// a share of the machine's memory; 0 (no limit) for a share of a machine
+/// whose memory is unknown.
+int64_t ilpMemoryLimitBytes(const BudgetSpec &spec);
 
 struct IlpOptions {
   /// Wall-clock seconds from `started` (or from the call) to the answer,
