@@ -24,20 +24,25 @@ struct Move {
   double reloadStart = 0, reloadEnd = 0;
 };
 
-/// A change of live bytes at an instant. At equal times, events are ordered
-/// by `order`: a copy's end first (-1), then the executions' allocations
-/// and frees in execution order (2e at the start of execution e, 2e + 1 at
-/// its end), a copy's allocation last.
+/// A change of live bytes. Device and host memory change where the step's
+/// program allocates and frees, at execution boundaries, in this order:
+/// `order` 5e at the start of execution e (its results), 5e + 1 at its end
+/// (the buffers it read last), then, between e and e + 1, 5e + 2 (the
+/// device buffers of offloads waited for there), 5e + 3 (the host copies of
+/// offloads and the device buffers of reloads issued there) and 5e + 4 (the
+/// host copies of reloads waited for there). `time` is that instant (for
+/// devicePeakTime).
 struct Event {
-  double time;
   int64_t order;
+  double time;
   int64_t bytes;
-  bool operator<(const Event &other) const {
-    return std::tie(time, order) < std::tie(other.time, other.order);
-  }
+  bool operator<(const Event &other) const { return order < other.order; }
 };
-constexpr int64_t kCopyEnds = -1;
-constexpr int64_t kCopyStarts = std::numeric_limits<int64_t>::max();
+int64_t startOrder(size_t e) { return 5 * int64_t(e); }
+int64_t endOrder(size_t e) { return 5 * int64_t(e) + 1; }
+int64_t offloadWaitOrder(size_t e) { return 5 * int64_t(e) + 2; }
+int64_t issueOrder(size_t e) { return 5 * int64_t(e) + 3; }
+int64_t reloadWaitOrder(size_t e) { return 5 * int64_t(e) + 4; }
 
 /// The most bytes live at once, and the first instant it is reached.
 std::pair<int64_t, double> peakOf(std::vector<Event> &events) {
@@ -115,10 +120,10 @@ TransferEvaluator::evaluate(const std::vector<Transfer> &transfers,
     if (t.after >= end)
       return fail("execution " + std::to_string(t.after) + " does not exist");
     if (t.reloadAfter != kNoReload &&
-        (t.reloadAfter < t.after || t.reloadAfter >= end))
+        (t.reloadAfter <= t.after || t.reloadAfter >= end))
       return fail("reloadAfter " + std::to_string(t.reloadAfter) +
-                  " is not an execution at or after " +
-                  std::to_string(t.after));
+                  " is not an execution after " + std::to_string(t.after) +
+                  " (an offload and its reload have an execution between)");
     Move move;
     move.version = simulator.versionBefore(t.value, t.after + 1);
     if (move.version < 0)
@@ -173,6 +178,12 @@ TransferEvaluator::evaluate(const std::vector<Transfer> &transfers,
   }
   out.start.resize(end);
   out.end.resize(end);
+  // Where the program waits for each offload: after the first execution
+  // that ends once the copy has ended, or where its reload is issued (the
+  // reload's buffer is allocated only once the offloaded one is freed), or
+  // after the last execution.
+  out.offloadDone.assign(transfers.size(), end - 1);
+  std::vector<int> pending; // offloads issued, not waited for
   double clock = 0, toHostFree = 0, toDeviceFree = 0;
   for (size_t e = 0; e < end; ++e) {
     double start = clock;
@@ -183,12 +194,27 @@ TransferEvaluator::evaluate(const std::vector<Transfer> &transfers,
     out.computeTime += cost;
     out.start[e] = start;
     out.end[e] = clock = start + cost;
+    double waited = clock;
+    pending.erase(std::remove_if(pending.begin(), pending.end(),
+                                 [&](int m) {
+                                   const Move &move = moves[m];
+                                   if (move.offloadEnd > clock &&
+                                       move.reloadAfter != e)
+                                     return false;
+                                   out.offloadDone[m] = e;
+                                   waited = std::max(waited, move.offloadEnd);
+                                   return true;
+                                 }),
+                  pending.end());
+    out.stallTime += waited - clock;
+    clock = waited;
     for (int m : offloadsAfter[e]) {
       Move &move = moves[m];
       move.offloadStart = std::max(clock, toHostFree);
       move.offloadEnd = toHostFree =
           move.offloadStart + link.seconds(move.bytes, /*toHostWay=*/true);
       out.offloadedBytes += move.bytes;
+      pending.push_back(m);
     }
     for (int m : reloadsAfter[e]) {
       Move &move = moves[m];
@@ -207,48 +233,47 @@ TransferEvaluator::evaluate(const std::vector<Transfer> &transfers,
   out.time = finish;
 
   //===--------------------------------------------------------------------===//
-  // Memory: device and host bytes over time.
+  // Memory: device and host bytes where the program allocates and frees.
   //===--------------------------------------------------------------------===//
   std::vector<Event> device, host;
-  auto startOf = [&](size_t e) {
-    return Event{out.start[e], 2 * int64_t(e), 0};
-  };
-  auto endOf = [&](size_t e) {
-    return Event{out.end[e], 2 * int64_t(e) + 1, 0};
+  auto at = [&](int64_t order, size_t e, bool atStart, int64_t bytes) {
+    return Event{order, atStart ? out.start[e] : out.end[e], bytes};
   };
   std::vector<char> moved(simulator.bufferBytes.size(), 0);
-  for (const Move &move : moves) {
+  for (size_t m = 0; m < moves.size(); ++m) {
+    const Move &move = moves[m];
     int buffer = simulator.versionBuffer[move.version];
     moved[buffer] = 1;
-    // On the device until its offload ends.
-    Event alloc = startOf(simulator.bufferDef[buffer]);
-    alloc.bytes = move.bytes;
-    device.push_back(alloc);
-    device.push_back({move.offloadEnd, kCopyEnds, -move.bytes});
-    host.push_back({move.offloadStart, kCopyStarts, move.bytes});
+    // On the device until the program has waited for its offload.
+    size_t def = simulator.bufferDef[buffer];
+    device.push_back(at(startOrder(def), def, true, move.bytes));
+    size_t done = out.offloadDone[m];
+    device.push_back(at(offloadWaitOrder(done), done, false, -move.bytes));
+    // On the host from the offload's issue to the wait before the reload's
+    // first reader (the end when none reads it; never freed when not
+    // reloaded).
+    host.push_back(at(issueOrder(move.after), move.after, false, move.bytes));
     if (move.reloadAfter == kNoReload)
       continue;
-    host.push_back({move.reloadEnd, kCopyEnds, -move.bytes});
-    // Back on the device from the reload's start to its last reader.
-    device.push_back({move.reloadStart, kCopyStarts, move.bytes});
+    size_t waited = move.firstReader == kNoReload ? end : move.firstReader;
+    host.push_back(
+        at(reloadWaitOrder(waited - 1), waited - 1, false, -move.bytes));
+    // Back on the device from the reload's issue to its last reader.
+    device.push_back(
+        at(issueOrder(move.reloadAfter), move.reloadAfter, false, move.bytes));
     size_t last = simulator.versionLast[move.version];
-    if (last < end) {
-      Event free = endOf(last);
-      free.bytes = -move.bytes;
-      device.push_back(free);
-    }
+    if (last < end)
+      device.push_back(at(endOrder(last), last, false, -move.bytes));
   }
   for (size_t b = 0; b < simulator.bufferBytes.size(); ++b) {
     if (moved[b])
       continue;
-    Event alloc = startOf(simulator.bufferDef[b]);
-    alloc.bytes = simulator.bufferBytes[b];
-    device.push_back(alloc);
-    if (simulator.bufferLast[b] < end) {
-      Event free = endOf(simulator.bufferLast[b]);
-      free.bytes = -simulator.bufferBytes[b];
-      device.push_back(free);
-    }
+    size_t def = simulator.bufferDef[b];
+    device.push_back(at(startOrder(def), def, true, simulator.bufferBytes[b]));
+    size_t last = simulator.bufferLast[b];
+    if (last < end)
+      device.push_back(
+          at(endOrder(last), last, false, -simulator.bufferBytes[b]));
   }
   std::tie(out.devicePeak, out.devicePeakTime) = peakOf(device);
   out.hostPeak = peakOf(host).first;
@@ -288,7 +313,10 @@ std::vector<Transfer> TransferEvaluator::saveOnCpu() const {
         lastForward = std::max(lastForward, e);
       }
     }
-    if (firstBackward == kNoReload || interleaved)
+    // Read again by the next execution: no execution to overlap the copies
+    // with, and no bytes saved.
+    if (firstBackward == kNoReload || interleaved ||
+        firstBackward == lastForward + 1)
       continue;
     transfers.push_back({value, lastForward, firstBackward - 1});
   }

@@ -67,7 +67,7 @@ ckpt::sched::addTransfers(const Problem &problem, const Schedule &schedule,
       double copy = options.link.seconds(bytes, /*toHostWay=*/false);
       double needed = q < end ? start[q] : current.time;
       size_t r = q - 1;
-      while (r > p && finish[r] + copy > needed && finish[r - 1] >= t)
+      while (r > p + 1 && finish[r] + copy > needed && finish[r - 1] >= t)
         --r;
       // Both that prefetch and the reload just in time (after q - 1,
       // stalling q by the copy): the prefetched copy may be back while the

@@ -15,12 +15,17 @@
 //    when execution `after` ends, a reload when execution `reloadAfter` ends
 //    (and not before its offload has ended); each takes the link's latency
 //    plus bytes / bandwidth;
-//  - device memory: a buffer is allocated when its defining execution starts
-//    and freed when its last reader ends (as in evaluate); an offloaded
-//    version's device buffer is freed when its offload ends, and its reload
-//    allocates a buffer when the reload starts, freed when the version's
-//    last reader ends. Host memory: a host copy is allocated when its
-//    offload starts and freed when its reload ends (never, if not reloaded).
+//  - memory is counted where the step's program allocates and frees, so
+//    that the device peak is the one a run measures to the byte (the
+//    rewrite places ckpt.offload, ckpt.reload and ckpt.wait there): a buffer
+//    is allocated when its defining execution starts and freed when its
+//    last reader ends (as in evaluate); an offloaded version's device buffer
+//    is freed after the first execution that ends once its offload has
+//    ended (where the program waits for the copy: `offloadDone`); a reload
+//    allocates its device buffer when it is issued, freed when the
+//    version's last reader ends. Host memory: a host copy is allocated when
+//    its offload is issued and freed where the program waits for its reload,
+//    before the first reader (never, if not reloaded).
 //
 // With no transfer, the device peak is evaluate's peak and the time the sum
 // of the costs (unittests/Solver/OffloadTest.cpp checks both on random
@@ -83,6 +88,10 @@ struct TransferEvaluation {
   int64_t offloadedBytes = 0; ///< bytes copied to host
   /// Per execution: when it starts and ends.
   std::vector<double> start, end;
+  /// Per transfer: the execution after which the program waits for its
+  /// offload (the first that ends once the copy has ended; the last
+  /// execution when none does) and frees its device buffer.
+  std::vector<size_t> offloadDone;
 };
 
 /// The transfers of one schedule, evaluated against the schedule's memory
@@ -118,10 +127,10 @@ private:
 
 /// Evaluates `schedule` (valid for evaluate) with `transfers` over `link`.
 /// A transfer is valid when its value has a version defined at or before
-/// `after` in a buffer of its own (a fresh result, no view or in-place
-/// result shares it), nothing reads that version after `after` up to
-/// `reloadAfter`, a returned version is reloaded, and no version moves
-/// twice.
+/// `after` in a buffer of its own, `reloadAfter` is after `after` (a fresh
+/// result, no view or in-place result shares it), nothing reads that version
+/// after `after` up to `reloadAfter`, a returned version is reloaded, and no
+/// version moves twice.
 TransferEvaluation evaluateTransfers(const Problem &problem,
                                      const Schedule &schedule,
                                      const std::vector<Transfer> &transfers,
@@ -131,7 +140,9 @@ TransferEvaluation evaluateTransfers(const Problem &problem,
 /// reads is offloaded when its last forward reader ends, and reloaded when
 /// the execution before its first backward reader ends (copies back on
 /// demand, so its reload is not overlapped). Values that cannot move (a
-/// buffer shared with a view or an in-place result, no bytes) stay.
+/// buffer shared with a view or an in-place result, no bytes) stay, and so
+/// do values the next execution reads again (no execution between the
+/// copies: no byte saved).
 std::vector<Transfer> saveOnCpuTransfers(const Problem &problem,
                                          const Schedule &schedule);
 
