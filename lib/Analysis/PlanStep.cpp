@@ -2,6 +2,7 @@
 
 #include "ckpt/Analysis/PlanStep.h"
 #include "ckpt/Analysis/Progress.h"
+#include "ckpt/Solver/Schedule/OffloadPlanner.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -77,6 +78,14 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
                                    const CostSetup &costs,
                                    const StepPlanRequest &request) {
   const std::string strategy = request.strategy.str();
+  if (request.offload &&
+      (request.strategy.kind != sched::StrategyKind::Optimal ||
+       request.fitModel))
+    return emitError(step.getLoc(), "offload=auto plans with strategy "
+                                    "'optimal' and fit=simulation "
+                                    "(recomputation and offloading "
+                                    "together), not strategy '")
+           << strategy << "'" << (request.fitModel ? " with fit=model" : "");
   // Copies to host memory are not in the step's memory model yet.
   WalkResult moved = step.walk([](Operation *op) {
     if (isa<OffloadOp, ReloadOp, WaitOp>(op)) {
@@ -133,6 +142,26 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
       line.phase(phase, limit);
     };
     plan.result = sched::planSchedule(problem, options);
+    if (request.offload && plan.result.error.empty()) {
+      line.phase("planning offloads");
+      sched::OffloadPlanOptions offload;
+      offload.budget = options.budget;
+      offload.link = request.link;
+      offload.slots = request.slots;
+      offload.recomputeOnly = &plan.result;
+      sched::OffloadPlanResult joint = sched::planWithOffload(problem, offload);
+      if (!joint.error.empty())
+        plan.result.error = "offload=auto: " + joint.error;
+      else if (joint.feasible && !joint.transfers.empty()) {
+        plan.result.feasible = true;
+        plan.result.schedule = std::move(joint.schedule);
+        plan.result.peak = joint.evaluation.devicePeak;
+        plan.result.time = joint.evaluation.time;
+        plan.transfers = std::move(joint.transfers);
+        plan.offloadDone = std::move(joint.evaluation.offloadDone);
+        plan.hostPeak = static_cast<uint64_t>(joint.evaluation.hostPeak);
+      }
+    }
   }
   if (!plan.result.error.empty())
     return emitError(step.getLoc(), "strategy '")
@@ -144,6 +173,9 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
                               << formatBytes(plan.budget)
                               << " is infeasible for strategy '" << strategy
                               << "'";
+    if (request.offload)
+      diag << " with offloading (no copies bring a recomputation plan under "
+              "it)";
     if (plan.result.ilp) {
       if (plan.result.ilp->status == sched::IlpResult::Status::Infeasible)
         diag << " (CBC proved that no schedule fits)";
@@ -154,7 +186,11 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
         diag << " (CBC found no schedule within " << request.ilpTimeLimit
              << " s)";
     }
-    if (plan.result.leastPeak)
+    if (plan.result.leastPeak && request.offload)
+      diag << ": the least feasible budget of recomputation alone is "
+           << formatBytes(static_cast<uint64_t>(*plan.result.leastPeak),
+                          /*roundUp=*/true);
+    else if (plan.result.leastPeak)
       diag << ": the least feasible budget is "
            << formatBytes(static_cast<uint64_t>(*plan.result.leastPeak),
                           /*roundUp=*/true);

@@ -51,6 +51,12 @@ public:
     StepAnalysis::getReadValues(op, read);
     for (Value value : read)
       addRead(node, value);
+    // The device buffer of an offloaded tensor stays until the step has
+    // waited for its copy: the wait reads it.
+    if (auto wait = dyn_cast<WaitOp>(op))
+      for (Value event : wait.getEvents())
+        if (auto offload = event.getDefiningOp<OffloadOp>())
+          addRead(node, offload.getValue());
     int id = out.problem.addOp(std::move(node));
     out.opOf.push_back(op);
     out.positionOf.push_back(position);

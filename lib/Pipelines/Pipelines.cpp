@@ -41,6 +41,7 @@ void ckpt::buildBufferizeStepPipeline(OpPassManager &pm, DeallocMode dealloc) {
   pm.addPass(createUnwrapStepPass());
   pm.addPass(createPrepareEntryPass());
   pm.addNestedPass<func::FuncOp>(createReadOnlyArgumentsPass());
+  pm.addNestedPass<func::FuncOp>(createLowerOffloadsPass());
   pm.addNestedPass<func::FuncOp>(createConvertElementwiseToLinalgPass());
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
@@ -78,6 +79,7 @@ void ckpt::buildLLVMConversionTail(
 LogicalResult ckpt::buildLowerToCPUPipeline(OpPassManager &pm,
                                             const LowerToCPUOptions &options) {
   buildBufferizeStepPipeline(pm, options.dealloc);
+  pm.addPass(createLowerHostCopiesPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   buildLLVMConversionTail(pm);
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -83,8 +83,13 @@ struct Tracker {
   uint64_t epoch = 0;
   Pool host;
   Pool device;
+  Pool hostCopy; ///< host copies of offloaded values
   uint64_t launches = 0;
 };
+
+/// Whether this thread's allocations are host copies (see
+/// ckptRuntimeBeginHostCopy).
+thread_local bool allocatingHostCopy = false;
 
 /// Never destroyed: lowered code may still allocate or free from other static
 /// destructors or atexit handlers.
@@ -111,7 +116,7 @@ void *track(void *ptr, size_t size) {
     return nullptr;
   Tracker &t = tracker();
   std::lock_guard<std::mutex> lock(t.mutex);
-  t.host.recordAlloc(ptr, size, t.epoch);
+  (allocatingHostCopy ? t.hostCopy : t.host).recordAlloc(ptr, size, t.epoch);
   return ptr;
 }
 
@@ -140,11 +145,17 @@ void _mlir_memref_to_llvm_free(void *ptr) {
   Tracker &t = tracker();
   {
     std::lock_guard<std::mutex> lock(t.mutex);
-    if (!t.host.recordFree(ptr, t.epoch))
+    if (t.hostCopy.live.count(ptr))
+      t.hostCopy.recordFree(ptr, t.epoch);
+    else if (!t.host.recordFree(ptr, t.epoch))
       return; // Not ours: counted, never passed to free().
   }
   std::free(ptr);
 }
+
+void ckptRuntimeBeginHostCopy(void) { allocatingHostCopy = true; }
+
+void ckptRuntimeEndHostCopy(void) { allocatingHostCopy = false; }
 
 void ckptRuntimeReset(void) {
   Tracker &t = tracker();
@@ -152,6 +163,7 @@ void ckptRuntimeReset(void) {
   ++t.epoch;
   t.host.resetCounters();
   t.device.resetCounters();
+  t.hostCopy.resetCounters();
   t.launches = 0;
 }
 
@@ -173,6 +185,11 @@ void ckptRuntimeGetStats(CkptRuntimeStats *stats) {
   stats->deviceFreeCount = t.device.freeCount;
   stats->deviceUnknownFrees = t.device.unknownFrees;
   stats->kernelLaunches = t.launches;
+  stats->hostCopyLiveBytes = t.hostCopy.liveBytes;
+  stats->hostCopyPeakBytes = t.hostCopy.peakBytes;
+  stats->hostCopyTotalBytes = t.hostCopy.totalBytes;
+  stats->hostCopyAllocCount = t.hostCopy.allocCount;
+  stats->hostCopyFreeCount = t.hostCopy.freeCount;
 }
 
 void ckptRuntimePrintStats(void) {
@@ -199,12 +216,13 @@ size_t ckptRuntimeFreeAll(void) {
   std::vector<void *> ptrs;
   {
     std::lock_guard<std::mutex> lock(t.mutex);
-    ptrs.reserve(t.host.live.size());
-    for (const auto &[ptr, alloc] : t.host.live) {
-      t.host.forget(alloc, t.epoch);
-      ptrs.push_back(const_cast<void *>(ptr));
+    for (Pool *pool : {&t.host, &t.hostCopy}) {
+      for (const auto &[ptr, alloc] : pool->live) {
+        pool->forget(alloc, t.epoch);
+        ptrs.push_back(const_cast<void *>(ptr));
+      }
+      pool->live.clear();
     }
-    t.host.live.clear();
   }
   for (void *ptr : ptrs)
     std::free(ptr);

@@ -10,6 +10,7 @@
 #include "ckpt/Analysis/StepAnalysis.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Solver/Support/Devices.h"
 #include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
@@ -68,6 +69,12 @@ void PlanPass::runOnOperation() {
   request.ilpTimeLimit = timeLimit;
   request.ilpNodeLimit = nodeLimit;
   request.ilpMemoryLimit = sched::ilpMemoryLimitBytes(*memorySpec);
+  if (offload == OffloadMode::Auto) {
+    request.offload = true;
+    for (const solver::DeviceSpec &spec : solver::kDeviceSpecs)
+      if (stringify(device) == spec.name)
+        request.link = {spec.linkToHost, spec.linkToDevice, spec.linkLatency};
+  }
   std::string error;
   std::optional<BudgetSpec> spec = parseBudget(budget, error);
   if (module.getOps<StepOp>().empty()) {
@@ -103,6 +110,20 @@ void PlanPass::runOnOperation() {
     SmallVector<int64_t> schedule(result.schedule.begin(),
                                   result.schedule.end());
     double lowerBound = result.ilp ? result.ilp->lowerBound : 0.0;
+    // Transfers: the moved value as (op position, result number).
+    SmallVector<int64_t> transfers;
+    const OrderProblem &built = plan->problem;
+    for (auto [i, t] : llvm::enumerate(plan->transfers)) {
+      auto result = cast<OpResult>(built.valueOf[t.value]);
+      int producer = built.problem.values[t.value].producer;
+      transfers.append({static_cast<int64_t>(built.positionOf[producer]),
+                        static_cast<int64_t>(result.getResultNumber()),
+                        static_cast<int64_t>(t.after),
+                        static_cast<int64_t>(plan->offloadDone[i]),
+                        t.reloadAfter == sched::kNoReload
+                            ? int64_t(-1)
+                            : static_cast<int64_t>(t.reloadAfter)});
+    }
     step->setAttr(
         kPlanAttrName,
         PlanAttr::get(&getContext(), request.strategy.str(), plan->budget,
@@ -111,7 +132,7 @@ void PlanPass::runOnOperation() {
                       llvm::APFloat(plan->storeAllTime), schedule,
                       llvm::APFloat(lowerBound),
                       device == Device::H100 ? StringRef() : stringify(device),
-                      StringRef(profile)));
+                      StringRef(profile), transfers, plan->hostPeak));
   }
   if (failed)
     signalPassFailure();

@@ -15,6 +15,7 @@
 #include "ckpt/Analysis/StepProblem.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Solver/Schedule/Offload.h"
 #include "ckpt/Solver/Schedule/Schedule.h"
 #include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
@@ -59,10 +60,97 @@ struct ScheduleRewriter {
   /// and the results of the regions emitted so far.
   DenseMap<Value, int> idOf;
 
+  /// The plan's transfers, and what the rewrite needs of each: the version
+  /// moved, the execution that first reads it after its reload (the
+  /// schedule's size when none does), and its ops once emitted.
+  const std::vector<sched::Transfer> &transfers;
+  struct Placed {
+    Version version;
+    size_t firstReader = 0;
+    Value host, offloaded, reloadedEvent;
+  };
+  std::vector<Placed> placed;
+  /// Per boundary (after execution e): the transfers whose offload is waited
+  /// for, offloaded, reloaded, and whose reload is waited for (before e + 1).
+  std::vector<SmallVector<int, 2>> waitOffloadAt, offloadAt, reloadAt,
+      waitReloadAt;
+
   ScheduleRewriter(StepOp step, const OrderProblem &built,
-                   const sched::Schedule &schedule)
+                   const sched::Schedule &schedule,
+                   const std::vector<sched::Transfer> &transfers)
       : step(step), block(step.getBody().front()), built(built),
-        schedule(schedule), idOf(built.idOf) {}
+        schedule(schedule), idOf(built.idOf), transfers(transfers) {}
+
+  bool hasTransferOpsAfter(size_t e) const {
+    return !waitOffloadAt[e].empty() || !offloadAt[e].empty() ||
+           !reloadAt[e].empty() || !waitReloadAt[e].empty();
+  }
+
+  /// Resolves each transfer to its version and readers (the transfers are
+  /// valid: evaluateTransfers accepted them).
+  void placeTransfers() {
+    const size_t size = schedule.size();
+    waitOffloadAt.resize(size);
+    offloadAt.resize(size);
+    reloadAt.resize(size);
+    waitReloadAt.resize(size);
+    for (auto [i, t] : llvm::enumerate(transfers)) {
+      Placed p;
+      int def = -1;
+      for (size_t e = 0; e <= t.after; ++e)
+        if (llvm::is_contained(built.problem.ops[schedule[e]].results, t.value))
+          def = static_cast<int>(e);
+      p.version = {def, t.value};
+      p.firstReader = size;
+      if (t.reloadAfter != sched::kNoReload)
+        for (size_t e = t.reloadAfter + 1; e < size && p.firstReader == size;
+             ++e)
+          if (llvm::is_contained(reads[e], std::make_pair(t.value, def)))
+            p.firstReader = e;
+      placed.push_back(p);
+      int index = static_cast<int>(i);
+      offloadAt[t.after].push_back(index);
+      waitOffloadAt[t.waitAfter].push_back(index);
+      if (t.reloadAfter != sched::kNoReload) {
+        reloadAt[t.reloadAfter].push_back(index);
+        waitReloadAt[p.firstReader - 1].push_back(index);
+      }
+    }
+  }
+
+  /// Emits the transfer ops of the boundary after execution `e` before the
+  /// terminator: waits for offloads (their device buffers may be freed
+  /// after them), offloads, reloads, and waits for the reloads execution
+  /// e + 1 reads. Later executions read the reloaded tensors.
+  void emitTransferOps(size_t e) {
+    if (transfers.empty())
+      return;
+    OpBuilder builder(block.getTerminator());
+    for (int i : waitOffloadAt[e])
+      WaitOp::create(builder, step.getLoc(), placed[i].offloaded);
+    for (int i : offloadAt[e]) {
+      Placed &p = placed[i];
+      Value value = valueOf(p.version.second, p.version.first);
+      auto offload = OffloadOp::create(builder, value.getLoc(), value);
+      p.host = offload.getHost();
+      p.offloaded = offload.getDone();
+    }
+    for (int i : reloadAt[e]) {
+      Placed &p = placed[i];
+      Value original = valueOf(p.version.second, p.version.first);
+      auto reload =
+          ReloadOp::create(builder, original.getLoc(), original.getType(),
+                           p.offloaded.getType(), p.host, p.offloaded);
+      p.reloadedEvent = reload.getDone();
+      emitted[p.version] = reload.getValue();
+      idOf[reload.getValue()] = p.version.second;
+    }
+    SmallVector<Value> events;
+    for (int i : waitReloadAt[e])
+      events.push_back(placed[i].reloadedEvent);
+    if (!events.empty())
+      WaitOp::create(builder, step.getLoc(), events);
+  }
 
   void analyze() {
     const sched::Problem &problem = built.problem;
@@ -207,6 +295,7 @@ struct ScheduleRewriter {
 
   LogicalResult run() {
     analyze();
+    placeTransfers();
     const sched::Problem &problem = built.problem;
     Operation *terminator = block.getTerminator();
     // Where runs of recomputations must end: after the last read of a
@@ -228,6 +317,7 @@ struct ScheduleRewriter {
         Operation *op = built.opOf[id];
         op->moveBefore(terminator);
         rewire(op, static_cast<int>(e));
+        emitTransferOps(e);
         ++e;
         continue;
       }
@@ -240,10 +330,12 @@ struct ScheduleRewriter {
           for (const sched::EvaluatedBuffer &buffer : eval.buffers)
             if (buffer.lastUse == end - 1 && buffer.def < start)
               cut = true;
-        if (cut)
+        // Copies are placed between executions: a run ends where one is.
+        if (cut || (!transfers.empty() && hasTransferOpsAfter(end - 1)))
           break;
       }
       emitRegion(static_cast<int>(start), static_cast<int>(end));
+      emitTransferOps(end - 1);
       e = end;
     }
     // The terminator returns the final versions.
@@ -285,7 +377,39 @@ LogicalResult ckpt::applyPlan(StepOp step) {
     return emitError(step.getLoc(), "the plan's schedule is not valid for "
                                     "this step: ")
            << check.error;
-  if (schedule == sched::identitySchedule(built.problem))
+  // The transfers, as the solver's (the value by the op and result number
+  // that define it).
+  std::vector<sched::Transfer> transfers;
+  for (size_t i = 0; i < plan.getNumTransfers(); ++i) {
+    PlanAttr::Transfer t = plan.getTransfer(i);
+    int value = -1;
+    if (t.op < static_cast<int64_t>(order.size()) &&
+        t.result < order[t.op]->getNumResults())
+      value = built.idOf.lookup(order[t.op]->getResult(t.result));
+    if (value < 0)
+      return emitError(step.getLoc(), "the plan's transfer ")
+             << i << " moves result #" << t.result << " of op #" << t.op
+             << ", which the step does not have: the step changed after it "
+                "was planned";
+    sched::Transfer transfer{value, static_cast<size_t>(t.offloadAfter),
+                             t.reloadAfter < 0
+                                 ? sched::kNoReload
+                                 : static_cast<size_t>(t.reloadAfter)};
+    transfer.waitAfter = static_cast<size_t>(t.offloadDone);
+    transfers.push_back(transfer);
+  }
+  int64_t expectedPeak = check.peak;
+  if (!transfers.empty()) {
+    // Memory does not depend on the link; any valid one evaluates it.
+    sched::TransferEvaluation moved = sched::evaluateTransfers(
+        built.problem, schedule, transfers, sched::LinkSpec{1, 1, 0});
+    if (!moved.valid)
+      return emitError(step.getLoc(), "the plan's transfers are not valid "
+                                      "for this step: ")
+             << moved.error;
+    expectedPeak = moved.devicePeak;
+  }
+  if (schedule == sched::identitySchedule(built.problem) && transfers.empty())
     return success(); // nothing recomputed or moved: the block as written
   // Frees already in the step were placed for the order as written; the
   // rewrite moves and repeats the ops around them.
@@ -295,16 +419,16 @@ LogicalResult ckpt::applyPlan(StepOp step) {
           "cannot rematerialize a step that already holds ckpt.free: its "
           "frees were placed for the step as written (run ckpt-insert-frees "
           "after ckpt-rematerialize)");
-  ScheduleRewriter rewriter(step, built, schedule);
+  ScheduleRewriter rewriter(step, built, schedule, transfers);
   if (failed(rewriter.run()))
     return failure();
   // The rewritten step must run exactly the schedule: its simulated peak is
-  // the schedule's (what the plan promised).
+  // the schedule's with its transfers (what the plan promised).
   uint64_t peak = simulateBlock(block, kBufferAlignment).peak;
-  if (peak != static_cast<uint64_t>(check.peak))
+  if (peak != static_cast<uint64_t>(expectedPeak))
     return emitError(step.getLoc(), "internal error: the rewritten step peaks "
                                     "at ")
-           << peak << " B where its schedule peaks at " << check.peak << " B";
+           << peak << " B where its schedule peaks at " << expectedPeak << " B";
   return success();
 }
 

@@ -165,6 +165,8 @@ struct RuntimeApi {
   void (*freeHost)(void *) = _mlir_memref_to_llvm_free;
   void *(*alloc)(size_t) = _mlir_memref_to_llvm_alloc;
   void *(*alignedAlloc)(size_t, size_t) = _mlir_memref_to_llvm_aligned_alloc;
+  void (*beginHostCopy)() = ckptRuntimeBeginHostCopy;
+  void (*endHostCopy)() = ckptRuntimeEndHostCopy;
   // --gpu only.
   int (*findDevice)(const void *, size_t *) = nullptr;
   void (*freeDevice)(void *, void *) = nullptr;
@@ -225,6 +227,8 @@ static bool loadGpuRuntime(const char *argv0, RuntimeApi &api) {
   get("_mlir_memref_to_llvm_free", api.freeHost);
   get("_mlir_memref_to_llvm_alloc", api.alloc);
   get("_mlir_memref_to_llvm_aligned_alloc", api.alignedAlloc);
+  get("ckptRuntimeBeginHostCopy", api.beginHostCopy);
+  get("ckptRuntimeEndHostCopy", api.endHostCopy);
   get("ckptRuntimeFindDeviceAllocation", api.findDevice);
   get("mgpuMemFree", api.freeDevice);
   get("ckptCudaFreeAll", api.freeAllDevice);
@@ -749,6 +753,10 @@ int main(int argc, char **argv) {
     add("_mlir_memref_to_llvm_free",
         llvm::orc::ExecutorAddr::fromPtr(api.freeHost));
     add("memrefCopy", llvm::orc::ExecutorAddr::fromPtr(&memrefCopy));
+    add("ckptRuntimeBeginHostCopy",
+        llvm::orc::ExecutorAddr::fromPtr(api.beginHostCopy));
+    add("ckptRuntimeEndHostCopy",
+        llvm::orc::ExecutorAddr::fromPtr(api.endHostCopy));
     return symbols;
   });
   // Looking the entry up compiles the module and resolves every symbol it
@@ -929,6 +937,12 @@ int main(int argc, char **argv) {
     if (useGpu) {
       json.attribute("host_peak_bytes", stats.peakBytes);
       json.attribute("kernels", stats.kernelLaunches);
+    } else {
+      // Host copies of offloaded values (ckpt.offload), apart from the
+      // step's memory above.
+      json.attribute("host_peak_bytes", stats.hostCopyPeakBytes);
+      json.attribute("host_copies", stats.hostCopyAllocCount);
+      json.attribute("host_live_bytes_at_exit", stats.hostCopyLiveBytes);
     }
     json.attribute("seed", static_cast<uint64_t>(seed));
     json.attribute("repeat", static_cast<int64_t>(repeat));

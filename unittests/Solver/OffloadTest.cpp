@@ -105,6 +105,14 @@ TEST(Offload, SixOpsByHand) {
   // The program waits for the offload (and frees a) after C, the first
   // execution that ends once the copy has ended.
   EXPECT_EQ(late.offloadDone, std::vector<size_t>{2});
+  // Waiting for it only after E keeps a on the device while E runs.
+  Transfer waitLater{a, 1, 4};
+  waitLater.waitAfter = 3;
+  TransferEvaluation lateWait = evaluateTransfers(p, s, {waitLater}, link);
+  ASSERT_TRUE(lateWait.valid) << lateWait.error;
+  EXPECT_EQ(lateWait.offloadDone, std::vector<size_t>{3});
+  EXPECT_EQ(lateWait.devicePeak, 210);
+  EXPECT_DOUBLE_EQ(lateWait.time, 6.5);
 
   // Reloaded when E ends (prefetched, [4,4.5]): no stall, but a' is back
   // while F runs: e+f+a' 210, no saving.
@@ -165,6 +173,12 @@ TEST(Offload, TransfersThatCannotBe) {
   EXPECT_EQ(error({{1, 2, 2}}),
             "transfer 0 (value 1): reloadAfter 2 is not an execution after 2 "
             "(an offload and its reload have an execution between)");
+  EXPECT_EQ(error({{1, 1, 4, 1}}),
+            "transfer 0 (value 1): waitAfter 1 is not an execution after 1 "
+            "and at or before its reload");
+  EXPECT_EQ(error({{1, 1, 4, 5}}),
+            "transfer 0 (value 1): waitAfter 5 is not an execution after 1 "
+            "and at or before its reload");
   EXPECT_EQ(error({{2, 0, 2}}), "transfer 0 (value 2): no version exists when "
                                 "execution 0 ends");
   EXPECT_EQ(error({{1, 0, 4}}),

@@ -5,6 +5,7 @@
 
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Analysis/StepProblem.h"
+#include "ckpt/Solver/Schedule/Offload.h"
 #include "ckpt/Solver/Schedule/Planner.h"
 #include "ckpt/Solver/Support/Budget.h"
 
@@ -35,6 +36,9 @@ struct StepPlanRequest {
   int64_t ilpNodeLimit = 0;   ///< CBC nodes, strategy 'ilp' (0: none)
   int64_t ilpMemoryLimit = 0; ///< bytes, strategy 'ilp' (0: none)
   int ilpThreads = 1;
+  /// offload=auto: recompute or offload over `link` (strategy optimal).
+  bool offload = false;
+  sched::LinkSpec link;
 };
 
 /// A step's plan: the schedule and what it was compared with.
@@ -45,6 +49,13 @@ struct StepPlan {
   uint64_t storeAllPeak = 0; ///< the step as written (simulated)
   double storeAllTime = 0;
   sched::PlanResult result; ///< feasible (planStep fails otherwise)
+  /// With offload: the copies (none when recomputation alone is fastest),
+  /// where the program waits for each offload, and the host peak; the
+  /// result's peak and time are then the device peak and the time with
+  /// the transfers.
+  std::vector<sched::Transfer> transfers;
+  std::vector<size_t> offloadDone;
+  uint64_t hostPeak = 0;
 };
 
 /// The separators 'speed' (the results of matmul and convolution ops) and

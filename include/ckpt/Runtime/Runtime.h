@@ -52,6 +52,14 @@ typedef struct CkptRuntimeStats {
   uint64_t deviceFreeCount;
   uint64_t deviceUnknownFrees;
   uint64_t kernelLaunches; /* kernels launched (mgpuLaunchKernel) */
+  /* Host copies of offloaded values: the allocations made between
+   * ckptRuntimeBeginHostCopy and ckptRuntimeEndHostCopy (on the CPU path,
+   * the lowering of ckpt.offload), apart from the step's own memory. */
+  uint64_t hostCopyLiveBytes;
+  uint64_t hostCopyPeakBytes;
+  uint64_t hostCopyTotalBytes;
+  uint64_t hostCopyAllocCount;
+  uint64_t hostCopyFreeCount;
 } CkptRuntimeStats;
 
 /* The hooks of `finalize-memref-to-llvm{use-generic-functions=1}`. */
@@ -59,6 +67,14 @@ CKPT_RUNTIME_EXPORT void *_mlir_memref_to_llvm_alloc(size_t size);
 CKPT_RUNTIME_EXPORT void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment,
                                                              size_t size);
 CKPT_RUNTIME_EXPORT void _mlir_memref_to_llvm_free(void *ptr);
+
+/* Allocations through the hooks between these two calls (on the calling
+ * thread) are host copies of offloaded values: counted in the hostCopy*
+ * counters, not in the step's. Freeing one through the hook counts it
+ * there too. `ckpt-lower-host-copies` brackets the allocations of host
+ * memory (memory space 1) with them. */
+CKPT_RUNTIME_EXPORT void ckptRuntimeBeginHostCopy(void);
+CKPT_RUNTIME_EXPORT void ckptRuntimeEndHostCopy(void);
 
 /* Zeroes every counter (host and device) and starts a new epoch: from now on
  * only new allocations count. Allocations made before stay known, so freeing
@@ -80,7 +96,8 @@ CKPT_RUNTIME_EXPORT void ckptRuntimePrintStats(void);
 CKPT_RUNTIME_EXPORT int ckptRuntimeFindAllocation(const void *ptr,
                                                   size_t *size);
 
-/* Frees every live host allocation (of any epoch); returns how many. For
+/* Frees every live host allocation, host copies included (of any epoch);
+ * returns how many. For
  * drivers that reclaim leaked buffers between runs. Counted as frees. */
 CKPT_RUNTIME_EXPORT size_t ckptRuntimeFreeAll(void);
 

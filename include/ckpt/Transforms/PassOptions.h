@@ -25,6 +25,9 @@ namespace ckpt {
 /// `fit=`: what must fit the budget.
 enum class FitMode { Simulation, Model };
 
+/// `offload=` of ckpt-plan: whether values may move to host memory.
+enum class OffloadMode { Off, Auto };
+
 /// `device=`: the device profile of the analytic cost model.
 enum class Device { H100, A100, V100, CPU, GH200 };
 
@@ -112,6 +115,11 @@ public:
                                 "the simulated peak of the schedule"),         \
                      clEnumValN(::ckpt::FitMode::Model, "model",               \
                                 "the chain model's peak (Theorem 1)"))
+#define CKPT_OFFLOAD_VALUES                                                    \
+  ::llvm::cl::values(                                                          \
+      clEnumValN(::ckpt::OffloadMode::Off, "off", "recomputation only"),       \
+      clEnumValN(::ckpt::OffloadMode::Auto, "auto",                            \
+                 "recompute or offload over the device's link"))
 #define CKPT_DEVICE_VALUES                                                     \
   ::llvm::cl::values(clEnumValN(::ckpt::Device::H100, "h100", "NVIDIA H100"),  \
                      clEnumValN(::ckpt::Device::A100, "a100", "NVIDIA A100"),  \
@@ -152,6 +160,7 @@ public:
   }                                                                            \
   }
 CKPT_ENUM_OPTION_PARSER(::ckpt::FitMode)
+CKPT_ENUM_OPTION_PARSER(::ckpt::OffloadMode)
 
 namespace ckpt {
 namespace sched {

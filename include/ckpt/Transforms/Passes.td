@@ -119,6 +119,21 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
     CBC's branch-and-bound nodes, which gives the same answer on any machine
     and under any load; `ilp-memory` bounds the memory CBC may use: a program
     estimated larger is refused before it is built, naming its size.
+
+    `offload=auto` (strategy `optimal`, `fit=simulation`) plans offloading
+    beside recomputation (docs/PLANNING.md section 7): a value may be copied
+    to host memory after an op and back before a later reader, over the
+    link of `device` (h100: PCIe 5, a100: PCIe 4, v100: PCIe 3, gh200:
+    NVLink-C2C, cpu: a memcpy), the copies overlapping compute on their own
+    streams. The plan is the fastest of recomputation alone and recomputation
+    with copies, so it is never slower than `offload=off`, and it may fit
+    budgets below the least that recomputation alone reaches. The plan's
+    `transfers` list the copies, `peak` is the device peak where the step's
+    program allocates and frees (what a run measures), `time` includes the
+    stalls of late reloads, and `host_peak` the host bytes.
+    `ckpt-rematerialize` places them as `ckpt.offload`, `ckpt.wait` and
+    `ckpt.reload`. Off by default: the NVPTX lowering does not take
+    offloaded steps yet.
   }];
   let options = [
     Option<"budget", "budget", "std::string", /*default=*/"\"100%\"",
@@ -141,6 +156,12 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
            "'model' (the chain model's peak, as Theorem 1 states it; "
            "percentages of its store-all peak; chain strategies only)",
            [{CKPT_FIT_VALUES}]>,
+    Option<"offload", "offload", "::ckpt::OffloadMode",
+           /*default=*/"::ckpt::OffloadMode::Off",
+           "'auto': recompute or move values to host memory over the "
+           "device's link, whichever is faster (strategy optimal); 'off': "
+           "recomputation only",
+           [{CKPT_OFFLOAD_VALUES}]>,
     Option<"timeLimit", "time-limit", "double", /*default=*/"60",
            "Wall-clock seconds of the 'ilp' strategy, warm start and program "
            "building included">,
@@ -282,6 +303,37 @@ def RejectOpaquePass : Pass<"ckpt-reject-opaque"> {
     both lowerings (`ckpt-lower-to-cpu`, `ckpt-lower-to-nvptx`), so that they
     stop with this message instead of a bufferization error.
   }];
+}
+
+def LowerOffloadsPass : Pass<"ckpt-lower-offloads", "mlir::func::FuncOp"> {
+  let summary = "Lower ckpt.offload, ckpt.reload and ckpt.wait to copies on the CPU";
+  let description = [{
+    The CPU lowering of the copies to host memory, on tensors, before
+    bufferization (part of `ckpt-lower-to-cpu`). The CPU runs them
+    synchronously in program order: `ckpt.offload %t` becomes
+    `bufferization.alloc_tensor() copy(%t) {memory_space = 1}` (memory space
+    1 is host memory), `ckpt.reload` a copy of it back into memory space 0,
+    a `ckpt.wait` on a reload's event a `bufferization.dealloc_tensor` of the
+    host copy, and a `ckpt.wait` on an offload's event nothing (the
+    `ckpt.free` of the device tensor after it stays). After bufferization,
+    `ckpt-lower-host-copies` counts the host buffers apart.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def LowerHostCopiesPass : Pass<"ckpt-lower-host-copies", "mlir::ModuleOp"> {
+  let summary = "Allocate host memory buffers through the runtime's host-copy counters";
+  let description = [{
+    After bufferization: every `memref.alloc` in memory space 1 (host
+    memory, the host copies of `ckpt-lower-offloads`) becomes an allocation
+    in the default space between calls to `ckptRuntimeBeginHostCopy` and
+    `ckptRuntimeEndHostCopy` (declared private in the module), which the
+    ckpt runtime counts as host memory, apart from the step's; `ckpt-run`
+    reports them as `host_peak_bytes`. Only `memref.copy` and
+    `memref.dealloc` may use such a buffer.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
 }
 
 def PrintAnalysisPass : Pass<"ckpt-print-analysis", "mlir::ModuleOp"> {

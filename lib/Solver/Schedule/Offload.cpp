@@ -124,6 +124,12 @@ TransferEvaluator::evaluate(const std::vector<Transfer> &transfers,
       return fail("reloadAfter " + std::to_string(t.reloadAfter) +
                   " is not an execution after " + std::to_string(t.after) +
                   " (an offload and its reload have an execution between)");
+    if (t.waitAfter != kNoReload &&
+        (t.waitAfter <= t.after || t.waitAfter >= end ||
+         (t.reloadAfter != kNoReload && t.waitAfter > t.reloadAfter)))
+      return fail("waitAfter " + std::to_string(t.waitAfter) +
+                  " is not an execution after " + std::to_string(t.after) +
+                  " and at or before its reload");
     Move move;
     move.version = simulator.versionBefore(t.value, t.after + 1);
     if (move.version < 0)
@@ -195,17 +201,21 @@ TransferEvaluator::evaluate(const std::vector<Transfer> &transfers,
     out.start[e] = start;
     out.end[e] = clock = start + cost;
     double waited = clock;
-    pending.erase(std::remove_if(pending.begin(), pending.end(),
-                                 [&](int m) {
-                                   const Move &move = moves[m];
-                                   if (move.offloadEnd > clock &&
-                                       move.reloadAfter != e)
-                                     return false;
-                                   out.offloadDone[m] = e;
-                                   waited = std::max(waited, move.offloadEnd);
-                                   return true;
-                                 }),
-                  pending.end());
+    std::vector<int> stillPending;
+    for (int m : pending) {
+      const Move &move = moves[m];
+      const size_t wait = transfers[m].waitAfter;
+      bool waitsHere = wait != kNoReload
+                           ? wait == e
+                           : move.offloadEnd <= clock || move.reloadAfter == e;
+      if (!waitsHere) {
+        stillPending.push_back(m);
+        continue;
+      }
+      out.offloadDone[m] = e;
+      waited = std::max(waited, move.offloadEnd);
+    }
+    pending = std::move(stillPending);
     out.stallTime += waited - clock;
     clock = waited;
     for (int m : offloadsAfter[e]) {

@@ -73,6 +73,10 @@ struct Transfer {
   /// of the version after it reads the reloaded copy. kNoReload: none (then
   /// nothing may read the version after `after`).
   size_t reloadAfter = kNoReload;
+  /// Where the program waits for the offload and frees the device buffer:
+  /// after this execution (after `after`, at or before `reloadAfter`).
+  /// kNoReload: where evaluateTransfers puts it (`offloadDone`).
+  size_t waitAfter = kNoReload;
 };
 
 /// The outcome of evaluateTransfers.

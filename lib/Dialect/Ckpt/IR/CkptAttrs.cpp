@@ -54,14 +54,12 @@ LogicalResult CostAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
-LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                               StringRef /*strategy*/, uint64_t /*budget*/,
-                               uint64_t /*peak*/, llvm::APFloat time,
-                               uint64_t /*storeAllPeak*/,
-                               llvm::APFloat storeAllTime,
-                               ArrayRef<int64_t> schedule,
-                               llvm::APFloat lowerBound, StringRef device,
-                               StringRef /*profile*/) {
+LogicalResult PlanAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, StringRef /*strategy*/,
+    uint64_t /*budget*/, uint64_t /*peak*/, llvm::APFloat time,
+    uint64_t /*storeAllPeak*/, llvm::APFloat storeAllTime,
+    ArrayRef<int64_t> schedule, llvm::APFloat lowerBound, StringRef device,
+    StringRef /*profile*/, ArrayRef<int64_t> transfers, uint64_t /*hostPeak*/) {
   if (!device.empty()) {
     bool known = false;
     std::string names;
@@ -82,6 +80,35 @@ LogicalResult PlanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (position < 0)
       return emitError() << "schedule positions must be non-negative, got "
                          << position;
+  if (transfers.size() % 5)
+    return emitError() << "transfers hold five integers each";
+  const int64_t executions = static_cast<int64_t>(schedule.size());
+  for (size_t i = 0; i < transfers.size(); i += 5) {
+    int64_t op = transfers[i], result = transfers[i + 1],
+            after = transfers[i + 2], done = transfers[i + 3],
+            reload = transfers[i + 4];
+    auto bad = [&]() {
+      return emitError() << "transfer " << i / 5 << " [" << op << ", " << result
+                         << ", " << after << ", " << done << ", " << reload
+                         << "]: ";
+    };
+    if (op < 0 || result < 0)
+      return bad() << "op and result must be non-negative";
+    if (after < 0 || after >= executions)
+      return bad() << "offload_after must be an execution of the schedule "
+                      "(0 to "
+                   << executions - 1 << ")";
+    if (done <= after || done >= executions)
+      return bad() << "offload_done must be an execution after offload_after "
+                      "(up to "
+                   << executions - 1 << ")";
+    if (reload != -1 && (reload <= after || reload >= executions))
+      return bad() << "reload_after must be -1 (never) or an execution after "
+                      "offload_after (up to "
+                   << executions - 1 << ")";
+    if (reload != -1 && done > reload)
+      return bad() << "offload_done must be at or before reload_after";
+  }
   return success();
 }
 

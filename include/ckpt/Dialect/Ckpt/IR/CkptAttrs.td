@@ -102,6 +102,48 @@ def Ckpt_ScheduleParameter : ArrayRefParameter<"int64_t", "op positions"> {
   }];
 }
 
+// A list of transfers, five integers each, `[[3, 0, 4, 5, 9], ...]`; stored
+// flat. Left out when empty.
+def Ckpt_TransfersParameter : OptionalArrayRefParameter<"int64_t", "transfers"> {
+  let parser = [{ [&]() -> ::mlir::FailureOr<::llvm::SmallVector<int64_t>> {
+    ::llvm::SmallVector<int64_t> flat;
+    if ($_parser.parseCommaSeparatedList(::mlir::AsmParser::Delimiter::Square,
+          [&]() -> ::mlir::ParseResult {
+            ::llvm::SMLoc loc = $_parser.getCurrentLocation();
+            size_t before = flat.size();
+            if ($_parser.parseCommaSeparatedList(
+                  ::mlir::AsmParser::Delimiter::Square,
+                  [&]() -> ::mlir::ParseResult {
+                    int64_t value;
+                    if ($_parser.parseInteger(value))
+                      return ::mlir::failure();
+                    flat.push_back(value);
+                    return ::mlir::success();
+                  }))
+              return ::mlir::failure();
+            if (flat.size() - before != 5)
+              return $_parser.emitError(loc)
+                     << "a transfer is [op, result, offload_after, "
+                        "offload_done, reload_after], got "
+                     << (flat.size() - before) << " integers";
+            return ::mlir::success();
+          }))
+      return ::mlir::failure();
+    return flat;
+  }() }];
+  let printer = [{
+    $_printer << '[';
+    for (size_t i = 0; i < $_self.size(); i += 5) {
+      if (i)
+        $_printer << ", ";
+      $_printer << '[';
+      ::llvm::interleaveComma($_self.slice(i, 5), $_printer);
+      $_printer << ']';
+    }
+    $_printer << ']';
+  }];
+}
+
 def Ckpt_PlanAttr : Ckpt_Attr<"Plan", "plan"> {
   let summary = "The rematerialization plan of a training step: an op-level schedule";
   let description = [{
@@ -122,6 +164,18 @@ def Ckpt_PlanAttr : Ckpt_Attr<"Plan", "plan"> {
     op times file, left out when none) are the costs the times are in:
     `ckpt-report` describes the plan with them.
 
+    `transfers` (left out when none; `ckpt-plan offload=auto`) are the
+    values moved to host memory and back, five integers each:
+    `[op, result, offload_after, offload_done, reload_after]` moves result
+    `result` of the op at position `op` (the version live when execution
+    `offload_after` of the schedule ends): it is offloaded after that
+    execution, the step waits for the copy and frees the device buffer
+    after execution `offload_done`, and reloads it after execution
+    `reload_after` (-1: never; then nothing reads it again), waiting for the
+    reload before its next reader. `peak` and `time` then count the
+    transfers (the time with the stalls the link causes), and `host_peak`
+    is the most bytes held in host memory.
+
     ```mlir
     ckpt.step @train(...) attributes {ckpt.plan = #ckpt.plan<strategy = "optimal",
         budget = 1000, peak = 960, time = 3.5e-06, store_all_peak = 1200,
@@ -136,9 +190,22 @@ def Ckpt_PlanAttr : Ckpt_Attr<"Plan", "plan"> {
                         Ckpt_ScheduleParameter:$schedule,
                         Ckpt_OptionalSecondsParameter:$lower_bound,
                         StringRefParameter<"device profile (default: h100)", "\"\"">:$device,
-                        StringRefParameter<"measured op times file", "\"\"">:$profile);
+                        StringRefParameter<"measured op times file", "\"\"">:$profile,
+                        Ckpt_TransfersParameter:$transfers,
+                        DefaultValuedParameter<"uint64_t", "0">:$host_peak);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// One transfer of `transfers`.
+    struct Transfer {
+      int64_t op, result, offloadAfter, offloadDone, reloadAfter;
+    };
+    size_t getNumTransfers() const { return getTransfers().size() / 5; }
+    Transfer getTransfer(size_t i) const {
+      ::llvm::ArrayRef<int64_t> t = getTransfers().slice(5 * i, 5);
+      return {t[0], t[1], t[2], t[3], t[4]};
+    }
+  }];
 }
 
 #endif // CKPT_DIALECT_CKPT_IR_CKPTATTRS_TD
