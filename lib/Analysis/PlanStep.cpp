@@ -3,6 +3,7 @@
 #include "ckpt/Analysis/PlanStep.h"
 #include "ckpt/Analysis/Progress.h"
 #include "ckpt/Solver/Schedule/OffloadPlanner.h"
+#include "ckpt/Solver/Support/Devices.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -12,6 +13,13 @@
 
 using namespace mlir;
 using namespace ckpt;
+
+sched::LinkSpec ckpt::deviceLink(llvm::StringRef name) {
+  for (const solver::DeviceSpec &spec : solver::kDeviceSpecs)
+    if (name == spec.name)
+      return {spec.linkToHost, spec.linkToDevice, spec.linkLatency};
+  return {};
+}
 
 mlir::LogicalResult ckpt::checkSlots(mlir::Location loc, int64_t slots) {
   if (slots >= 0)
@@ -84,14 +92,15 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
     return emitError(step.getLoc(), "offload=auto plans with strategy "
                                     "'optimal' and fit=simulation "
                                     "(recomputation and offloading "
-                                    "together), not strategy '")
-           << strategy << "'" << (request.fitModel ? " with fit=model" : "");
-  // Copies to host memory are not in the step's memory model yet.
+                                    "together), not with strategy '")
+           << strategy << "'" << (request.fitModel ? " and fit=model" : "");
+  // Copies already placed would be planned around as fixed ops; the plan
+  // places its own (offload=auto).
   WalkResult moved = step.walk([](Operation *op) {
     if (isa<OffloadOp, ReloadOp, WaitOp>(op)) {
       op->emitError("ckpt-plan cannot plan a step that already moves values "
-                    "to host memory: the step's memory model has no host "
-                    "copies yet");
+                    "to host memory: plan the step as written, with "
+                    "offload=auto to move values");
       return WalkResult::interrupt();
     }
     return WalkResult::advance();

@@ -83,6 +83,21 @@ struct GPUManagedMemoryPass
     if (globals.wasInterrupted())
       return signalPassFailure();
 
+    // Host copies (ckpt.offload, bufferized into memory space 1) need copies
+    // on a second stream into pinned host memory, which this lowering does
+    // not make yet.
+    WalkResult host = func.walk([](memref::AllocOp op) {
+      auto space = dyn_cast_or_null<IntegerAttr>(op.getType().getMemorySpace());
+      if (!space || space.getInt() != 1)
+        return WalkResult::advance();
+      op.emitError() << kPipelineName
+                     << ": a host copy (ckpt.offload) is not lowered to the "
+                        "GPU yet; plan with offload=off for this lowering";
+      return WalkResult::interrupt();
+    });
+    if (host.wasInterrupted())
+      return signalPassFailure();
+
     SmallVector<memref::AllocOp> allocs;
     SmallVector<memref::DeallocOp> deallocs;
     func.walk([&](Operation *op) {

@@ -10,7 +10,6 @@
 #include "ckpt/Analysis/StepAnalysis.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
-#include "ckpt/Solver/Support/Devices.h"
 #include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
@@ -71,9 +70,7 @@ void PlanPass::runOnOperation() {
   request.ilpMemoryLimit = sched::ilpMemoryLimitBytes(*memorySpec);
   if (offload == OffloadMode::Auto) {
     request.offload = true;
-    for (const solver::DeviceSpec &spec : solver::kDeviceSpecs)
-      if (stringify(device) == spec.name)
-        request.link = {spec.linkToHost, spec.linkToDevice, spec.linkLatency};
+    request.link = deviceLink(stringify(device));
   }
   std::string error;
   std::optional<BudgetSpec> spec = parseBudget(budget, error);

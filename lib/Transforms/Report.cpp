@@ -13,6 +13,7 @@
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Solver/Chain/ChainJson.h"
+#include "ckpt/Solver/Schedule/Offload.h"
 #include "ckpt/Solver/Schedule/ProblemChain.h"
 #include "ckpt/Solver/Support/Json.h"
 #include "ckpt/Transforms/ListValidOptions.h"
@@ -120,6 +121,37 @@ void ReportPass::runOnOperation() {
           << eval.error;
       return signalPassFailure();
     }
+    // The plan's copies to host memory, over the device's link: the peak
+    // and time are then those of the schedule with them.
+    const sched::LinkSpec link = deviceLink(planDevice);
+    std::vector<sched::Transfer> transfers;
+    SmallVector<Operation *> order;
+    for (Operation &op : step.getBody().front().without_terminator())
+      order.push_back(&op);
+    for (size_t i = 0; i < plan.getNumTransfers(); ++i) {
+      PlanAttr::Transfer t = plan.getTransfer(i);
+      int value = -1;
+      if (t.op < static_cast<int64_t>(order.size()) &&
+          t.result < order[t.op]->getNumResults())
+        value = built->idOf.lookup(order[t.op]->getResult(t.result));
+      sched::Transfer transfer{value, static_cast<size_t>(t.offloadAfter),
+                               t.reloadAfter < 0
+                                   ? sched::kNoReload
+                                   : static_cast<size_t>(t.reloadAfter)};
+      transfer.waitAfter = static_cast<size_t>(t.offloadDone);
+      transfers.push_back(transfer);
+    }
+    sched::TransferEvaluation moved;
+    if (!transfers.empty()) {
+      moved = sched::evaluateTransfers(problem, schedule, transfers, link);
+      if (!moved.valid) {
+        step.emitError("the plan's transfers are not valid for this step: ")
+            << moved.error;
+        return signalPassFailure();
+      }
+      eval.peak = moved.devicePeak;
+      eval.cost = moved.time;
+    }
     sched::Evaluation storeAll =
         sched::evaluate(problem, sched::identitySchedule(problem));
     double storeAllTime = storeAll.cost;
@@ -158,6 +190,26 @@ void ReportPass::runOnOperation() {
       recomputed.push(std::move(op));
     }
     chosen.set("recomputed", std::move(recomputed));
+    if (!transfers.empty()) {
+      json::Value copies = json::Value::array();
+      for (size_t i = 0; i < plan.getNumTransfers(); ++i) {
+        PlanAttr::Transfer t = plan.getTransfer(i);
+        json::Value copy = json::Value::object();
+        copy.set("position", t.op);
+        copy.set("result", t.result);
+        copy.set("op",
+                 problem.ops[problem.values[transfers[i].value].producer].name);
+        copy.set("loc", location(order[t.op]));
+        copy.set("offload_after", t.offloadAfter);
+        copy.set("offload_done", t.offloadDone);
+        copy.set("reload_after", t.reloadAfter);
+        copies.push(std::move(copy));
+      }
+      chosen.set("transfers", std::move(copies));
+      chosen.set("host_peak_bytes", moved.hostPeak);
+      chosen.set("stall_s", moved.stallTime);
+      chosen.set("offloaded_bytes", moved.offloadedBytes);
+    }
     entry.set("plan", std::move(chosen));
     entry.set("simulated_peak_bytes", eval.peak);
 
@@ -197,6 +249,26 @@ void ReportPass::runOnOperation() {
       }
       baselines.set(strategy.str(), std::move(out));
     }
+    // PyTorch's save_on_cpu over the device's link: the step as written,
+    // every saved activation on the host between its forward and backward
+    // uses (an offload-only baseline; its peak may not fit the budget).
+    {
+      sched::Schedule asWritten = sched::identitySchedule(problem);
+      sched::TransferEvaluator evaluator(problem, asWritten);
+      sched::TransferEvaluation saved =
+          evaluator.evaluate(evaluator.saveOnCpu(), link);
+      json::Value out = json::Value::object();
+      if (!saved.valid) {
+        out.set("error", saved.error);
+      } else {
+        out.set("feasible", saved.devicePeak <= static_cast<int64_t>(budget));
+        out.set("peak_bytes", saved.devicePeak);
+        out.set("time_s", saved.time);
+        out.set("overhead_percent", overhead(saved.time, storeAllTime));
+        out.set("host_peak_bytes", saved.hostPeak);
+      }
+      baselines.set("save_on_cpu", std::move(out));
+    }
     entry.set("baselines", std::move(baselines));
 
     json::Value live = json::Value::array();
@@ -232,6 +304,11 @@ void ReportPass::runOnOperation() {
     size_t recomputations = schedule.size() - problem.ops.size();
     os << recomputations
        << (recomputations == 1 ? " recomputation" : " recomputations");
+    if (!transfers.empty())
+      os << ", " << transfers.size()
+         << (transfers.size() == 1 ? " value" : " values")
+         << " moved to host memory (host peak "
+         << formatBytes(static_cast<uint64_t>(moved.hostPeak)) << ")";
     mlir::emitRemark(step.getLoc(), summary);
   }
 

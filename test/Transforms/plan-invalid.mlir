@@ -58,7 +58,7 @@ ckpt.step @dynamic(%v: tensor<?xf32>, %l: f32) -> (f32, tensor<?xf32>) {
 
 ckpt.step @already_offloaded(%v: tensor<4xf32>, %l: f32) -> (f32, tensor<4xf32>) {
   %x = math.exp %v : tensor<4xf32>
-  // expected-error @+1 {{ckpt-plan cannot plan a step that already moves values to host memory: the step's memory model has no host copies yet}}
+  // expected-error @+1 {{ckpt-plan cannot plan a step that already moves values to host memory: plan the step as written, with offload=auto to move values}}
   %h, %off = ckpt.offload %x : tensor<4xf32>
   %r, %on = ckpt.reload %h after %off : tensor<4xf32>
   ckpt.wait %on

@@ -86,3 +86,32 @@ ckpt.step @holds_frees_identity(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf
   %l = tensor.extract_slice %t[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
   ckpt.return %l, %t : tensor<1xf32>, tensor<4xf32> loss(0)
 }
+
+// -----
+
+// expected-error @+1 {{the plan's transfer 0 moves result #3 of op #0, which the step does not have: the step changed after it was planned}}
+ckpt.step @transfer_of_a_missing_result(%x: tensor<4xf32>) -> tensor<1xf32> attributes {
+    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 1.0, store_all_peak = 1, store_all_time = 1.0,
+      schedule = [0, 1, 2, 3, 4], transfers = [[0, 3, 0, 1, 2]]>} {
+  %a = math.exp %x : tensor<4xf32>
+  %b = math.sin %a : tensor<4xf32>
+  %c = math.cos %b : tensor<4xf32>
+  %d = arith.mulf %c, %a : tensor<4xf32>
+  %l = tensor.extract_slice %d[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
+  ckpt.return %l : tensor<1xf32> loss(0)
+}
+
+// -----
+
+// a is read by b (execution 1) while the plan has it on the host.
+// expected-error @+1 {{the plan's transfers are not valid for this step: transfer 0 (value 0): execution 1 reads it while it is on the host (reloaded after 2)}}
+ckpt.step @transfer_read_on_the_host(%x: tensor<4xf32>) -> tensor<1xf32> attributes {
+    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 1.0, store_all_peak = 1, store_all_time = 1.0,
+      schedule = [0, 1, 2, 3, 4], transfers = [[0, 0, 0, 1, 2]]>} {
+  %a = math.exp %x : tensor<4xf32>
+  %b = math.sin %a : tensor<4xf32>
+  %c = math.cos %b : tensor<4xf32>
+  %d = arith.mulf %c, %a : tensor<4xf32>
+  %l = tensor.extract_slice %d[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
+  ckpt.return %l : tensor<1xf32> loss(0)
+}

@@ -937,12 +937,6 @@ int main(int argc, char **argv) {
     if (useGpu) {
       json.attribute("host_peak_bytes", stats.peakBytes);
       json.attribute("kernels", stats.kernelLaunches);
-    } else {
-      // Host copies of offloaded values (ckpt.offload), apart from the
-      // step's memory above.
-      json.attribute("host_peak_bytes", stats.hostCopyPeakBytes);
-      json.attribute("host_copies", stats.hostCopyAllocCount);
-      json.attribute("host_live_bytes_at_exit", stats.hostCopyLiveBytes);
     }
     json.attribute("seed", static_cast<uint64_t>(seed));
     json.attribute("repeat", static_cast<int64_t>(repeat));
@@ -953,6 +947,13 @@ int main(int argc, char **argv) {
     };
     raw("wall_ms", ms(median)); // milliseconds to the microsecond
     raw("wall_ms_min", ms(sorted.front()));
+    if (!useGpu) {
+      // Host copies of offloaded values (ckpt.offload), apart from the
+      // step's memory above.
+      json.attribute("host_peak_bytes", stats.hostCopyPeakBytes);
+      json.attribute("host_copies", stats.hostCopyAllocCount);
+      json.attribute("host_live_bytes_at_exit", stats.hostCopyLiveBytes);
+    }
     if (printOutputs)
       raw("outputs", outputsJson);
   });

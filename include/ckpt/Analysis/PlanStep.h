@@ -20,6 +20,10 @@
 
 namespace ckpt {
 
+/// The link to host memory of device `name` (Devices.h: bytes per second
+/// each way, seconds per copy); all zero for an unknown name.
+sched::LinkSpec deviceLink(llvm::StringRef name);
+
 /// Checks a `slots` option (0: exact sizes, else positive); emits an error
 /// at `loc` otherwise.
 mlir::LogicalResult checkSlots(mlir::Location loc, int64_t slots);

@@ -158,6 +158,44 @@ ckpt::sched::planWithOffload(const Problem &problem,
     consider(atBudget.schedule, {}, "recompute");
   }
 
+  // save_on_cpu's transfers on `schedule`, less those the budget does not
+  // need (the smallest first; at most 200 tried: each costs an evaluation).
+  auto saveOnCpu = [&](const Schedule &schedule, const std::string &producer) {
+    TransferEvaluator evaluator(problem, schedule);
+    std::vector<Transfer> transfers = evaluator.saveOnCpu();
+    if (transfers.empty())
+      return;
+    TransferEvaluation all = evaluator.evaluate(transfers, options.link);
+    if (!all.valid || all.devicePeak > options.budget)
+      return;
+    if (transfers.size() <= 200) {
+      const MemorySimulator &tables = evaluator.tables();
+      auto bytesOf = [&](const Transfer &t) {
+        int version = tables.versionBefore(t.value, t.after + 1);
+        return tables.bufferBytes[tables.versionBuffer[version]];
+      };
+      std::vector<Transfer> order = transfers;
+      std::stable_sort(order.begin(), order.end(),
+                       [&](const Transfer &a, const Transfer &b) {
+                         return bytesOf(a) < bytesOf(b);
+                       });
+      double time = all.time;
+      for (const Transfer &drop : order) {
+        std::vector<Transfer> fewer;
+        for (const Transfer &t : transfers)
+          if (t.value != drop.value || t.after != drop.after)
+            fewer.push_back(t);
+        TransferEvaluation e = evaluator.evaluate(fewer, options.link);
+        if (e.valid && e.devicePeak <= options.budget && e.time <= time) {
+          transfers = std::move(fewer);
+          time = e.time;
+        }
+      }
+    }
+    consider(schedule, std::move(transfers), producer);
+  };
+  saveOnCpu(identitySchedule(problem), "save_on_cpu");
+
   // Recompute less, offload instead: plans at larger budgets, brought under
   // this one by transfers.
   int64_t storeAll = evaluate(problem, identitySchedule(problem)).peak;
@@ -177,6 +215,8 @@ ckpt::sched::planWithOffload(const Problem &problem,
         addTransfers(problem, larger.schedule, options.budget, options);
     consider(larger.schedule, std::move(transfers),
              "recompute@" + std::to_string(budget) + "+offload");
+    saveOnCpu(larger.schedule,
+              "recompute@" + std::to_string(budget) + "+save_on_cpu");
   }
   return out;
 }

@@ -9,7 +9,11 @@
 //    instant, the moves of a version idle there (offloaded after its reader
 //    before the peak, reloaded either as late as the link allows without a
 //    stall or just before its next reader) are evaluated exactly, and the
-//    one that lowers the peak most (then the fastest) is kept.
+//    one that lowers the peak most (then the fastest) is kept;
+//  - save_on_cpu's transfers (Offload.h) on the store-all schedule and on
+//    those recompute-only plans, less the transfers the budget does not
+//    need, so the joint plan is never slower than save_on_cpu where that
+//    fits.
 // Offloading goes below the least budget recomputation reaches when a value
 // that cannot be recomputed (or costs too much to) waits long enough.
 //
@@ -49,9 +53,11 @@ struct OffloadPlanResult {
   /// time, for comparison.
   bool recomputeFeasible = false;
   double recomputeTime = 0;
-  /// Where the plan came from: "recompute" (no transfer), or
+  /// Where the plan came from: "recompute" (no transfer),
   /// "recompute@<bytes>+offload" (the recompute-only plan at that budget
-  /// with transfers).
+  /// with transfers added at the peak), "save_on_cpu" (the step as written
+  /// with save_on_cpu's transfers, the unneeded ones dropped) or
+  /// "recompute@<bytes>+save_on_cpu".
   std::string producer;
 };
 

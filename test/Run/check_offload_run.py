@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""End-to-end check of offloading on one training step (ckpt-plan
+offload=auto, device cpu: its link is a memcpy).
+
+Runs the unplanned step with ckpt-run first: its measured peak P and its
+outputs are the reference. For each budget PCT% (PCT * P / 100 rounded
+down, computed here):
+
+  - plans with recomputation alone (offload=off) and with offloading
+    (offload=auto); the joint plan must fit the budget and be no slower
+    than recomputation alone (the plans' times; when recomputation alone is
+    infeasible, the joint plan must still fit);
+  - rewrites the joint plan (ckpt.offload / ckpt.wait / ckpt.reload, frees),
+    lowers it to the CPU and runs it: the outputs must be bit-identical to
+    the unplanned step's, nothing leaks (device or host), and the measured
+    device peak equals both the plan's peak and the memory simulation of the
+    rewritten step (ckpt-print-analysis), to the byte; the measured host peak
+    equals the plan's host_peak.
+
+Prints `OK PCT% budget=B transfers=N peak=P host=H faster|same` per budget
+(`faster`: the joint plan is faster than recomputation alone). Usage:
+check_offload_run.py STEP.mlir ENTRY PERCENT...
+"""
+import os
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "python"))
+from ckpt import remat  # noqa: E402
+
+TRANSFERS = re.compile(r"transfers = \[(.*?)\]\]")
+HOST_PEAK = re.compile(r"host_peak = (\d+)")
+
+
+def main():
+    step, entry, percents = sys.argv[1], sys.argv[2], sys.argv[3:]
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            wrapped = remat.wrap(step, tmp)
+            base = remat.execute(wrapped, entry, tmp)
+            print(f"BASE peak={base['peak_bytes']} host={base['host_peak_bytes']}")
+            for percent in percents:
+                budget = int(percent) * base["peak_bytes"] // 100
+                try:
+                    _, alone, _ = remat.plan(wrapped, budget, tmp, "device=cpu")
+                    alone_time = remat.plan_numbers(alone)["time"]
+                except remat.Infeasible:
+                    alone_time = None
+                planned, text, planned_budget = remat.plan(
+                    wrapped, budget, tmp, "device=cpu offload=auto")
+                numbers = remat.plan_numbers(text)
+                if planned_budget != budget:
+                    raise remat.Failure(f"the plan's budget {planned_budget} is not {budget}")
+                if numbers["peak"] > budget:
+                    raise remat.Failure(f"the plan's peak {numbers['peak']} is over {budget}")
+                if alone_time is not None and numbers["time"] > alone_time:
+                    raise remat.Failure(f"{percent}%: the joint plan ({numbers['time']} s) is "
+                                        f"slower than recomputation alone ({alone_time} s)")
+                transfers = TRANSFERS.search(text)
+                count = transfers.group(1).count("[") + 1 if transfers else 0
+                host = HOST_PEAK.search(text)
+                host = int(host.group(1)) if host else 0
+                rewritten, predicted = remat.rewrite(planned, tmp)
+                measured = remat.execute(rewritten, entry, tmp)
+                remat.check(base, measured, budget, predicted)
+                if measured["peak_bytes"] != numbers["peak"]:
+                    raise remat.Failure(f"measured peak {measured['peak_bytes']} vs the "
+                                        f"plan's {numbers['peak']}")
+                if measured["host_peak_bytes"] != host:
+                    raise remat.Failure(f"measured host peak {measured['host_peak_bytes']} "
+                                        f"vs the plan's {host}")
+                if measured["host_live_bytes_at_exit"]:
+                    raise remat.Failure("host copies leak")
+                speed = ("faster" if alone_time is None or numbers["time"] < alone_time
+                         else "same")
+                print(f"OK {percent}% budget={budget} transfers={count} "
+                      f"peak={measured['peak_bytes']} host={host} {speed} identical")
+        except (remat.Failure, remat.Infeasible) as e:
+            print(f"FAIL {e}")
+            sys.exit(1)
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()
