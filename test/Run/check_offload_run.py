@@ -17,9 +17,12 @@ down, computed here):
     rewritten step (ckpt-print-analysis), to the byte; the measured host peak
     equals the plan's host_peak.
 
-Prints `OK PCT% budget=B transfers=N peak=P host=H faster|same` per budget
-(`faster`: the joint plan is faster than recomputation alone). Usage:
-check_offload_run.py STEP.mlir ENTRY PERCENT...
+Prints `OK PCT% budget=B transfers=N peak=P host=H faster|same|below` per
+budget (`faster`: the joint plan is faster than recomputation alone;
+`below`: recomputation alone cannot fit the budget, the joint plan does),
+or `INFEASIBLE PCT% recompute_least=L` when neither fits (ckpt-plan's error
+names L, the least budget of recomputation alone, which must be above the
+budget). Usage: check_offload_run.py STEP.mlir ENTRY PERCENT...
 """
 import os
 import re
@@ -30,6 +33,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "python"))
 from ckpt import remat  # noqa: E402
 
+INFEASIBLE = re.compile(r"infeasible for strategy 'optimal' with offloading .*"
+                        r"the least feasible budget of recomputation alone is (\d+) B")
 TRANSFERS = re.compile(r"transfers = \[(.*?)\]\]")
 HOST_PEAK = re.compile(r"host_peak = (\d+)")
 
@@ -48,8 +53,15 @@ def main():
                     alone_time = remat.plan_numbers(alone)["time"]
                 except remat.Infeasible:
                     alone_time = None
-                planned, text, planned_budget = remat.plan(
-                    wrapped, budget, tmp, "device=cpu offload=auto")
+                try:
+                    planned, text, planned_budget = remat.plan(
+                        wrapped, budget, tmp, "device=cpu offload=auto")
+                except remat.Failure as e:
+                    least = INFEASIBLE.search(str(e))
+                    if not least or alone_time is not None or int(least.group(1)) <= budget:
+                        raise
+                    print(f"INFEASIBLE {percent}% recompute_least={least.group(1)}")
+                    continue
                 numbers = remat.plan_numbers(text)
                 if planned_budget != budget:
                     raise remat.Failure(f"the plan's budget {planned_budget} is not {budget}")
@@ -73,8 +85,8 @@ def main():
                                         f"vs the plan's {host}")
                 if measured["host_live_bytes_at_exit"]:
                     raise remat.Failure("host copies leak")
-                speed = ("faster" if alone_time is None or numbers["time"] < alone_time
-                         else "same")
+                speed = ("below" if alone_time is None
+                         else "faster" if numbers["time"] < alone_time else "same")
                 print(f"OK {percent}% budget={budget} transfers={count} "
                       f"peak={measured['peak_bytes']} host={host} {speed} identical")
         except (remat.Failure, remat.Infeasible) as e:

@@ -195,14 +195,20 @@ TEST(Offload, TransfersThatCannotBe) {
             "transfer 1 (value 1): its version already moves (transfer 0)");
   EXPECT_EQ(evaluateTransfers(p, s, {{1, 1, 4}}, {0, 200, 0}).error,
             "the link needs positive bandwidths and a latency >= 0");
-  // A view shares its source's buffer: neither moves.
+  // A view shares its source's buffer: neither moves (a is not the last
+  // version of its buffer, b is a view).
   Problem v = sixOps();
   v.values[2].rule = BufferRule::View;
   v.values[2].source = 1;
   ASSERT_EQ(v.validate(), "");
+  const char *whole = "it is not the last version of its buffer, a view, or "
+                      "without bytes, or an earlier version of its buffer is "
+                      "read after the offload: only a whole buffer that "
+                      "nothing else reads moves";
   EXPECT_EQ(evaluateTransfers(v, s, {{1, 1, 4}}, link).error,
-            "transfer 0 (value 1): its buffer is shared with a view or an "
-            "in-place result, or it has none: only a buffer of its own moves");
+            std::string("transfer 0 (value 1): ") + whole);
+  EXPECT_EQ(evaluateTransfers(v, s, {{2, 1, 4}}, link).error,
+            std::string("transfer 0 (value 2): ") + whole);
 }
 
 TEST(Offload, NothingMovedIsEvaluate) {

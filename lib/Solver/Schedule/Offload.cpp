@@ -74,10 +74,27 @@ TransferEvaluator::TransferEvaluator(const Problem &problem,
 
 int TransferEvaluator::ownBuffer(int version) const {
   int buffer = simulator.versionBuffer[version];
-  if (buffer < 0 ||
-      simulator.bufferStart[buffer + 1] - simulator.bufferStart[buffer] != 1)
+  if (buffer < 0 || simulator.bufferBytes[buffer] <= 0)
+    return -1;
+  // The last version of its buffer (no view or in-place result is made of
+  // it), and not a view itself: its tensor is the whole buffer.
+  if (simulator.bufferVersions[simulator.bufferStart[buffer + 1] - 1] !=
+          version ||
+      problem.values[simulator.versionValue[version]].rule == BufferRule::View)
     return -1;
   return buffer;
+}
+
+bool TransferEvaluator::movableAfter(int version, size_t after) const {
+  int buffer = ownBuffer(version);
+  if (buffer < 0)
+    return false;
+  // The buffer's earlier versions (written over in place) are dead by then.
+  for (size_t i = simulator.bufferStart[buffer];
+       i + 1 < simulator.bufferStart[buffer + 1]; ++i)
+    if (simulator.versionLast[simulator.bufferVersions[i]] > after)
+      return false;
+  return true;
 }
 
 TransferEvaluation
@@ -136,9 +153,11 @@ TransferEvaluator::evaluate(const std::vector<Transfer> &transfers,
       return fail("no version exists when execution " +
                   std::to_string(t.after) + " ends");
     int buffer = ownBuffer(move.version);
-    if (buffer < 0)
-      return fail("its buffer is shared with a view or an in-place result, "
-                  "or it has none: only a buffer of its own moves");
+    if (buffer < 0 || !movableAfter(move.version, t.after))
+      return fail("it is not the last version of its buffer, a view, or "
+                  "without bytes, or an earlier version of its buffer is "
+                  "read after the offload: only a whole buffer that nothing "
+                  "else reads moves");
     if (moveOfVersion[move.version] >= 0)
       return fail("its version already moves (transfer " +
                   std::to_string(moveOfVersion[move.version]) + ")");
@@ -327,6 +346,8 @@ std::vector<Transfer> TransferEvaluator::saveOnCpu() const {
     // with, and no bytes saved.
     if (firstBackward == kNoReload || interleaved ||
         firstBackward == lastForward + 1)
+      continue;
+    if (!movableAfter(static_cast<int>(y), lastForward))
       continue;
     transfers.push_back({value, lastForward, firstBackward - 1});
   }

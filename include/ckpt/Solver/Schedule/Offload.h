@@ -118,9 +118,14 @@ public:
   /// save_on_cpu's transfers (saveOnCpuTransfers).
   std::vector<Transfer> saveOnCpu() const;
 
-  /// The buffer `version` holds alone (no view or in-place result shares
-  /// it, and it has bytes), or -1: only such a version moves.
+  /// The buffer of `version` when a transfer may move it: the version is
+  /// the last of its buffer (no view or in-place result is made of it
+  /// later), not a view itself, and the buffer has bytes; else -1.
   int ownBuffer(int version) const;
+  /// Whether `version` may move after execution `after`: ownBuffer, and
+  /// the buffer's earlier versions (written over in place by it) are read
+  /// at or before `after`.
+  bool movableAfter(int version, size_t after) const;
 
 private:
   const Problem &problem;
@@ -131,7 +136,8 @@ private:
 
 /// Evaluates `schedule` (valid for evaluate) with `transfers` over `link`.
 /// A transfer is valid when its value has a version defined at or before
-/// `after` in a buffer of its own, `reloadAfter` is after `after` (a fresh
+/// `after` that may move then (TransferEvaluator::movableAfter: the whole
+/// buffer, nothing else reading it), `reloadAfter` is after `after` (a fresh
 /// result, no view or in-place result shares it), nothing reads that version
 /// after `after` up to `reloadAfter`, a returned version is reloaded, and no
 /// version moves twice.
@@ -143,8 +149,9 @@ TransferEvaluation evaluateTransfers(const Problem &problem,
 /// PyTorch's save_on_cpu as transfers: every forward value a backward op
 /// reads is offloaded when its last forward reader ends, and reloaded when
 /// the execution before its first backward reader ends (copies back on
-/// demand, so its reload is not overlapped). Values that cannot move (a
-/// buffer shared with a view or an in-place result, no bytes) stay, and so
+/// demand, so its reload is not overlapped). Values that cannot move
+/// (movableAfter: a view, a buffer written over in place later or read
+/// through another version, no bytes) stay, and so
 /// do values the next execution reads again (no execution between the
 /// copies: no byte saved).
 std::vector<Transfer> saveOnCpuTransfers(const Problem &problem,
