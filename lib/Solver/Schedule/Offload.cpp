@@ -77,10 +77,13 @@ int TransferEvaluator::ownBuffer(int version) const {
   if (buffer < 0 || simulator.bufferBytes[buffer] <= 0)
     return -1;
   // The last version of its buffer (no view or in-place result is made of
-  // it), and not a view itself: its tensor is the whole buffer.
+  // it later), and its tensor is the whole buffer (a view only when it has
+  // the buffer's bytes: a reshape, not a slice).
+  const Value &value = problem.values[simulator.versionValue[version]];
   if (simulator.bufferVersions[simulator.bufferStart[buffer + 1] - 1] !=
           version ||
-      problem.values[simulator.versionValue[version]].rule == BufferRule::View)
+      (value.rule == BufferRule::View &&
+       value.bytes != simulator.bufferBytes[buffer]))
     return -1;
   return buffer;
 }

@@ -120,7 +120,8 @@ public:
 
   /// The buffer of `version` when a transfer may move it: the version is
   /// the last of its buffer (no view or in-place result is made of it
-  /// later), not a view itself, and the buffer has bytes; else -1.
+  /// later), its tensor is the whole buffer (a view only with the buffer's
+  /// bytes: a reshape, not a slice), and the buffer has bytes; else -1.
   int ownBuffer(int version) const;
   /// Whether `version` may move after execution `after`: ownBuffer, and
   /// the buffer's earlier versions (written over in place by it) are read
