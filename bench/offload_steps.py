@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Offloading against recomputation on imported PyTorch steps.
 
-Two tables, printed and (with --doc) written into docs/BENCHMARKS.md between
-the offload-steps markers:
+Tables, printed and (with --doc) written into docs/BENCHMARKS.md between
+the offload-plans, offload-runs and offload-graphs markers:
 
 1. Plans. For GPT-2 small (batch 8, sequence 1024), a Llama-style decoder
    (12 layers, width 768, 12 heads, 4 key/value heads, sequence 512, vocabulary
@@ -37,7 +37,7 @@ the offload-steps markers:
     /usr/bin/python3 bench/offload_steps.py --build build --doc docs/BENCHMARKS.md \
         --graphs ../shared/graphs/checkmate
 
-(--only steps|graphs makes one of the two blocks.)
+(--only plans|runs|graphs makes one of the blocks.)
 
 Exit status 1 when a joint plan is slower than recomputation alone, when a
 peak exceeds its budget, or when a run differs from its prediction.
@@ -166,7 +166,8 @@ def runs_table(build, tmp, failures):
             numbers = remat.plan_numbers(text)
             host = re.search(r"host_peak = (\d+)", text)
             host = int(host.group(1)) if host else 0
-            moved = text.count("], [") + 1 if "transfers = [[" in text else 0
+            transfers = re.search(r"transfers = \[(.*?)\]\]", text)
+            moved = transfers.group(1).count("[") + 1 if transfers else 0
             rewritten, simulated = remat.rewrite(planned, tmp)
             run = remat.execute(rewritten, entry, tmp)
             same = run["outputs_sha256"] == base["outputs_sha256"]
@@ -197,10 +198,11 @@ def graphs_table(build, graphs, failures):
             p = subprocess.run([sched, path, f"--budget={percent}%", "--offload-link=1e6",
                                 "--compact"], capture_output=True, text=True)
             wall = time.monotonic() - start
-            if p.returncode:
+            try:
+                d = json.loads(p.stdout)  # exit status 2: infeasible, still a report
+            except json.JSONDecodeError:
                 failures.append(f"{name} {percent}%: {p.stderr.strip()[-300:]}")
                 continue
-            d = json.loads(p.stdout)
             off = d.get("offload", {})
             alone = f"{d['overhead_percent']:.2f}%" if d.get("feasible") else "refused"
             if not off.get("feasible"):
@@ -223,7 +225,7 @@ def main():
     ap.add_argument("--build", default="build")
     ap.add_argument("--doc", help="write the tables into this Markdown file")
     ap.add_argument("--graphs", help="the folder of Checkmate's graphs (table 3)")
-    ap.add_argument("--only", choices=["steps", "graphs"])
+    ap.add_argument("--only", choices=["plans", "runs", "graphs"])
     args = ap.parse_args()
     build = os.path.abspath(args.build)
     os.environ["PATH"] = os.path.join(build, "bin") + os.pathsep + os.environ["PATH"]
@@ -232,20 +234,20 @@ def main():
     commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
     where = f"Measured on {cpu_name()}, commit {commit}, with "
-    if args.only != "graphs":
-        with tempfile.TemporaryDirectory() as tmp:
-            plans = plans_table(opt, build, tmp, failures)
-            runs = runs_table(build, tmp, failures)
-        text = (where + "`/usr/bin/python3 bench/offload_steps.py --build build "
-                "--doc docs/BENCHMARKS.md --only steps`.\n\n" + f"{plans}\n\n{runs}\n")
-        print(text)
-        if args.doc:
-            remat.replace_block(args.doc, "offload-steps", text)
-    if args.only != "steps" and args.graphs:
+    command = "`/usr/bin/python3 bench/offload_steps.py --build build --doc docs/BENCHMARKS.md"
+    with tempfile.TemporaryDirectory() as tmp:
+        for block, make in (("plans", lambda: plans_table(opt, build, tmp, failures)),
+                            ("runs", lambda: runs_table(build, tmp, failures))):
+            if args.only not in (None, block):
+                continue
+            text = where + f"{command} --only {block}`.\n\n" + make() + "\n"
+            print(text)
+            if args.doc:
+                remat.replace_block(args.doc, f"offload-{block}", text)
+    if args.only in (None, "graphs") and args.graphs:
         graphs = graphs_table(build, args.graphs, failures)
-        text = (where + "`/usr/bin/python3 bench/offload_steps.py --build build "
-                "--doc docs/BENCHMARKS.md --only graphs --graphs "
-                "../shared/graphs/checkmate`.\n\n" + f"{graphs}\n")
+        text = (where + f"{command} --only graphs --graphs ../shared/graphs/checkmate`."
+                f"\n\n{graphs}\n")
         print(text)
         if args.doc:
             remat.replace_block(args.doc, "offload-graphs", text)

@@ -21,6 +21,33 @@ sched::LinkSpec ckpt::deviceLink(llvm::StringRef name) {
   return {};
 }
 
+mlir::FailureOr<std::vector<sched::Transfer>>
+ckpt::planTransfers(StepOp step, PlanAttr plan, const OrderProblem &built) {
+  SmallVector<Operation *> order;
+  for (Operation &op : step.getBody().front().without_terminator())
+    order.push_back(&op);
+  std::vector<sched::Transfer> transfers;
+  for (size_t i = 0; i < plan.getNumTransfers(); ++i) {
+    PlanAttr::Transfer t = plan.getTransfer(i);
+    auto it = built.idOf.end();
+    if (t.op < static_cast<int64_t>(order.size()) &&
+        t.result < order[t.op]->getNumResults())
+      it = built.idOf.find(order[t.op]->getResult(t.result));
+    if (it == built.idOf.end())
+      return emitError(step.getLoc(), "the plan's transfer ")
+             << i << " moves result #" << t.result << " of op #" << t.op
+             << ", which the step does not have: the step changed after it "
+                "was planned";
+    // The verifier made sure that offload_after < offload_done <=
+    // reload_after, all executions of the schedule.
+    sched::Transfer transfer{it->second, static_cast<size_t>(t.offloadAfter),
+                             static_cast<size_t>(t.reloadAfter)};
+    transfer.waitAfter = static_cast<size_t>(t.offloadDone);
+    transfers.push_back(transfer);
+  }
+  return transfers;
+}
+
 mlir::LogicalResult ckpt::checkSlots(mlir::Location loc, int64_t slots) {
   if (slots >= 0)
     return mlir::success();

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Transforms/Rematerialize.h"
+#include "ckpt/Analysis/PlanStep.h"
 #include "ckpt/Analysis/StepAnalysis.h"
 #include "ckpt/Analysis/StepProblem.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
@@ -377,27 +378,11 @@ LogicalResult ckpt::applyPlan(StepOp step) {
     return emitError(step.getLoc(), "the plan's schedule is not valid for "
                                     "this step: ")
            << check.error;
-  // The transfers, as the solver's (the value by the op and result number
-  // that define it).
-  std::vector<sched::Transfer> transfers;
-  for (size_t i = 0; i < plan.getNumTransfers(); ++i) {
-    PlanAttr::Transfer t = plan.getTransfer(i);
-    int value = -1;
-    if (t.op < static_cast<int64_t>(order.size()) &&
-        t.result < order[t.op]->getNumResults())
-      value = built.idOf.lookup(order[t.op]->getResult(t.result));
-    if (value < 0)
-      return emitError(step.getLoc(), "the plan's transfer ")
-             << i << " moves result #" << t.result << " of op #" << t.op
-             << ", which the step does not have: the step changed after it "
-                "was planned";
-    sched::Transfer transfer{value, static_cast<size_t>(t.offloadAfter),
-                             t.reloadAfter < 0
-                                 ? sched::kNoReload
-                                 : static_cast<size_t>(t.reloadAfter)};
-    transfer.waitAfter = static_cast<size_t>(t.offloadDone);
-    transfers.push_back(transfer);
-  }
+  FailureOr<std::vector<sched::Transfer>> planned =
+      planTransfers(step, plan, built);
+  if (failed(planned))
+    return failure();
+  const std::vector<sched::Transfer> &transfers = *planned;
   int64_t expectedPeak = check.peak;
   if (!transfers.empty()) {
     // Memory does not depend on the link; any valid one evaluates it.

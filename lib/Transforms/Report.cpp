@@ -124,23 +124,14 @@ void ReportPass::runOnOperation() {
     // The plan's copies to host memory, over the device's link: the peak
     // and time are then those of the schedule with them.
     const sched::LinkSpec link = deviceLink(planDevice);
-    std::vector<sched::Transfer> transfers;
+    FailureOr<std::vector<sched::Transfer>> planned =
+        planTransfers(step, plan, *built);
+    if (failed(planned))
+      return signalPassFailure();
+    const std::vector<sched::Transfer> &transfers = *planned;
     SmallVector<Operation *> order;
     for (Operation &op : step.getBody().front().without_terminator())
       order.push_back(&op);
-    for (size_t i = 0; i < plan.getNumTransfers(); ++i) {
-      PlanAttr::Transfer t = plan.getTransfer(i);
-      int value = -1;
-      if (t.op < static_cast<int64_t>(order.size()) &&
-          t.result < order[t.op]->getNumResults())
-        value = built->idOf.lookup(order[t.op]->getResult(t.result));
-      sched::Transfer transfer{value, static_cast<size_t>(t.offloadAfter),
-                               t.reloadAfter < 0
-                                   ? sched::kNoReload
-                                   : static_cast<size_t>(t.reloadAfter)};
-      transfer.waitAfter = static_cast<size_t>(t.offloadDone);
-      transfers.push_back(transfer);
-    }
     sched::TransferEvaluation moved;
     if (!transfers.empty()) {
       moved = sched::evaluateTransfers(problem, schedule, transfers, link);

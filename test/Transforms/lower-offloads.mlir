@@ -44,9 +44,9 @@ func.func @moved(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-// A copy never reloaded (reload_after = -1 in a plan: nothing reads the
-// value again) is never released; nothing reads it, so bufferization drops
-// it as dead code and no host memory is allocated.
+// A copy never reloaded (no plan makes one: a value never read again is
+// freed, not moved) is never released; nothing reads it, so bufferization
+// drops it as dead code and no host memory is allocated.
 // CHECK-LABEL: func.func @never_reloaded(
 // CHECK:         bufferization.alloc_tensor() copy(%{{.*}}) {memory_space = 1 : i64}
 // CHECK-NOT:     dealloc_tensor

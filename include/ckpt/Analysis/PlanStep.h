@@ -5,6 +5,7 @@
 
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Analysis/StepProblem.h"
+#include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Solver/Schedule/Offload.h"
 #include "ckpt/Solver/Schedule/Planner.h"
 #include "ckpt/Solver/Support/Budget.h"
@@ -23,6 +24,13 @@ namespace ckpt {
 /// The link to host memory of device `name` (Devices.h: bytes per second
 /// each way, seconds per copy); all zero for an unknown name.
 sched::LinkSpec deviceLink(llvm::StringRef name);
+
+/// The transfers of `plan` (the #ckpt.plan of `step`) as the solver's, each
+/// moved value found by its op's position in the step's block and its result
+/// number in `built` (the step's problem). Emits an error at the step and
+/// fails when the step has no such result: it changed after it was planned.
+mlir::FailureOr<std::vector<sched::Transfer>>
+planTransfers(StepOp step, PlanAttr plan, const OrderProblem &built);
 
 /// Checks a `slots` option (0: exact sizes, else positive); emits an error
 /// at `loc` otherwise.

@@ -460,9 +460,9 @@ ckpt.step @plan_transfer_of_four(%x: f32) -> f32 attributes {
 
 // -----
 
-// expected-error @+2 {{transfer 0 [0, 0, 3, 3, -1]: offload_after must be an execution of the schedule (0 to 2)}}
+// expected-error @+2 {{transfer 0 [0, 0, 3, 3, 2]: offload_after must be an execution of the schedule (0 to 2)}}
 ckpt.step @plan_transfer_after_the_end(%x: f32) -> f32 attributes {
-  ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 0, store_all_peak = 1, store_all_time = 0, schedule = [0, 1, 2], transfers = [[0, 0, 3, 3, -1]]>} {
+  ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 0, store_all_peak = 1, store_all_time = 0, schedule = [0, 1, 2], transfers = [[0, 0, 3, 3, 2]]>} {
   ckpt.return %x : f32 loss(0)
 }
 
@@ -476,7 +476,7 @@ ckpt.step @plan_transfer_done_at_its_offload(%x: f32) -> f32 attributes {
 
 // -----
 
-// expected-error @+2 {{transfer 0 [0, 0, 1, 2, 1]: reload_after must be -1 (never) or an execution after offload_after (up to 3)}}
+// expected-error @+2 {{transfer 0 [0, 0, 1, 2, 1]: reload_after must be an execution after offload_after (up to 3)}}
 ckpt.step @plan_transfer_reloaded_at_its_offload(%x: f32) -> f32 attributes {
   ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 0, store_all_peak = 1, store_all_time = 0, schedule = [0, 1, 2, 3], transfers = [[0, 0, 1, 2, 1]]>} {
   ckpt.return %x : f32 loss(0)
@@ -487,6 +487,15 @@ ckpt.step @plan_transfer_reloaded_at_its_offload(%x: f32) -> f32 attributes {
 // expected-error @+2 {{transfer 0 [0, 0, 0, 3, 2]: offload_done must be at or before reload_after}}
 ckpt.step @plan_transfer_waited_after_its_reload(%x: f32) -> f32 attributes {
   ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 0, store_all_peak = 1, store_all_time = 0, schedule = [0, 1, 2, 3], transfers = [[0, 0, 0, 3, 2]]>} {
+  ckpt.return %x : f32 loss(0)
+}
+
+// -----
+
+// A value never reloaded is never read again: it is freed, not moved.
+// expected-error @+2 {{transfer 0 [0, 0, 1, 2, -1]: reload_after must be an execution after offload_after (up to 3)}}
+ckpt.step @plan_transfer_never_reloaded(%x: f32) -> f32 attributes {
+  ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 0, store_all_peak = 1, store_all_time = 0, schedule = [0, 1, 2, 3], transfers = [[0, 0, 1, 2, -1]]>} {
   ckpt.return %x : f32 loss(0)
 }
 

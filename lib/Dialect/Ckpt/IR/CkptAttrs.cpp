@@ -102,11 +102,12 @@ LogicalResult PlanAttr::verify(
       return bad() << "offload_done must be an execution after offload_after "
                       "(up to "
                    << executions - 1 << ")";
-    if (reload != -1 && (reload <= after || reload >= executions))
-      return bad() << "reload_after must be -1 (never) or an execution after "
-                      "offload_after (up to "
+    // A value never reloaded is never read again: it is freed, not moved.
+    if (reload <= after || reload >= executions)
+      return bad() << "reload_after must be an execution after offload_after "
+                      "(up to "
                    << executions - 1 << ")";
-    if (reload != -1 && done > reload)
+    if (done > reload)
       return bad() << "offload_done must be at or before reload_after";
   }
   return success();
