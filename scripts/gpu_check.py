@@ -2,13 +2,15 @@
 """Runs planned training steps on the GPU and on the CPU and checks them.
 
     scripts/gpu-check.sh [--cpu-only] [--budgets 100,70,50] [--models a,b]
-                         [--rtol 1e-3] [--keep DIR]
+                         [--rtol 1e-3] [--keep DIR] [--offload]
 
 Models: the zoo steps resnet, transformer and mlp8 of test/Inputs/steps,
 torchvision's ResNet-18 (batch 2, 64x64, 10 classes) and the 2-layer GPT
 `tinygpt` (batch 8, dropout 0.1 on) imported through ckpt.torch_import. For every model and budget (percent of the step's
 store-all peak; the step's least feasible budget where that is more):
-ckpt-plan (optimal, h100 costs), ckpt-rematerialize and
+ckpt-plan (optimal, h100 costs; with --offload, offload=auto with the cpu
+device's costs and link, a memcpy without latency, so that these small
+steps move values to host memory and back), ckpt-rematerialize and
 ckpt-insert-frees, whose memory simulation predicts the peak; then
 
 - CPU: ckpt-lower-to-cpu and ckpt-run;
@@ -22,6 +24,8 @@ Checks, each a MISS when it fails (the script exits 1 on any):
   leaks;
 - on each device, the measured peak is within the budget and equals the
   predicted peak;
+- with --offload, on each device the host copies peak where the plan says
+  (its host_peak) and none is left at exit;
 - the GPU's outputs equal the CPU's within the tolerance: for every result,
   max |gpu - cpu| <= rtol * max(1, max |cpu|) (GPU math functions and
   fused multiply-adds round differently from the CPU's).
@@ -33,6 +37,7 @@ build/bin there) and /usr/bin/python3 with python3-torch for ResNet-18.
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -76,7 +81,7 @@ def max_error(gpu, cpu):
     return worst
 
 
-def check_model(name, budgets, gpu, rtol, tmp, misses):
+def check_model(name, budgets, gpu, rtol, tmp, misses, options=""):
     path, entry = MODELS[name]
     if path is None:
         path = os.path.join(tmp, f"{name}.mlir")
@@ -88,11 +93,22 @@ def check_model(name, budgets, gpu, rtol, tmp, misses):
         row = {"model": name, "pct": pct}
         rows.append(row)
         try:
-            planned, _, budget = remat.plan(wrapped, f"{pct}%", tmp)
+            planned, text, budget = remat.plan(wrapped, f"{pct}%", tmp, options)
         except remat.Infeasible as e:
             # Below the step's least feasible budget: run at that one.
-            planned, _, budget = remat.plan(wrapped, str(e.least), tmp)
+            planned, text, budget = remat.plan(wrapped, str(e.least), tmp, options)
             row["least"] = True
+        except remat.Failure as e:
+            # With offloading, an infeasible budget names the least budget
+            # of recomputation alone, which fits.
+            least = re.search(r"least feasible budget of recomputation alone is (\d+) B",
+                              str(e))
+            if not least:
+                raise
+            planned, text, budget = remat.plan(wrapped, least.group(1), tmp, options)
+            row["least"] = True
+        host = re.search(r"host_peak = (\d+)", text)
+        row["moved"] = bool(host)
         rewritten, predicted = remat.rewrite(planned, tmp)
         row.update(budget=budget, predicted=predicted)
         for device in (["cpu", "gpu"] if gpu else ["cpu"]):
@@ -114,6 +130,13 @@ def check_model(name, budgets, gpu, rtol, tmp, misses):
                 misses.append(f"{what}: peak {r['peak_bytes']} B over the budget {budget} B")
             if r["peak_bytes"] != predicted:
                 misses.append(f"{what}: peak {r['peak_bytes']} B, predicted {predicted} B")
+            copies = "host_copy" if device == "gpu" else "host"
+            planned_host = int(host.group(1)) if host else 0
+            if r[f"{copies}_peak_bytes"] != planned_host:
+                misses.append(f"{what}: host copies peak at {r[f'{copies}_peak_bytes']} B, "
+                              f"planned {planned_host} B")
+            if r[f"{copies}_live_bytes_at_exit"]:
+                misses.append(f"{what}: host copies left at exit")
         if row.get("gpu") and row.get("cpu"):
             row["error"] = max_error(row["gpu"], row["cpu"])
             if row["error"] > rtol:
@@ -130,7 +153,8 @@ def table(rows, gpu):
         cpu, g = r.get("cpu"), r.get("gpu")
         gpu_cell = (lambda k: str(g[k]) if g else ("not run" if not gpu else "failed"))
         out.append(
-            f"| {r['model']} | {r['pct']}% {'-> least ' if r.get('least') else '= '}"
+            f"| {r['model']}{' (moved)' if r.get('moved') else ''} | "
+            f"{r['pct']}% {'-> least ' if r.get('least') else '= '}"
             f"{r['budget']} B | {r['predicted']} B | "
             f"{cpu['peak_bytes'] if cpu else 'failed'} | {gpu_cell('peak_bytes')} | "
             f"{gpu_cell('kernels')} | "
@@ -146,6 +170,8 @@ def main(argv=None):
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--rtol", type=float, default=1e-3)
     ap.add_argument("--keep", help="keep the intermediate files in this directory")
+    ap.add_argument("--offload", action="store_true",
+                    help="plan with offload=auto (values moved to host memory)")
     args = ap.parse_args(argv)
     budgets = [int(b) for b in args.budgets.split(",")]
     models = args.models.split(",")
@@ -170,7 +196,8 @@ def main(argv=None):
         with tempfile.TemporaryDirectory() as tmp:
             work = os.path.join(args.keep, m) if args.keep else tmp
             os.makedirs(work, exist_ok=True)
-            rows += check_model(m, budgets, gpu, args.rtol, work, misses)
+            rows += check_model(m, budgets, gpu, args.rtol, work, misses,
+                                "offload=auto device=cpu" if args.offload else "")
         print(f"gpu-check: {m} done", file=sys.stderr, flush=True)
     print(table(rows, gpu))
     for miss in misses:

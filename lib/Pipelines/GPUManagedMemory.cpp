@@ -83,28 +83,39 @@ struct GPUManagedMemoryPass
     if (globals.wasInterrupted())
       return signalPassFailure();
 
-    // Host copies (ckpt.offload, bufferized into memory space 1) need copies
-    // on a second stream into pinned host memory, which this lowering does
-    // not make yet.
+    // Host memory left in memory space 1: ckpt-lower-host-copies has not run.
     WalkResult host = func.walk([](memref::AllocOp op) {
       auto space = dyn_cast_or_null<IntegerAttr>(op.getType().getMemorySpace());
       if (!space || space.getInt() != 1)
         return WalkResult::advance();
       op.emitError() << kPipelineName
-                     << ": a host copy (ckpt.offload) is not lowered to the "
-                        "GPU yet; plan with offload=off for this lowering";
+                     << ": a buffer in host memory (memory space 1): run "
+                        "ckpt-lower-host-copies first";
       return WalkResult::interrupt();
     });
     if (host.wasInterrupted())
       return signalPassFailure();
 
+    // Host copies of offloaded values (ckpt-lower-host-copies: allocations
+    // right after a call to ckptRuntimeBeginHostCopy) stay in host memory,
+    // allocated and freed by the host; the copies into and out of them are
+    // host copies from and to managed memory, after the synchronous kernel
+    // launches that wrote it.
+    auto isHostCopy = [](memref::AllocOp alloc) {
+      auto call = dyn_cast_or_null<func::CallOp>(alloc->getPrevNode());
+      return call && call.getCallee() == "ckptRuntimeBeginHostCopy";
+    };
     SmallVector<memref::AllocOp> allocs;
     SmallVector<memref::DeallocOp> deallocs;
     func.walk([&](Operation *op) {
-      if (auto alloc = dyn_cast<memref::AllocOp>(op))
-        allocs.push_back(alloc);
-      else if (auto dealloc = dyn_cast<memref::DeallocOp>(op))
-        deallocs.push_back(dealloc);
+      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+        if (!isHostCopy(alloc))
+          allocs.push_back(alloc);
+      } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+        auto alloc = dealloc.getMemref().getDefiningOp<memref::AllocOp>();
+        if (!alloc || !isHostCopy(alloc))
+          deallocs.push_back(dealloc);
+      }
     });
 
     OpBuilder builder(&getContext());

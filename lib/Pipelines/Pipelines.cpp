@@ -55,6 +55,8 @@ void ckpt::buildBufferizeStepPipeline(OpPassManager &pm, DeallocMode dealloc) {
   if (dealloc == DeallocMode::Upstream)
     bufferization::buildBufferDeallocationPipeline(pm);
   pm.addPass(createConvertBufferizationToMemRefPass());
+  // Host copies of offloaded values, counted apart by the runtime.
+  pm.addPass(createLowerHostCopiesPass());
 }
 
 void ckpt::buildLLVMConversionTail(
@@ -79,7 +81,6 @@ void ckpt::buildLLVMConversionTail(
 LogicalResult ckpt::buildLowerToCPUPipeline(OpPassManager &pm,
                                             const LowerToCPUOptions &options) {
   buildBufferizeStepPipeline(pm, options.dealloc);
-  pm.addPass(createLowerHostCopiesPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   buildLLVMConversionTail(pm);
   pm.addPass(createReconcileUnrealizedCastsPass());

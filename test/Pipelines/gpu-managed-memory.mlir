@@ -45,3 +45,38 @@ func.func @g() -> memref<4xf32> {
   %w = memref.get_global @w : memref<4xf32>
   return %w : memref<4xf32>
 }
+
+// -----
+
+// Host copies of offloaded values (ckpt-lower-host-copies: an allocation
+// right after ckptRuntimeBeginHostCopy) stay in host memory, and so does
+// their dealloc; the step's other buffers become managed memory.
+// CHECK-LABEL: func.func @host_copy(
+// CHECK:         %[[D:.*]] = gpu.alloc host_shared () : memref<4xf32>
+// CHECK:         call @ckptRuntimeBeginHostCopy() : () -> ()
+// CHECK-NEXT:    %[[H:.*]] = memref.alloc() : memref<4xf32>
+// CHECK-NEXT:    call @ckptRuntimeEndHostCopy() : () -> ()
+// CHECK-NEXT:    memref.copy %[[D]], %[[H]]
+// CHECK:         memref.dealloc %[[H]] : memref<4xf32>
+func.func private @ckptRuntimeBeginHostCopy()
+func.func private @ckptRuntimeEndHostCopy()
+func.func @host_copy() {
+  %d = memref.alloc() : memref<4xf32>
+  call @ckptRuntimeBeginHostCopy() : () -> ()
+  %h = memref.alloc() : memref<4xf32>
+  call @ckptRuntimeEndHostCopy() : () -> ()
+  memref.copy %d, %h : memref<4xf32> to memref<4xf32>
+  memref.dealloc %d : memref<4xf32>
+  memref.dealloc %h : memref<4xf32>
+  return
+}
+
+// -----
+
+// Host memory left in memory space 1: ckpt-lower-host-copies did not run.
+func.func @host_space() {
+  // expected-error @+1 {{ckpt-lower-to-nvptx: a buffer in host memory (memory space 1): run ckpt-lower-host-copies first}}
+  %h = memref.alloc() : memref<4xf32, 1>
+  memref.dealloc %h : memref<4xf32, 1>
+  return
+}

@@ -947,13 +947,15 @@ int main(int argc, char **argv) {
     };
     raw("wall_ms", ms(median)); // milliseconds to the microsecond
     raw("wall_ms_min", ms(sorted.front()));
-    if (!useGpu) {
-      // Host copies of offloaded values (ckpt.offload), apart from the
-      // step's memory above.
-      json.attribute("host_peak_bytes", stats.hostCopyPeakBytes);
-      json.attribute("host_copies", stats.hostCopyAllocCount);
-      json.attribute("host_live_bytes_at_exit", stats.hostCopyLiveBytes);
-    }
+    // Host copies of offloaded values (ckpt.offload), apart from the step's
+    // memory above: on the CPU the step's host memory; with --gpu beside
+    // the host allocations of host_peak_bytes.
+    json.attribute(useGpu ? "host_copy_peak_bytes" : "host_peak_bytes",
+                   stats.hostCopyPeakBytes);
+    json.attribute("host_copies", stats.hostCopyAllocCount);
+    json.attribute(useGpu ? "host_copy_live_bytes_at_exit"
+                          : "host_live_bytes_at_exit",
+                   stats.hostCopyLiveBytes);
     if (printOutputs)
       raw("outputs", outputsJson);
   });

@@ -132,8 +132,8 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
     program allocates and frees (what a run measures), `time` includes the
     stalls of late reloads, and `host_peak` the host bytes.
     `ckpt-rematerialize` places them as `ckpt.offload`, `ckpt.wait` and
-    `ckpt.reload`. Off by default: the NVPTX lowering does not take
-    offloaded steps yet.
+    `ckpt.reload`. Off by default: the NVPTX lowering runs the copies on
+    the host, after the kernels, not overlapped with them yet.
   }];
   let options = [
     Option<"budget", "budget", "std::string", /*default=*/"\"100%\"",
