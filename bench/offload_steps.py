@@ -17,6 +17,10 @@ the offload-plans, offload-runs and offload-graphs markers:
      saved activation to the host after its last forward reader, back on
      demand), `ckpt-report`'s `save_on_cpu` baseline: its device peak may
      not fit B ("over" when it does not);
+   - checkpointing every block with its inputs offloaded: the step imported
+     with `--keep blocks` (ckpt.checkpoint on every block's input),
+     `ckpt-report`'s `checkpoint_offload` baseline (strategy keep, then
+     save_on_cpu on that schedule); "over" as above;
    - both: `ckpt-plan budget=B device=D offload=auto`, with the number of
      values moved and the host peak;
 
@@ -107,12 +111,26 @@ def gib(n):
 
 
 def plans_table(opt, build, tmp, failures):
-    rows = ["| model | device | budget | recompute only | save_on_cpu | recompute + offload "
-            "| moved | host peak | plan time |", "|---|---|---|---|---|---|---|---|---|"]
+    rows = ["| model | device | budget | recompute only | save_on_cpu | blocks + offload "
+            "| recompute + offload | moved | host peak | plan time |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
+
+    def over(baseline, entry):
+        text = f"{baseline['overhead_percent']:.1f}%"
+        if baseline["peak_bytes"] > entry["budget_bytes"]:
+            share = 100 * baseline["peak_bytes"] / entry["store_all"]["peak_bytes"]
+            text += f" (over: {share:.0f}%)"
+        return text
+
     for name, args in MODELS:
         step = os.path.join(tmp, "model.mlir")
         import_model(args, step, build)
+        marked = os.path.join(tmp, "marked.mlir")
+        import_model(args + ["--keep", "blocks"], marked, build)
         for device in DEVICES:
+            blocks, _ = plan_report(opt, marked, "100%", device, "off", tmp)
+            blocks = (None if isinstance(blocks, str)
+                      else blocks["baselines"].get("checkpoint_offload"))
             error, _ = plan_report(opt, step, 1, device, "off", tmp)
             least = LEAST.search(error)
             budgets = ["70%", "50%", "30%"] + ([least.group(1)] if least else [])
@@ -123,7 +141,7 @@ def plans_table(opt, build, tmp, failures):
                 if isinstance(joint, str):
                     if "infeasible" not in joint or not isinstance(alone, str):
                         failures.append(f"{name} {device} {budget}: {joint.strip()[-300:]}")
-                    rows.append(f"| {name} | {device} | {label} | refused | | refused | | | "
+                    rows.append(f"| {name} | {device} | {label} | refused | | | refused | | | "
                                 f"{wall:.1f} s |")
                     print(rows[-1], flush=True)
                     continue
@@ -136,12 +154,11 @@ def plans_table(opt, build, tmp, failures):
                     alone_text = f"{alone['plan']['overhead_percent']:.2f}%"
                     if plan["time_s"] > alone["plan"]["time_s"]:
                         failures.append(f"{name} {device} {budget}: joint slower")
-                cpu = joint["baselines"]["save_on_cpu"]
-                cpu_text = f"{cpu['overhead_percent']:.1f}%"
-                if cpu["peak_bytes"] > bytes_:
-                    cpu_text += f" (over: {100 * cpu['peak_bytes'] / joint['store_all']['peak_bytes']:.0f}%)"
+                cpu_text = over(joint["baselines"]["save_on_cpu"], joint)
+                blocks_text = over(blocks, joint) if blocks and "peak_bytes" in blocks else "-"
                 moved = len(plan.get("transfers", []))
                 rows.append(f"| {name} | {device} | {label} | {alone_text} | {cpu_text} | "
+                            f"{blocks_text} | "
                             f"{plan['overhead_percent']:.2f}% | {moved} | "
                             f"{gib(plan.get('host_peak_bytes', 0)) if moved else '-'} | {wall:.1f} s |")
                 print(rows[-1], flush=True)

@@ -260,6 +260,28 @@ void ReportPass::runOnOperation() {
       }
       baselines.set("save_on_cpu", std::move(out));
     }
+    // Checkpointing every block with its inputs offloaded: the keep set of
+    // the values ckpt.checkpoint marks (the importer's --keep blocks marks
+    // the blocks' inputs; strategy keep), with save_on_cpu's transfers on
+    // that schedule, which move what the backward reads: the kept inputs.
+    std::vector<char> kept = keptValues(*built);
+    if (llvm::is_contained(kept, 1)) {
+      sched::Schedule blocks = sched::keepSetSchedule(problem, kept);
+      sched::TransferEvaluator evaluator(problem, blocks);
+      sched::TransferEvaluation moved =
+          evaluator.evaluate(evaluator.saveOnCpu(), link);
+      json::Value out = json::Value::object();
+      if (!moved.valid) {
+        out.set("error", moved.error);
+      } else {
+        out.set("feasible", moved.devicePeak <= static_cast<int64_t>(budget));
+        out.set("peak_bytes", moved.devicePeak);
+        out.set("time_s", moved.time);
+        out.set("overhead_percent", overhead(moved.time, storeAllTime));
+        out.set("host_peak_bytes", moved.hostPeak);
+      }
+      baselines.set("checkpoint_offload", std::move(out));
+    }
     entry.set("baselines", std::move(baselines));
 
     json::Value live = json::Value::array();
