@@ -21,6 +21,26 @@ sched::LinkSpec ckpt::deviceLink(llvm::StringRef name) {
   return {};
 }
 
+mlir::FailureOr<sched::LinkSpec> ckpt::costLink(mlir::Location loc,
+                                                const CostSetup &costs,
+                                                llvm::StringRef name) {
+  sched::LinkSpec link = deviceLink(name);
+  if (const MeasuredProfile *profile = costs.profile()) {
+    for (auto [key, field] :
+         {std::pair<StringRef, double *>{"link.to_host", &link.toHost},
+          {"link.to_device", &link.toDevice},
+          {"link.latency", &link.latency}}) {
+      if (std::optional<double> measured = profile->get(key)) {
+        if (*measured <= 0 && key != "link.latency")
+          return mlir::emitError(loc, "the profile's '")
+                 << key << "' must be a positive number of bytes per second";
+        *field = *measured;
+      }
+    }
+  }
+  return link;
+}
+
 mlir::FailureOr<std::vector<sched::Transfer>>
 ckpt::planTransfers(StepOp step, PlanAttr plan, const OrderProblem &built) {
   SmallVector<Operation *> order;

@@ -69,8 +69,12 @@ void PlanPass::runOnOperation() {
   request.ilpNodeLimit = nodeLimit;
   request.ilpMemoryLimit = sched::ilpMemoryLimitBytes(*memorySpec);
   if (offload == OffloadMode::Auto) {
+    FailureOr<sched::LinkSpec> link =
+        costLink(module.getLoc(), *costs, stringify(device));
+    if (failed(link))
+      return signalPassFailure();
     request.offload = true;
-    request.link = deviceLink(stringify(device));
+    request.link = *link;
   }
   std::string error;
   std::optional<BudgetSpec> spec = parseBudget(budget, error);

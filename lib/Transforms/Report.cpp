@@ -123,7 +123,11 @@ void ReportPass::runOnOperation() {
     }
     // The plan's copies to host memory, over the device's link: the peak
     // and time are then those of the schedule with them.
-    const sched::LinkSpec link = deviceLink(planDevice);
+    FailureOr<sched::LinkSpec> measuredLink =
+        costLink(step.getLoc(), *costs, planDevice);
+    if (failed(measuredLink))
+      return signalPassFailure();
+    const sched::LinkSpec link = *measuredLink;
     FailureOr<std::vector<sched::Transfer>> planned =
         planTransfers(step, plan, *built);
     if (failed(planned))

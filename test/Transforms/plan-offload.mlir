@@ -4,6 +4,8 @@
 // RUN: ckpt-opt %s --ckpt-plan="budget=48 offload=auto device=cpu" | FileCheck %s --check-prefix=B48
 // RUN: ckpt-opt %s --ckpt-plan="budget=96 offload=auto device=cpu" | FileCheck %s --check-prefix=B96
 // RUN: ckpt-opt %s --ckpt-remat-pipeline="budget=80 offload=auto device=cpu" | FileCheck %s --check-prefix=PIPELINE
+// RUN: ckpt-opt %s --ckpt-plan="budget=80 offload=auto device=cpu profile=%S/Inputs/profile-slow-link.json" | FileCheck %s --check-prefix=SLOWLINK
+// RUN: not ckpt-opt %s --ckpt-plan="budget=80 offload=auto device=cpu profile=%S/Inputs/profile-zero-link.json" 2>&1 | FileCheck %s --check-prefix=ZEROLINK
 // RUN: not ckpt-opt %s --ckpt-plan="budget=16 offload=auto device=cpu" 2>&1 | FileCheck %s --check-prefix=INFEASIBLE
 // RUN: not ckpt-opt %s --ckpt-plan="budget=80 offload=auto strategy=revolve" 2>&1 | FileCheck %s --check-prefix=STRATEGY
 // RUN: not ckpt-opt %s --ckpt-plan="budget=80 offload=auto fit=model" 2>&1 | FileCheck %s --check-prefix=FIT
@@ -30,6 +32,10 @@
 // B64: ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 64, peak = 64, time = 0.0050000124, {{.*}}, transfers = {{\[\[}}0, 0, 1, 2, 8], [1, 0, 2, 3, 7]], host_peak = 32>
 // B48: ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 48, peak = 48, time = 0.0050000171{{[0-9]*}}, {{.*}}, device = "cpu", transfers = {{\[\[}}0, 0, 1, 2, 9], [1, 0, 2, 3, 8], [2, 0, 3, 4, 7]], host_peak = 48>
 // B96: ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 96, peak = 96, {{.*}}, device = "cpu">
+// A measured link in the profile wins over the device's: at 1 byte per
+// second a 16 B copy takes 16 s, so recomputing a (1 ms) is faster.
+// SLOWLINK: ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 80, peak = 80, time = 0.0060000124, {{.*}}schedule = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 10], device = "cpu", profile = "{{.*}}profile-slow-link.json">
+// ZEROLINK: error: the profile's 'link.to_device' must be a positive number of bytes per second
 // The pipeline places the copies (rematerialize-offload.mlir checks where).
 // PIPELINE: %{{.*}}, %[[OFF:.*]] = ckpt.offload
 // PIPELINE: ckpt.wait %[[OFF]]

@@ -50,6 +50,14 @@ public:
                                              std::string &error);
   /// The measured time of `op`, if the profile has one.
   std::optional<double> lookup(mlir::Operation *op) const;
+  /// The number under `key`, if the profile has one (e.g. the measured link
+  /// of offloading: "link.to_host", "link.to_device", "link.latency").
+  std::optional<double> get(llvm::StringRef key) const {
+    auto it = times.find(key);
+    if (it == times.end())
+      return std::nullopt;
+    return it->second;
+  }
 
 private:
   llvm::StringMap<double> times;

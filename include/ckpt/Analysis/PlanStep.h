@@ -25,6 +25,13 @@ namespace ckpt {
 /// each way, seconds per copy); all zero for an unknown name.
 sched::LinkSpec deviceLink(llvm::StringRef name);
 
+/// The link of `costs`: device `name`'s, with the measured profile's
+/// "link.to_host" and "link.to_device" (bytes per second) and
+/// "link.latency" (seconds) in their place where it has them. Emits an
+/// error at `loc` and fails when a bandwidth is not positive.
+mlir::FailureOr<sched::LinkSpec>
+costLink(mlir::Location loc, const CostSetup &costs, llvm::StringRef name);
+
 /// The transfers of `plan` (the #ckpt.plan of `step`) as the solver's, each
 /// moved value found by its op's position in the step's block and its result
 /// number in `built` (the step's problem). Emits an error at the step and

@@ -125,7 +125,10 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
     to host memory after an op and back before a later reader, over the
     link of `device` (h100: PCIe 5, a100: PCIe 4, v100: PCIe 3, gh200:
     NVLink-C2C, cpu: a memcpy), the copies overlapping compute on their own
-    streams. The plan is the fastest of recomputation alone and recomputation
+    streams; a measured `profile` may give the link in its place
+    (`"link.to_host"`, `"link.to_device"`: bytes per second;
+    `"link.latency"`: seconds per copy). The plan is the fastest of
+    recomputation alone and recomputation
     with copies, so it is never slower than `offload=off`, and it may fit
     budgets below the least that recomputation alone reaches. The plan's
     `transfers` list the copies, `peak` is the device peak where the step's
