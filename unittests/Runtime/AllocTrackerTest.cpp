@@ -153,6 +153,45 @@ TEST_F(AllocTracker, DeviceCountersAreSeparate) {
   _mlir_memref_to_llvm_free(host);
 }
 
+TEST_F(AllocTracker, HostCopiesAreCountedApart) {
+  // Allocations between ckptRuntimeBeginHostCopy and ckptRuntimeEndHostCopy
+  // (ckpt-lower-host-copies: the host copies of offloaded values) count in
+  // their own pool; freeing one through the hook counts it there.
+  void *step = _mlir_memref_to_llvm_aligned_alloc(16, 64);
+  ckptRuntimeBeginHostCopy();
+  void *copy = _mlir_memref_to_llvm_aligned_alloc(16, 48);
+  ckptRuntimeEndHostCopy();
+  void *after = _mlir_memref_to_llvm_alloc(32);
+  CkptRuntimeStats s = stats();
+  EXPECT_EQ(s.liveBytes, 96u);
+  EXPECT_EQ(s.peakBytes, 96u);
+  EXPECT_EQ(s.allocCount, 2u);
+  EXPECT_EQ(s.hostCopyLiveBytes, 48u);
+  EXPECT_EQ(s.hostCopyPeakBytes, 48u);
+  EXPECT_EQ(s.hostCopyTotalBytes, 48u);
+  EXPECT_EQ(s.hostCopyAllocCount, 1u);
+  _mlir_memref_to_llvm_free(copy);
+  s = stats();
+  EXPECT_EQ(s.hostCopyLiveBytes, 0u);
+  EXPECT_EQ(s.hostCopyPeakBytes, 48u);
+  EXPECT_EQ(s.hostCopyFreeCount, 1u);
+  EXPECT_EQ(s.liveBytes, 96u);
+  EXPECT_EQ(s.freeCount, 0u);
+  EXPECT_EQ(s.unknownFrees, 0u);
+  // A reset zeroes them; a live host copy is reclaimed by FreeAll.
+  ckptRuntimeBeginHostCopy();
+  void *left = _mlir_memref_to_llvm_alloc(8);
+  ckptRuntimeEndHostCopy();
+  ckptRuntimeReset();
+  s = stats();
+  EXPECT_EQ(s.hostCopyPeakBytes, 0u);
+  EXPECT_EQ(s.hostCopyAllocCount, 0u);
+  (void)left;
+  EXPECT_EQ(ckptRuntimeFreeAll(), 3u); // step, after, left
+  (void)step;
+  (void)after;
+}
+
 TEST_F(AllocTracker, DeviceAllocationsAreFoundListedAndLaunchesCounted) {
   int storage[3] = {0, 0, 0};
   ckptRuntimeRecordDeviceAlloc(&storage[0], 64);
