@@ -244,48 +244,35 @@ void ReportPass::runOnOperation() {
       }
       baselines.set(strategy.str(), std::move(out));
     }
-    // PyTorch's save_on_cpu over the device's link: the step as written,
-    // every saved activation on the host between its forward and backward
-    // uses (an offload-only baseline; its peak may not fit the budget).
-    {
-      sched::Schedule asWritten = sched::identitySchedule(problem);
-      sched::TransferEvaluator evaluator(problem, asWritten);
+    // Offloading baselines over the device's link: save_on_cpu's transfers
+    // on a schedule (its peak may not fit the budget).
+    auto savedOnCpu = [&](const sched::Schedule &schedule) {
+      sched::TransferEvaluator evaluator(problem, schedule);
       sched::TransferEvaluation saved =
           evaluator.evaluate(evaluator.saveOnCpu(), link);
       json::Value out = json::Value::object();
       if (!saved.valid) {
         out.set("error", saved.error);
-      } else {
-        out.set("feasible", saved.devicePeak <= static_cast<int64_t>(budget));
-        out.set("peak_bytes", saved.devicePeak);
-        out.set("time_s", saved.time);
-        out.set("overhead_percent", overhead(saved.time, storeAllTime));
-        out.set("host_peak_bytes", saved.hostPeak);
+        return out;
       }
-      baselines.set("save_on_cpu", std::move(out));
-    }
+      out.set("feasible", saved.devicePeak <= static_cast<int64_t>(budget));
+      out.set("peak_bytes", saved.devicePeak);
+      out.set("time_s", saved.time);
+      out.set("overhead_percent", overhead(saved.time, storeAllTime));
+      out.set("host_peak_bytes", saved.hostPeak);
+      return out;
+    };
+    // PyTorch's save_on_cpu: the step as written, every saved activation on
+    // the host between its forward and backward uses.
+    baselines.set("save_on_cpu", savedOnCpu(sched::identitySchedule(problem)));
     // Checkpointing every block with its inputs offloaded: the keep set of
     // the values ckpt.checkpoint marks (the importer's --keep blocks marks
     // the blocks' inputs; strategy keep), with save_on_cpu's transfers on
     // that schedule, which move what the backward reads: the kept inputs.
     std::vector<char> kept = keptValues(*built);
-    if (llvm::is_contained(kept, 1)) {
-      sched::Schedule blocks = sched::keepSetSchedule(problem, kept);
-      sched::TransferEvaluator evaluator(problem, blocks);
-      sched::TransferEvaluation moved =
-          evaluator.evaluate(evaluator.saveOnCpu(), link);
-      json::Value out = json::Value::object();
-      if (!moved.valid) {
-        out.set("error", moved.error);
-      } else {
-        out.set("feasible", moved.devicePeak <= static_cast<int64_t>(budget));
-        out.set("peak_bytes", moved.devicePeak);
-        out.set("time_s", moved.time);
-        out.set("overhead_percent", overhead(moved.time, storeAllTime));
-        out.set("host_peak_bytes", moved.hostPeak);
-      }
-      baselines.set("checkpoint_offload", std::move(out));
-    }
+    if (llvm::is_contained(kept, 1))
+      baselines.set("checkpoint_offload",
+                    savedOnCpu(sched::keepSetSchedule(problem, kept)));
     entry.set("baselines", std::move(baselines));
 
     json::Value live = json::Value::array();
