@@ -1,6 +1,7 @@
 """Property test: random steps through plan, rewrite, lowering and ckpt-run.
 
     python -m ckpt.zoo.proptest [--seeds A:B] [--ops N] [--jobs J] [--keep DIR]
+                                [--offload]
     python -m ckpt.zoo.proptest --write SEED [--ops N]     # print one step
     python -m ckpt.zoo.proptest --replay DIR               # kept steps
 
@@ -16,6 +17,11 @@ ckpt-insert-frees), lowered and run. It checks the truths of DESIGN.md:
 * nothing leaks (total allocated = total freed, results aside),
 * the predicted peak (simulation of the rewritten step) equals the
   measured one.
+With --offload every plan is made with `offload=auto device=cpu` (values
+may move to host memory and back over the cpu device's memcpy link; an
+infeasible budget then names the least budget of recomputation alone,
+which is planned instead), and also:
+* the host copies peak at the plan's host_peak and none is left at exit.
 
 A failing seed is shrunk: the smallest op count with which the same seed
 still fails is found, and (with --keep DIR) that step is written to
@@ -42,9 +48,14 @@ from ..remat import Failure, Infeasible, execute as _execute, plan, rewrite, wra
 from ..remat import check as check_properties
 
 
-def check_step(text, entry, percent):
+OFFLOAD_LEAST = re.compile(r"least feasible budget of recomputation alone is (\d+) B")
+HOST_PEAK = re.compile(r"host_peak = (\d+)")
+
+
+def check_step(text, entry, percent, offload=False):
     """Runs one step through the pipeline at `percent`; returns a summary
     dict, raises Failure when a property does not hold."""
+    options = "offload=auto device=cpu" if offload else ""
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "step.mlir")
         with open(src, "w") as f:
@@ -55,33 +66,46 @@ def check_step(text, entry, percent):
             raise Failure(f"the unplanned step leaks {base['leaked_bytes']} B")
         budget_opt, infeasible = f"{percent}%", False
         try:
-            planned, _, budget = plan(wrapped, budget_opt, tmp)
+            try:
+                planned, planned_text, budget = plan(wrapped, budget_opt, tmp, options)
+            except Failure as e:
+                least = OFFLOAD_LEAST.search(str(e)) if offload else None
+                if not least:
+                    raise
+                raise Infeasible(int(least.group(1)), str(e)) from None
         except Infeasible as e:
             infeasible, budget_opt = True, str(e.least)
             try:
-                planned, _, budget = plan(wrapped, budget_opt, tmp)
-            except Infeasible as again:
+                planned, planned_text, budget = plan(wrapped, budget_opt, tmp, options)
+            except (Infeasible, Failure) as again:
                 raise Failure(f"the least feasible budget named at {percent}%, "
                               f"{e.least} B, is infeasible: {again}") from None
         rewritten, predicted = rewrite(planned, tmp)
         m = _execute(rewritten, entry, tmp)
         try:
             check_properties(base, m, budget, predicted)
+            host = HOST_PEAK.search(planned_text)
+            host = int(host.group(1)) if host else 0
+            if m["host_peak_bytes"] != host:
+                raise Failure(f"host copies peak at {m['host_peak_bytes']} B, "
+                              f"planned {host} B")
+            if m["host_live_bytes_at_exit"]:
+                raise Failure(f"{m['host_live_bytes_at_exit']} B of host copies left")
         except Failure as e:
             raise Failure(f"budget {budget} B ({budget_opt}): {e}") from None
         return {"budget": budget, "percent": percent, "infeasible_at_percent": infeasible,
                 "base_peak": base["peak_bytes"], "predicted": predicted,
-                "measured": m["peak_bytes"]}
+                "measured": m["peak_bytes"], "moved": host > 0}
 
 
 def percent_for(seed):
     return random.Random(f"budget-{seed}").randint(30, 100)
 
 
-def run_seed(seed, ops):
+def run_seed(seed, ops, offload=False):
     step = random_step(seed, ops)
     try:
-        return seed, check_step(step.text, step.entry, percent_for(seed)), None
+        return seed, check_step(step.text, step.entry, percent_for(seed), offload), None
     except Failure as e:
         return seed, None, str(e)
 
@@ -119,11 +143,11 @@ def replay(directory):
     return 1 if failed else 0
 
 
-def shrink(seed, ops, error):
+def shrink(seed, ops, error, offload=False):
     """The smallest op count with which `seed` still fails, and its error
     (`ops` and `error`, the failure already seen, when no smaller one does)."""
     for n in range(1, ops):
-        _, _, err = run_seed(seed, n)
+        _, _, err = run_seed(seed, n, offload)
         if err:
             return n, err
     return ops, error
@@ -137,6 +161,8 @@ def main(argv=None):
     p.add_argument("--keep", help="write shrunk failing steps to this directory")
     p.add_argument("--write", type=int, metavar="SEED", help="print the step of SEED and exit")
     p.add_argument("--replay", metavar="DIR", help="run the kept steps of DIR (rand<seed>_<ops>.mlir)")
+    p.add_argument("--offload", action="store_true",
+                   help="plan with offload=auto device=cpu (values moved to host memory)")
     a = p.parse_args(argv)
     if a.replay is not None:
         return replay(a.replay)
@@ -149,17 +175,19 @@ def main(argv=None):
     if not m or int(m.group(1)) >= int(m.group(2)):
         p.error(f"--seeds must be A:B with A < B, not '{a.seeds}'")
     seeds = range(int(m.group(1)), int(m.group(2)))
-    failures, infeasible, squeezed = [], 0, []
+    failures, infeasible, squeezed, moved = [], 0, [], 0
     with concurrent.futures.ProcessPoolExecutor(max_workers=a.jobs) as pool:
-        for seed, summary, err in pool.map(run_seed, seeds, [a.ops] * len(seeds)):
+        for seed, summary, err in pool.map(run_seed, seeds, [a.ops] * len(seeds),
+                                           [a.offload] * len(seeds)):
             if err:
                 print(f"FAIL seed {seed}: {err}", flush=True)
                 failures.append((seed, err))
                 continue
             infeasible += summary["infeasible_at_percent"]
+            moved += summary["moved"]
             squeezed.append(summary["measured"] / summary["base_peak"])
     for seed, first_error in failures:
-        n, err = shrink(seed, a.ops, first_error)
+        n, err = shrink(seed, a.ops, first_error, a.offload)
         print(f"SHRUNK seed {seed}: fails with --ops {n}: {err}")
         if a.keep:
             os.makedirs(a.keep, exist_ok=True)
@@ -171,6 +199,9 @@ def main(argv=None):
     if squeezed:
         print(f"measured peak / unplanned peak: min {min(squeezed):.3f}, "
               f"mean {sum(squeezed) / len(squeezed):.3f}")
+    if a.offload:
+        print(f"offload=auto: {moved} of {len(seeds) - len(failures)} plans move values "
+              f"to host memory")
     print(f"{'PASS' if not failures else 'FAIL'}: {passed} of {len(seeds)} seeds "
           f"(ops {a.ops}; {infeasible} planned at the least feasible budget named by the "
           f"error after the drawn budget was infeasible)")
