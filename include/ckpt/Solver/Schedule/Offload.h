@@ -5,7 +5,7 @@
 // ends, and copied back before a later execution reads it. This file gives
 // the time and memory of a schedule with such *transfers*, on top of the one
 // memory model (MemorySimulator.h: the versions, buffers and last reads are
-// its own), in continuous time:
+// its own); time is continuous, memory counted at execution boundaries:
 //
 //  - the compute stream runs the schedule's executions in order, each for
 //    its op's cost; an execution that reads a reloaded version waits until
@@ -21,7 +21,9 @@
 //    is allocated when its defining execution starts and freed when its
 //    last reader ends (as in evaluate); an offloaded version's device buffer
 //    is freed after the first execution that ends once its offload has
-//    ended (where the program waits for the copy: `offloadDone`); a reload
+//    ended, or where its reload is issued if that comes first, stalling
+//    until the copy ends (where the program waits for the copy:
+//    `offloadDone`, or the transfer's `waitAfter` when given); a reload
 //    allocates its device buffer when it is issued, freed when the
 //    version's last reader ends. Host memory: a host copy is allocated when
 //    its offload is issued and freed where the program waits for its reload,
