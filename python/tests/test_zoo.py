@@ -144,7 +144,10 @@ def test_property_checker_reports_each_violation(monkeypatch):
     real = proptest._execute
     for field, value, message in [("outputs_sha256", "0" * 64, "outputs differ"),
                                   ("leaked_bytes", 64, "leaks 64 B"),
-                                  ("peak_bytes", 10 ** 9, "over the budget")]:
+                                  ("peak_bytes", 10 ** 9, "over the budget"),
+                                  ("host_peak_bytes", 8, "host copies peak at 8 B"),
+                                  ("host_live_bytes_at_exit", 16,
+                                   "16 B of host copies left")]:
         calls = []
 
         def fake(mlir, entry, tmp):
@@ -161,8 +164,10 @@ def test_property_checker_reports_each_violation(monkeypatch):
 def test_shrink_finds_the_fewest_failing_ops(monkeypatch):
     from ckpt.zoo import proptest
     monkeypatch.setattr(proptest, "run_seed",
-                        lambda seed, n: (seed, None, "boom" if n >= 5 else None))
+                        lambda seed, n, offload=False: (seed, None,
+                                                        "boom" if n >= 5 else None))
     assert proptest.shrink(3, 9, "first") == (5, "boom")
-    monkeypatch.setattr(proptest, "run_seed", lambda seed, n: (seed, {}, None))
+    monkeypatch.setattr(proptest, "run_seed",
+                        lambda seed, n, offload=False: (seed, {}, None))
     # No smaller step fails: the failure already seen is kept.
     assert proptest.shrink(3, 9, "first") == (9, "first")
