@@ -51,7 +51,6 @@ import argparse
 import json
 import os
 import platform
-import re
 import subprocess
 import sys
 import tempfile
@@ -71,7 +70,6 @@ SMALL = [("tinyresnet", ["tinyresnet", "--batch", "2"], "tinyresnet_step"),
          ("tinygpt", ["tinygpt", "--batch", "2"], "tinygpt_step"),
          ("llama", ["llama", "--batch", "2"], "llama_step")]
 DEVICES = ["h100", "gh200"]
-LEAST = re.compile(r"the least feasible budget is (\d+) B")
 
 
 def cpu_name():
@@ -132,7 +130,7 @@ def plans_table(opt, build, tmp, failures):
             blocks = (None if isinstance(blocks, str)
                       else blocks["baselines"].get("checkpoint_offload"))
             error, _ = plan_report(opt, step, 1, device, "off", tmp)
-            least = LEAST.search(error)
+            least = remat.LEAST_FEASIBLE.search(error)
             budgets = ["70%", "50%", "30%"] + ([least.group(1)] if least else [])
             for budget in budgets:
                 alone, _ = plan_report(opt, step, budget, device, "off", tmp)
@@ -177,20 +175,21 @@ def runs_table(build, tmp, failures):
             budget = percent * base["peak_bytes"] // 100
             try:
                 planned, text, _ = remat.plan(wrapped, budget, tmp, "device=cpu offload=auto")
-            except (remat.Failure, remat.Infeasible) as e:
+            except (remat.Failure, remat.Infeasible):
                 rows.append(f"| {name} | {percent}% | refused | | | | | | |")
                 continue
             numbers = remat.plan_numbers(text)
-            host = re.search(r"host_peak = (\d+)", text)
-            host = int(host.group(1)) if host else 0
-            transfers = re.search(r"transfers = \[(.*?)\]\]", text)
-            moved = transfers.group(1).count("[") + 1 if transfers else 0
+            host, moved = numbers["host_peak"], numbers["transfers"]
             rewritten, simulated = remat.rewrite(planned, tmp)
             run = remat.execute(rewritten, entry, tmp)
             same = run["outputs_sha256"] == base["outputs_sha256"]
-            if not (same and numbers["peak"] == simulated == run["peak_bytes"]
-                    and host == run["host_peak_bytes"] and run["peak_bytes"] <= budget):
-                failures.append(f"{name} {percent}%: run differs from the plan")
+            try:
+                remat.check(base, run, budget, simulated, host)
+                if run["peak_bytes"] != numbers["peak"]:
+                    raise remat.Failure(f"measured peak {run['peak_bytes']} vs the plan's "
+                                        f"{numbers['peak']}")
+            except remat.Failure as e:
+                failures.append(f"{name} {percent}%: {e}")
             rows.append(f"| {name} | {percent}% ({budget} B) | {moved} | {numbers['peak']} | "
                         f"{simulated} | {run['peak_bytes']} | {host} | {run['host_peak_bytes']} | "
                         f"{'identical' if same else 'DIFFERENT'} |")

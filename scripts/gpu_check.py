@@ -37,7 +37,6 @@ build/bin there) and /usr/bin/python3 with python3-torch for ResNet-18.
 
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -95,20 +94,12 @@ def check_model(name, budgets, gpu, rtol, tmp, misses, options=""):
         try:
             planned, text, budget = remat.plan(wrapped, f"{pct}%", tmp, options)
         except remat.Infeasible as e:
-            # Below the step's least feasible budget: run at that one.
+            # Below the step's least feasible budget (with offloading, that of
+            # recomputation alone, which fits): run at that one.
             planned, text, budget = remat.plan(wrapped, str(e.least), tmp, options)
             row["least"] = True
-        except remat.Failure as e:
-            # With offloading, an infeasible budget names the least budget
-            # of recomputation alone, which fits.
-            least = re.search(r"least feasible budget of recomputation alone is (\d+) B",
-                              str(e))
-            if not least:
-                raise
-            planned, text, budget = remat.plan(wrapped, least.group(1), tmp, options)
-            row["least"] = True
-        host = re.search(r"host_peak = (\d+)", text)
-        row["moved"] = bool(host)
+        planned_host = remat.plan_numbers(text)["host_peak"]
+        row["moved"] = planned_host > 0
         rewritten, predicted = remat.rewrite(planned, tmp)
         row.update(budget=budget, predicted=predicted)
         for device in (["cpu", "gpu"] if gpu else ["cpu"]):
@@ -131,7 +122,6 @@ def check_model(name, budgets, gpu, rtol, tmp, misses, options=""):
             if r["peak_bytes"] != predicted:
                 misses.append(f"{what}: peak {r['peak_bytes']} B, predicted {predicted} B")
             copies = "host_copy" if device == "gpu" else "host"
-            planned_host = int(host.group(1)) if host else 0
             if r[f"{copies}_peak_bytes"] != planned_host:
                 misses.append(f"{what}: host copies peak at {r[f'{copies}_peak_bytes']} B, "
                               f"planned {planned_host} B")

@@ -14,17 +14,13 @@
 using namespace mlir;
 using namespace ckpt;
 
-sched::LinkSpec ckpt::deviceLink(llvm::StringRef name) {
-  for (const solver::DeviceSpec &spec : solver::kDeviceSpecs)
-    if (name == spec.name)
-      return {spec.linkToHost, spec.linkToDevice, spec.linkLatency};
-  return {};
-}
-
 mlir::FailureOr<sched::LinkSpec> ckpt::costLink(mlir::Location loc,
                                                 const CostSetup &costs,
                                                 llvm::StringRef name) {
-  sched::LinkSpec link = deviceLink(name);
+  sched::LinkSpec link;
+  for (const solver::DeviceSpec &spec : solver::kDeviceSpecs)
+    if (name == spec.name)
+      link = {spec.linkToHost, spec.linkToDevice, spec.linkLatency};
   if (const MeasuredProfile *profile = costs.profile()) {
     for (auto [key, field] :
          {std::pair<StringRef, double *>{"link.to_host", &link.toHost},

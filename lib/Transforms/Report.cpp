@@ -133,9 +133,6 @@ void ReportPass::runOnOperation() {
     if (failed(planned))
       return signalPassFailure();
     const std::vector<sched::Transfer> &transfers = *planned;
-    SmallVector<Operation *> order;
-    for (Operation &op : step.getBody().front().without_terminator())
-      order.push_back(&op);
     sched::TransferEvaluation moved;
     if (!transfers.empty()) {
       moved = sched::evaluateTransfers(problem, schedule, transfers, link);
@@ -192,9 +189,9 @@ void ReportPass::runOnOperation() {
         json::Value copy = json::Value::object();
         copy.set("position", t.op);
         copy.set("result", t.result);
-        copy.set("op",
-                 problem.ops[problem.values[transfers[i].value].producer].name);
-        copy.set("loc", location(order[t.op]));
+        int producer = problem.values[transfers[i].value].producer;
+        copy.set("op", problem.ops[producer].name);
+        copy.set("loc", location(built->opOf[producer]));
         copy.set("offload_after", t.offloadAfter);
         copy.set("offload_done", t.offloadDone);
         copy.set("reload_after", t.reloadAfter);

@@ -64,8 +64,10 @@ def execute(mlir, entry, tmp, lower="--ckpt-lower-to-cpu", repeat=1, seed=7,
 
 
 # The least feasible budget (bytes) an infeasible-budget error names:
-# "... the least feasible budget is 13153337344 B (12.25 GiB)" or "... is 80 B".
-LEAST_FEASIBLE = re.compile(r"the least feasible budget is (\d+) B")
+# "... the least feasible budget is 13153337344 B (12.25 GiB)" or "... is 80 B";
+# with offload=auto, "... the least feasible budget of recomputation alone is
+# 80 B" (a budget that fits, with or without copies).
+LEAST_FEASIBLE = re.compile(r"the least feasible budget (?:of recomputation alone )?is (\d+) B")
 
 
 # The numbers of a printed #ckpt.plan (times in decimal or hexadecimal).
@@ -78,15 +80,26 @@ def _float(text):
     return float.fromhex(text) if text.lower().startswith(("0x", "-0x")) else float(text)
 
 
+# With offload=auto: the plan's copies, `transfers = [[...], [...]]`, and
+# the host peak (both left out when nothing moves).
+PLAN_TRANSFERS = re.compile(r"#ckpt\.plan<[^>]*?transfers = \[(\[[-\d, ]*\](?:, \[[-\d, ]*\])*)\]")
+PLAN_HOST_PEAK = re.compile(r"#ckpt\.plan<[^>]*?host_peak = (\d+)")
+
+
 def plan_numbers(text):
-    """{budget, peak, time, store_all_peak, store_all_time} of the first
-    #ckpt.plan in `text`; raises Failure when there is none."""
+    """{budget, peak, time, store_all_peak, store_all_time, transfers (how
+    many values move to host memory), host_peak} of the first #ckpt.plan in
+    `text`; raises Failure when there is none."""
     m = PLAN_NUMBERS.search(text)
     if not m:
         raise Failure("no #ckpt.plan in the output")
     b, peak, t, store_peak, store_t = m.groups()
+    transfers = PLAN_TRANSFERS.search(text)
+    host = PLAN_HOST_PEAK.search(text)
     return {"budget": int(b), "peak": int(peak), "time": _float(t),
-            "store_all_peak": int(store_peak), "store_all_time": _float(store_t)}
+            "store_all_peak": int(store_peak), "store_all_time": _float(store_t),
+            "transfers": transfers.group(1).count("[") if transfers else 0,
+            "host_peak": int(host.group(1)) if host else 0}
 
 
 def plan(wrapped, budget, tmp, options=""):
@@ -117,10 +130,12 @@ def rewrite(planned, tmp):
     return rewritten, int(re.findall(r"forward ops: .*peak (\d+) B at", remarks)[-1])
 
 
-def check(base, measured, budget, predicted):
+def check(base, measured, budget, predicted, host_peak=None):
     """The properties of a planned run against the unplanned one: identical
     outputs, no leak, measured peak within the budget, predicted peak equal
-    to the measured one. Raises Failure naming the first that fails."""
+    to the measured one; with `host_peak` (the plan's, offload=auto), the
+    host copies peak there and none is left at exit. Raises Failure naming
+    the first that fails."""
     peak = measured["peak_bytes"]
     if measured["outputs_sha256"] != base["outputs_sha256"]:
         raise Failure("outputs differ from the unplanned step")
@@ -130,6 +145,13 @@ def check(base, measured, budget, predicted):
         raise Failure(f"measured peak {peak} over the budget {budget}")
     if predicted != peak:
         raise Failure(f"predicted peak {predicted} vs measured {peak}")
+    if host_peak is None:
+        return
+    if measured["host_peak_bytes"] != host_peak:
+        raise Failure(f"host copies peak at {measured['host_peak_bytes']} B, "
+                      f"planned {host_peak} B")
+    if measured["host_live_bytes_at_exit"]:
+        raise Failure(f"{measured['host_live_bytes_at_exit']} B of host copies left")
 
 
 def replace_block(path, name, text):

@@ -21,14 +21,11 @@
 
 namespace ckpt {
 
-/// The link to host memory of device `name` (Devices.h: bytes per second
-/// each way, seconds per copy); all zero for an unknown name.
-sched::LinkSpec deviceLink(llvm::StringRef name);
-
-/// The link of `costs`: device `name`'s, with the measured profile's
-/// "link.to_host" and "link.to_device" (bytes per second) and
-/// "link.latency" (seconds) in their place where it has them. Emits an
-/// error at `loc` and fails when a bandwidth is not positive.
+/// The link to host memory of `costs`: device `name`'s (Devices.h: bytes
+/// per second each way, seconds per copy; all zero for an unknown name),
+/// with the measured profile's "link.to_host" and "link.to_device" (bytes
+/// per second) and "link.latency" (seconds) in their place where it has
+/// them. Emits an error at `loc` and fails when a bandwidth is not positive.
 mlir::FailureOr<sched::LinkSpec>
 costLink(mlir::Location loc, const CostSetup &costs, llvm::StringRef name);
 

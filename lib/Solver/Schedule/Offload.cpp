@@ -155,8 +155,7 @@ TransferEvaluator::evaluate(const std::vector<Transfer> &transfers,
     if (move.version < 0)
       return fail("no version exists when execution " +
                   std::to_string(t.after) + " ends");
-    int buffer = ownBuffer(move.version);
-    if (buffer < 0 || !movableAfter(move.version, t.after))
+    if (!movableAfter(move.version, t.after))
       return fail("it is not the last version of its buffer, a view, or "
                   "without bytes, or an earlier version of its buffer is "
                   "read after the offload: only a whole buffer that nothing "
@@ -165,7 +164,7 @@ TransferEvaluator::evaluate(const std::vector<Transfer> &transfers,
       return fail("its version already moves (transfer " +
                   std::to_string(moveOfVersion[move.version]) + ")");
     moveOfVersion[move.version] = static_cast<int>(i);
-    move.bytes = simulator.bufferBytes[buffer];
+    move.bytes = simulator.bufferBytes[simulator.versionBuffer[move.version]];
     move.after = t.after;
     move.reloadAfter = t.reloadAfter;
     bool returned = simulator.versionLast[move.version] == end;

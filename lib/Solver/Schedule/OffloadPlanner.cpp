@@ -11,17 +11,18 @@ using namespace ckpt::sched;
 // Transfers, one at a time, at the device peak
 //===----------------------------------------------------------------------===//
 
-std::vector<Transfer>
-ckpt::sched::addTransfers(const Problem &problem, const Schedule &schedule,
-                          int64_t budget, const OffloadPlanOptions &options) {
+namespace {
+/// addTransfers on the schedule `evaluator` simulated (once, for every
+/// candidate); `current` ends as the evaluation of the transfers returned.
+std::vector<Transfer> greedyTransfers(const TransferEvaluator &evaluator,
+                                      size_t end, int64_t budget,
+                                      const OffloadPlanOptions &options,
+                                      TransferEvaluation &current) {
   std::vector<Transfer> transfers;
-  // The schedule's memory model, simulated once for every candidate.
-  TransferEvaluator evaluator(problem, schedule);
-  TransferEvaluation current = evaluator.evaluate(transfers, options.link);
+  current = evaluator.evaluate(transfers, options.link);
   if (!current.valid)
     return transfers;
   const MemorySimulator &simulator = evaluator.tables();
-  const size_t end = schedule.size();
   const size_t numVersions = simulator.versionValue.size();
   std::vector<char> moved(numVersions, 0);
   struct Candidate {
@@ -115,6 +116,15 @@ ckpt::sched::addTransfers(const Problem &problem, const Schedule &schedule,
   }
   return transfers;
 }
+} // namespace
+
+std::vector<Transfer>
+ckpt::sched::addTransfers(const Problem &problem, const Schedule &schedule,
+                          int64_t budget, const OffloadPlanOptions &options) {
+  TransferEvaluation final;
+  return greedyTransfers(TransferEvaluator(problem, schedule), schedule.size(),
+                         budget, options, final);
+}
 
 //===----------------------------------------------------------------------===//
 // The joint plan
@@ -130,10 +140,10 @@ ckpt::sched::planWithOffload(const Problem &problem,
     plan.slots = options.slots;
     return planSchedule(problem, plan);
   };
+  // Keeps `schedule` with `transfers` (whose evaluation is `e`) when it fits
+  // and is the fastest so far.
   auto consider = [&](const Schedule &schedule, std::vector<Transfer> transfers,
-                      const std::string &producer) {
-    TransferEvaluation e =
-        evaluateTransfers(problem, schedule, transfers, options.link);
+                      TransferEvaluation e, const std::string &producer) {
     if (!e.valid || e.devicePeak > options.budget)
       return;
     if (out.feasible && !(e.time < out.evaluation.time))
@@ -155,18 +165,22 @@ ckpt::sched::planWithOffload(const Problem &problem,
   out.recomputeFeasible = atBudget.feasible;
   if (atBudget.feasible) {
     out.recomputeTime = atBudget.time;
-    consider(atBudget.schedule, {}, "recompute");
+    consider(atBudget.schedule, {},
+             TransferEvaluator(problem, atBudget.schedule)
+                 .evaluate({}, options.link),
+             "recompute");
   }
 
-  // save_on_cpu's transfers on `schedule`, less those the budget does not
-  // need (the smallest first; at most 200 tried: each costs an evaluation).
-  auto saveOnCpu = [&](const Schedule &schedule, const std::string &producer) {
-    TransferEvaluator evaluator(problem, schedule);
+  // save_on_cpu's transfers on the schedule `evaluator` simulated, less those
+  // the budget does not need (the smallest first; at most 200 tried: each
+  // costs an evaluation).
+  auto saveOnCpu = [&](const TransferEvaluator &evaluator,
+                       const Schedule &schedule, const std::string &producer) {
     std::vector<Transfer> transfers = evaluator.saveOnCpu();
     if (transfers.empty())
       return;
-    TransferEvaluation all = evaluator.evaluate(transfers, options.link);
-    if (!all.valid || all.devicePeak > options.budget)
+    TransferEvaluation kept = evaluator.evaluate(transfers, options.link);
+    if (!kept.valid || kept.devicePeak > options.budget)
       return;
     if (transfers.size() <= 200) {
       const MemorySimulator &tables = evaluator.tables();
@@ -179,26 +193,26 @@ ckpt::sched::planWithOffload(const Problem &problem,
                        [&](const Transfer &a, const Transfer &b) {
                          return bytesOf(a) < bytesOf(b);
                        });
-      double time = all.time;
       for (const Transfer &drop : order) {
         std::vector<Transfer> fewer;
         for (const Transfer &t : transfers)
           if (t.value != drop.value || t.after != drop.after)
             fewer.push_back(t);
         TransferEvaluation e = evaluator.evaluate(fewer, options.link);
-        if (e.valid && e.devicePeak <= options.budget && e.time <= time) {
+        if (e.valid && e.devicePeak <= options.budget && e.time <= kept.time) {
           transfers = std::move(fewer);
-          time = e.time;
+          kept = std::move(e);
         }
       }
     }
-    consider(schedule, std::move(transfers), producer);
+    consider(schedule, std::move(transfers), std::move(kept), producer);
   };
-  saveOnCpu(identitySchedule(problem), "save_on_cpu");
+  const Schedule asWritten = identitySchedule(problem);
+  saveOnCpu(TransferEvaluator(problem, asWritten), asWritten, "save_on_cpu");
 
   // Recompute less, offload instead: plans at larger budgets, brought under
-  // this one by transfers.
-  int64_t storeAll = evaluate(problem, identitySchedule(problem)).peak;
+  // this one by transfers (each plan simulated once for both kinds).
+  int64_t storeAll = evaluate(problem, asWritten).peak;
   int64_t low = std::max(options.budget, atBudget.leastPeak.value_or(0));
   std::vector<int64_t> budgets = {storeAll};
   for (int k = 3; k >= 0; --k)
@@ -211,11 +225,13 @@ ckpt::sched::planWithOffload(const Problem &problem,
     PlanResult larger = recomputeOnly(budget);
     if (!larger.feasible)
       continue;
-    std::vector<Transfer> transfers =
-        addTransfers(problem, larger.schedule, options.budget, options);
-    consider(larger.schedule, std::move(transfers),
+    TransferEvaluator evaluator(problem, larger.schedule);
+    TransferEvaluation added;
+    std::vector<Transfer> transfers = greedyTransfers(
+        evaluator, larger.schedule.size(), options.budget, options, added);
+    consider(larger.schedule, std::move(transfers), std::move(added),
              "recompute@" + std::to_string(budget) + "+offload");
-    saveOnCpu(larger.schedule,
+    saveOnCpu(evaluator, larger.schedule,
               "recompute@" + std::to_string(budget) + "+save_on_cpu");
   }
   return out;
