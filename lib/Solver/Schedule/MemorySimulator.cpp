@@ -14,7 +14,38 @@ using namespace ckpt::sched;
 
 MemorySimulator::MemorySimulator(const Problem &problem, Work *work)
     : problem(problem), work(work) {
-  latest.assign(problem.numValues(), -1);
+  const int numOps = problem.numOps(), numValues = problem.numValues();
+  latest.assign(numValues, -1);
+  valueProducer.resize(numValues);
+  valueSource.resize(numValues);
+  valueBytes.resize(numValues);
+  valueRule.resize(numValues);
+  for (int v = 0; v < numValues; ++v) {
+    const Value &value = problem.values[v];
+    valueProducer[v] = value.producer;
+    valueSource[v] = value.source;
+    valueBytes[v] = value.bytes;
+    valueRule[v] = value.rule;
+    if (value.returned)
+      returnedValues.push_back(v);
+  }
+  flatOps.resize(numOps);
+  opRecomputable.resize(numOps);
+  for (int o = 0; o < numOps; ++o) {
+    const Op &op = problem.ops[o];
+    FlatOp &flat = flatOps[o];
+    flat.readBegin = static_cast<int>(opReads.size());
+    for (int r : op.reads)
+      if (problem.values[r].producer >= 0)
+        opReads.push_back(r);
+    flat.readEnd = static_cast<int>(opReads.size());
+    flat.resultBegin = static_cast<int>(opResults.size());
+    opResults.insert(opResults.end(), op.results.begin(), op.results.end());
+    flat.resultEnd = static_cast<int>(opResults.size());
+    flat.units = 1 + static_cast<int64_t>(op.reads.size());
+    flat.cost = op.cost;
+    opRecomputable[o] = op.recomputable;
+  }
 }
 
 MemorySimulator::Score MemorySimulator::run(const Schedule &schedule,
@@ -24,65 +55,73 @@ MemorySimulator::Score MemorySimulator::run(const Schedule &schedule,
   Score out;
   const size_t end = schedule.size();
   const bool full = detail == Detail::Full;
-  if (work) {
-    int64_t units = static_cast<int64_t>(end);
-    for (int op : schedule)
-      units += static_cast<int64_t>(problem.ops[op].reads.size());
-    work->left -= units;
+
+  // The cost (in schedule order), the work, and room for every version.
+  int64_t units = 0;
+  size_t maxVersions = 0;
+  for (int o : schedule) {
+    const FlatOp &flat = flatOps[o];
+    out.cost += flat.cost;
+    units += flat.units;
+    maxVersions += static_cast<size_t>(flat.resultEnd - flat.resultBegin);
   }
-  for (int op : schedule)
-    out.cost += problem.ops[op].cost;
+  if (work)
+    work->left -= units;
+  versionValue.resize(maxVersions);
+  versionExec.resize(maxVersions);
+  versionLast.resize(maxVersions);
+  versionSource.resize(maxVersions);
 
   //===--------------------------------------------------------------------===//
   // Pass 1: versions and their last reads.
   //===--------------------------------------------------------------------===//
-  versionValue.clear();
-  versionExec.clear();
-  versionLast.clear();
-  versionSource.clear();
   if (full)
     readPairs.clear();
   bool valid = true;
-  for (size_t e = 0; e < end && valid; ++e) {
-    const Op &op = problem.ops[schedule[e]];
-    for (int r : op.reads) {
-      int producer = problem.values[r].producer;
-      if (producer < 0)
-        continue; // an input: outside the budget
-      int x = latest[r];
-      if (x < 0 && runCounts && (*runCounts)[producer] == 0)
-        continue; // partial: not part of the evaluated part
+  int numVersions = 0;
+  for (size_t e = 0; e < end; ++e) {
+    const FlatOp &flat = flatOps[schedule[e]];
+    const uint32_t exec = static_cast<uint32_t>(e);
+    for (int i = flat.readBegin; i < flat.readEnd; ++i) {
+      const int r = opReads[i];
+      const int x = latest[r];
       if (x < 0) {
+        if (runCounts && (*runCounts)[valueProducer[r]] == 0)
+          continue; // partial: not part of the evaluated part
         valid = false;
         out.failedExecution = e;
         out.failedValue = r;
         break;
       }
-      versionLast[x] = e;
+      versionLast[x] = exec;
       if (full)
-        readPairs.push_back({x, e});
+        readPairs.push_back({x, exec});
     }
     if (!valid)
       break;
-    size_t first = versionValue.size();
-    for (int r : op.results) {
-      const Value &value = problem.values[r];
-      versionValue.push_back(r);
-      versionExec.push_back(e);
-      versionLast.push_back(e); // a version nobody reads dies at once
-      versionSource.push_back(value.rule != BufferRule::Fresh &&
-                                      value.source >= 0
-                                  ? latest[value.source]
-                                  : -1);
+    const int first = numVersions;
+    for (int i = flat.resultBegin; i < flat.resultEnd; ++i, ++numVersions) {
+      const int r = opResults[i];
+      versionValue[numVersions] = r;
+      versionExec[numVersions] = exec;
+      versionLast[numVersions] = exec; // a version nobody reads dies at once
+      versionSource[numVersions] =
+          valueRule[r] != BufferRule::Fresh && valueSource[r] >= 0
+              ? latest[valueSource[r]]
+              : -1;
     }
-    for (size_t i = 0; i < op.results.size(); ++i)
-      latest[op.results[i]] = static_cast<int>(first + i);
+    for (int i = flat.resultBegin; i < flat.resultEnd; ++i)
+      latest[opResults[i]] = first + (i - flat.resultBegin);
   }
+  versionValue.resize(numVersions);
+  versionExec.resize(numVersions);
+  versionLast.resize(numVersions);
+  versionSource.resize(numVersions);
   if (valid)
-    for (int v = 0; v < problem.numValues(); ++v)
-      if (problem.values[v].returned && latest[v] >= 0)
-        versionLast[latest[v]] = end; // read at the end
-  for (int v : versionValue)          // reset for the next run
+    for (int v : returnedValues)
+      if (latest[v] >= 0)
+        versionLast[latest[v]] = static_cast<uint32_t>(end); // read at the end
+  for (int v : versionValue) // reset for the next run
     latest[v] = -1;
   if (!valid)
     return out;
@@ -91,21 +130,21 @@ MemorySimulator::Score MemorySimulator::run(const Schedule &schedule,
   //===--------------------------------------------------------------------===//
   // Pass 2: buffers, in creation order.
   //===--------------------------------------------------------------------===//
-  const size_t numVersions = versionValue.size();
   versionBuffer.assign(numVersions, -1);
   bufferBytes.clear();
   bufferDef.clear();
   bufferLast.clear();
-  for (size_t y = 0; y < numVersions; ++y) {
-    const Value &value = problem.values[versionValue[y]];
+  for (int y = 0; y < numVersions; ++y) {
+    const int v = versionValue[y];
+    const BufferRule rule = valueRule[v];
     int source = versionSource[y];
     int shared = source >= 0 ? versionBuffer[source] : -1;
     bool alias = false;
-    if (value.rule == BufferRule::View) {
+    if (rule == BufferRule::View) {
       alias = shared >= 0;
       if (!alias)
         continue; // a view of an input (or of nothing): no buffer
-    } else if (value.rule == BufferRule::InPlace) {
+    } else if (rule == BufferRule::InPlace) {
       // In place only when no later execution reads the source's buffer.
       alias = shared >= 0 && bufferLast[shared] <= versionExec[y];
     }
@@ -114,10 +153,10 @@ MemorySimulator::Score MemorySimulator::run(const Schedule &schedule,
       bufferLast[shared] = std::max(bufferLast[shared], versionLast[y]);
       continue;
     }
-    if (value.bytes == 0)
+    if (valueBytes[v] == 0)
       continue;
     versionBuffer[y] = static_cast<int>(bufferBytes.size());
-    bufferBytes.push_back(value.bytes);
+    bufferBytes.push_back(valueBytes[v]);
     bufferDef.push_back(versionExec[y]);
     bufferLast.push_back(versionLast[y]);
   }
@@ -128,7 +167,7 @@ MemorySimulator::Score MemorySimulator::run(const Schedule &schedule,
   delta.assign(end + 1, 0);
   for (size_t b = 0; b < bufferBytes.size(); ++b) {
     delta[bufferDef[b]] += bufferBytes[b];
-    delta[std::min(bufferLast[b], end - 1) + 1] -= bufferBytes[b];
+    delta[std::min<size_t>(bufferLast[b], end - 1) + 1] -= bufferBytes[b];
   }
   const bool live = detail != Detail::None;
   if (live)
@@ -148,6 +187,46 @@ MemorySimulator::Score MemorySimulator::run(const Schedule &schedule,
   if (full)
     buildIndexes();
   return out;
+}
+
+void MemorySimulator::prune(const Schedule &schedule, Schedule &out) {
+  // sched::prune's scan (Schedule.cpp), on the flat tables. The reads of
+  // inputs it marks too are never results: leaving them out changes nothing.
+  const int numOps = problem.numOps();
+  pruneCount.assign(numOps, 0);
+  for (int op : schedule)
+    if (op >= 0 && op < numOps)
+      ++pruneCount[op];
+  pruneNeeded.assign(problem.numValues(), 0);
+  for (int v : returnedValues)
+    pruneNeeded[v] = 1;
+  pruneKeep.assign(schedule.size(), 0);
+  for (size_t e = schedule.size(); e-- > 0;) {
+    int op = schedule[e];
+    if (op < 0 || op >= numOps) {
+      pruneKeep[e] = 1; // invalid: evaluate() reports it
+      continue;
+    }
+    const FlatOp &flat = flatOps[op];
+    bool used = --pruneCount[op] == 0 || !opRecomputable[op];
+    for (int i = flat.resultBegin; i < flat.resultEnd; ++i)
+      used = used || pruneNeeded[opResults[i]];
+    pruneKeep[e] = used;
+    for (int i = flat.resultBegin; i < flat.resultEnd; ++i)
+      pruneNeeded[opResults[i]] = 0;
+    if (used)
+      for (int i = flat.readBegin; i < flat.readEnd; ++i)
+        pruneNeeded[opReads[i]] = 1;
+  }
+  // Compacts in place when `out` is `schedule`.
+  const size_t size = schedule.size();
+  if (&out != &schedule)
+    out.resize(size);
+  size_t kept = 0;
+  for (size_t e = 0; e < size; ++e)
+    if (pruneKeep[e])
+      out[kept++] = schedule[e];
+  out.resize(kept);
 }
 
 void MemorySimulator::buildIndexes() {

@@ -486,15 +486,15 @@ size_t findOccurrence(const Schedule &schedule, int op, int occurrence) {
 }
 
 /// `schedule` without the `occurrence`-th execution of `op` and what only
-/// it needed (pruned), in `out`; false when that execution is gone.
-bool ruin(const Problem &problem, const Schedule &schedule, int op,
-          int occurrence, Schedule &out) {
+/// it needed (pruned by `sim`), in `out`; false when that execution is gone.
+bool ruin(Simulator &sim, const Schedule &schedule, int op, int occurrence,
+          Schedule &out) {
   size_t at = findOccurrence(schedule, op, occurrence);
   if (at == schedule.size())
     return false;
-  out = schedule;
-  out.erase(out.begin() + at);
-  out = prune(problem, out);
+  out.assign(schedule.begin(), schedule.begin() + at);
+  out.insert(out.end(), schedule.begin() + at + 1, schedule.end());
+  sim.prune(out, out);
   return true;
 }
 
@@ -519,7 +519,7 @@ struct Recreated {
 /// nothing, or when `spent` (which `recreate` adds to) reaches the work
 /// budget.
 template <typename Recreate>
-void ruinAndRecreate(const Problem &problem, Schedule &current,
+void ruinAndRecreate(const Problem &problem, Simulator &sim, Schedule &current,
                      const SearchOptions &options, const int64_t &spent,
                      Recreate recreate) {
   Schedule ruined;
@@ -528,7 +528,7 @@ void ruinAndRecreate(const Problem &problem, Schedule &current,
     for (const auto &[op, occurrence] : recomputations(problem, current)) {
       if (stopSearch(options, spent))
         break;
-      if (!ruin(problem, current, op, occurrence, ruined))
+      if (!ruin(sim, current, op, occurrence, ruined))
         continue;
       Recreated step = recreate(ruined);
       changed = changed || step.changed;
@@ -561,7 +561,7 @@ Schedule drop(const Problem &problem, Schedule schedule, int64_t budget,
     for (const auto &[op, occurrence] : recomputations(problem, schedule)) {
       if (sim.exhausted(maxEvaluations))
         break;
-      if (!ruin(problem, schedule, op, occurrence, trial))
+      if (!ruin(sim, schedule, op, occurrence, trial))
         continue; // pruned meanwhile
       Simulator::Score score = sim.run(trial, budget, Detail::None);
       if (score.valid && score.peak <= budget && score.cost <= current.cost) {
@@ -616,7 +616,7 @@ Schedule ckpt::sched::improve(const Problem &problem, const Schedule &schedule,
   Greedy greedies[] = {Greedy(problem, capped), Greedy(problem, uncapped)};
   Simulator check(problem, options.work);
   ruinAndRecreate(
-      problem, current, options, spent, [&](const Schedule &ruined) {
+      problem, check, current, options, spent, [&](const Schedule &ruined) {
         Recreated step;
         for (Greedy &greedy : greedies) {
           if (stopSearch(options, spent))
@@ -625,7 +625,8 @@ Schedule ckpt::sched::improve(const Problem &problem, const Schedule &schedule,
           Schedule refit = greedy.fit(ruined, budget);
           spent += greedy.evaluations();
           check.evaluations = 0;
-          refit = drop(problem, prune(problem, refit), budget, check,
+          check.prune(refit, refit);
+          refit = drop(problem, refit, budget, check,
                        std::max<int64_t>(options.maxEvaluations - spent, 1));
           spent += check.evaluations;
           Simulator::Score trial = check.run(refit, budget, Detail::None);
@@ -666,7 +667,7 @@ Schedule ckpt::sched::lowerPeak(const Problem &problem, const Schedule &start,
   // early by the greedy can block a lower peak found otherwise. A cheaper
   // schedule at the same peak is kept too, without another round.
   ruinAndRecreate(
-      problem, current, options, spent, [&](const Schedule &ruined) {
+      problem, check, current, options, spent, [&](const Schedule &ruined) {
         greedy.restart(options.maxEvaluations - spent);
         Schedule refit = prune(problem, greedy.fit(ruined, score.peak - 1));
         spent += greedy.evaluations();

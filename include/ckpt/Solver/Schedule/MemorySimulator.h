@@ -67,6 +67,11 @@ public:
   Score run(const Schedule &schedule, int64_t budget, Detail detail,
             const std::vector<int> *runCounts = nullptr);
 
+  /// `sched::prune(problem, schedule)` into `out` (which may be `schedule`),
+  /// on this simulator's flat tables and buffers (the searches prune every
+  /// schedule they ruin).
+  void prune(const Schedule &schedule, Schedule &out);
+
   /// Whether the searches using this simulator should stop.
   bool exhausted(int64_t maxEvaluations) const {
     return evaluations >= maxEvaluations || (work && work->spent());
@@ -80,19 +85,19 @@ public:
   // valid run: the version and buffer tables; with Detail::Live or Full:
   // liveAt; with Detail::Full: the read, value and buffer indexes.
   std::vector<int> versionValue;    ///< the value it is a version of
-  std::vector<size_t> versionExec;  ///< the execution that defines it
-  std::vector<size_t> versionLast;  ///< its last read (the end: returned)
+  std::vector<uint32_t> versionExec; ///< the execution that defines it
+  std::vector<uint32_t> versionLast; ///< its last read (the end: returned)
   std::vector<int> versionSource;   ///< version whose buffer it may take
   std::vector<int> versionBuffer;   ///< its buffer, or -1 (none)
   std::vector<int64_t> bufferBytes; ///< size
-  std::vector<size_t> bufferDef;    ///< the execution that allocates it
-  std::vector<size_t> bufferLast;   ///< the last read of any of its versions
+  std::vector<uint32_t> bufferDef;  ///< the execution that allocates it
+  std::vector<uint32_t> bufferLast; ///< the last read of any of its versions
   std::vector<int64_t> liveAt;      ///< bytes live during each execution
-  std::vector<size_t> readStart;    ///< reads of version y: readExec
-  std::vector<size_t> readExec;     ///< [readStart[y], readStart[y + 1])
-  std::vector<size_t> valueStart;   ///< versions of value v: valueVersions
+  std::vector<uint32_t> readStart;  ///< reads of version y: readExec
+  std::vector<uint32_t> readExec;   ///< [readStart[y], readStart[y + 1])
+  std::vector<uint32_t> valueStart; ///< versions of value v: valueVersions
   std::vector<int> valueVersions;   ///< [valueStart[v], valueStart[v + 1])
-  std::vector<size_t> bufferStart;  ///< versions of buffer b: bufferVersions
+  std::vector<uint32_t> bufferStart; ///< versions of buffer b: bufferVersions
   std::vector<int> bufferVersions;  ///< [bufferStart[b], bufferStart[b + 1])
 
   // Queries on a Detail::Full run.
@@ -108,10 +113,28 @@ private:
 
   const Problem &problem;
   Work *work;
-  std::vector<int> latest; // per value: its latest version, -1 between runs
-  std::vector<std::pair<int, size_t>> readPairs; // (version, execution)
+  // The problem flat, for the runs' scans: per op, its reads of values ops
+  // define (inputs are outside the budget) and its results; per value, what
+  // the buffer rules need.
+  struct FlatOp {
+    int readBegin, readEnd;     ///< opReads[readBegin, readEnd)
+    int resultBegin, resultEnd; ///< opResults[resultBegin, resultEnd)
+    int64_t units;              ///< one execution plus all its reads
+    double cost;
+  };
+  std::vector<FlatOp> flatOps;
+  std::vector<int> opReads, opResults;
+  std::vector<int> valueProducer, valueSource, returnedValues;
+  std::vector<int64_t> valueBytes;
+  std::vector<BufferRule> valueRule;
+  std::vector<char> opRecomputable;
+  std::vector<int> latest;
+  std::vector<int> pruneCount;     // prune: executions left per op
+  std::vector<char> pruneNeeded;   // prune: per value, its version is read
+  std::vector<char> pruneKeep;     // prune: per execution // per value: its latest version, -1 between runs
+  std::vector<std::pair<int, uint32_t>> readPairs; // (version, execution)
   std::vector<int64_t> delta;
-  std::vector<size_t> cursor;
+  std::vector<uint32_t> cursor;
 };
 
 } // namespace sched
