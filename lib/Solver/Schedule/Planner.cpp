@@ -357,7 +357,7 @@ constexpr int64_t kSearchWork = 60000000;
 /// fresh work budget of kSearchWork that they share.
 struct Improving {
   explicit Improving(const SearchOptions &base) : options(base) {
-    work.left = kSearchWork;
+    work.left = getenv("CKPT_WORK") ? atoll(getenv("CKPT_WORK")) : kSearchWork;
     options.work = &work;
   }
   Improving(const Improving &) = delete;

@@ -2,7 +2,10 @@
 
 #include "ckpt/Solver/Schedule/ProblemChain.h"
 
+#include "ckpt/Solver/Schedule/MemorySimulator.h"
+
 #include <algorithm>
+#include <limits>
 #include <set>
 
 using namespace ckpt;
@@ -18,13 +21,29 @@ int64_t resultBytes(const Problem &problem, int op) {
   return bytes;
 }
 
-/// The peak of `ops` (a subset, in order) run alone.
-int64_t peakAlone(const Problem &problem, const std::vector<int> &ops) {
-  EvalOptions options;
-  options.partial = true;
-  Evaluation e = evaluate(problem, ops, options);
-  return e.valid ? e.peak : 0;
-}
+/// Peaks of subsets of a problem's ops run alone: `evaluate` with
+/// EvalOptions::partial, on one simulator for all the stages.
+class PeakAlone {
+public:
+  explicit PeakAlone(const Problem &problem)
+      : simulator(problem), counts(problem.numOps(), 0) {}
+
+  /// The peak of `ops` (distinct ops, in order) run alone.
+  int64_t operator()(const std::vector<int> &ops) {
+    for (int op : ops)
+      ++counts[op];
+    MemorySimulator::Score score =
+        simulator.run(ops, std::numeric_limits<int64_t>::max(),
+                      MemorySimulator::Detail::None, &counts);
+    for (int op : ops)
+      --counts[op];
+    return score.valid ? score.peak : 0;
+  }
+
+private:
+  MemorySimulator simulator;
+  std::vector<int> counts;
+};
 
 /// The stage (1-based) whose B^l runs each backward op: the latest stage
 /// whose forward values it reads, but no later than the stages of the
@@ -98,6 +117,7 @@ ProblemChain ckpt::sched::buildProblemChain(const Problem &problem,
                                             const ChainOptions &options) {
   ProblemChain result;
   const int n = problem.numOps();
+  PeakAlone peakAlone(problem);
   std::vector<char> forward(n), marker(n, 0), constant(n), kept(n, 0);
   for (int op : options.markers)
     marker[op] = 1;
@@ -199,7 +219,7 @@ ProblemChain ckpt::sched::buildProblemChain(const Problem &problem,
     for (int node : saved)
       abar += static_cast<int64_t>(g.node(node).bytes);
     chain.wabar[j] = std::max(abar, out);
-    int64_t peak = peakAlone(problem, ops);
+    int64_t peak = peakAlone(ops);
     chain.of[j] = peak > out ? peak - out : 0;
   }
   chain.wa[0] = 0; // a^0: step inputs, outside the budget
@@ -236,7 +256,7 @@ ProblemChain ckpt::sched::buildProblemChain(const Problem &problem,
       later += returnedBytes[i];
   }
   for (int j = 0; j < numStages; ++j) {
-    int64_t peak = peakAlone(problem, backwardOps[j]);
+    int64_t peak = peakAlone(backwardOps[j]);
     chain.ob[j] = std::max(peak, chain.wa[j] + returnedBytes[j + 1]);
   }
   return result;
