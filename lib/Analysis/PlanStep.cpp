@@ -184,6 +184,7 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
     options.keep = keptValues(plan.problem);
   options.ilpTimeLimit = request.ilpTimeLimit;
   options.ilpThreads = request.ilpThreads;
+  options.parallel = request.parallel;
   options.ilpNodeLimit = request.ilpNodeLimit;
   options.ilpMemoryLimit = request.ilpMemoryLimit;
   {

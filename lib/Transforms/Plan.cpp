@@ -68,6 +68,7 @@ void PlanPass::runOnOperation() {
   request.ilpTimeLimit = timeLimit;
   request.ilpNodeLimit = nodeLimit;
   request.ilpMemoryLimit = sched::ilpMemoryLimitBytes(*memorySpec);
+  request.parallel = getContext().isMultithreadingEnabled();
   if (offload == OffloadMode::Auto) {
     FailureOr<sched::LinkSpec> link =
         costLink(module.getLoc(), *costs, stringify(device));

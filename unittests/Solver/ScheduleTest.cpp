@@ -629,6 +629,13 @@ TEST(Schedule, MemoryModelAgreesWithItsDefinitionOnEveryMove) {
             simulator.run(trial, budget, Detail::Full);
         ASSERT_EQ(none.valid, ref.valid) << at;
         ASSERT_EQ(full.valid, ref.valid) << at;
+        // The searches' prune, on the simulator's tables, copying and in
+        // place, is sched::prune.
+        Schedule pruned;
+        simulator.prune(trial, pruned);
+        EXPECT_EQ(pruned, prune(p, trial)) << at;
+        simulator.prune(pruned, pruned);
+        EXPECT_EQ(pruned, prune(p, trial)) << at;
         EvalOptions options;
         options.live = true;
         Evaluation e = evaluate(p, trial, options);
@@ -660,6 +667,58 @@ TEST(Schedule, MemoryModelAgreesWithItsDefinitionOnEveryMove) {
   EXPECT_GT(steps, 3000);
   EXPECT_GT(invalid, 100);
   EXPECT_GT(withSharing, 0);
+}
+
+TEST(Planner, OneThreadOrTwoPlanTheSame) {
+  // With two threads, strategy=optimal runs the chain and the every-byte
+  // search beside the first greedy, `improve` runs its two refits side by
+  // side and `drop` its next trial beside the current one, redoing what the
+  // one-thread search would have done differently (a refit or a trial
+  // after a change, work limits reached). Plans, and what the searches
+  // spend, must be the same, also where the work limits cut a search short.
+  int limited = 0;
+  for (unsigned seed = 1; seed <= 12; ++seed) {
+    Problem p = seed % 2 ? randomLayeredWithViews(30 + seed, seed)
+                         : randomLayered(30 + seed, seed);
+    ASSERT_EQ(p.validate(), "") << seed;
+    const int64_t top = evaluate(p, identitySchedule(p)).peak;
+    for (double fraction : {0.8, 0.6, 0.45}) {
+      const int64_t budget = static_cast<int64_t>(fraction * top);
+      std::string at = std::to_string(seed) + "@" + std::to_string(fraction);
+      PlanOptions one, two;
+      one.budget = two.budget = budget;
+      one.parallel = false;
+      two.parallel = true;
+      PlanResult a = planSchedule(p, one), b = planSchedule(p, two);
+      EXPECT_EQ(a.feasible, b.feasible) << at;
+      EXPECT_EQ(a.schedule, b.schedule) << at;
+      EXPECT_EQ(a.leastPeak, b.leastPeak) << at;
+      EXPECT_EQ(a.producer, b.producer) << at;
+      if (!a.feasible)
+        continue;
+      // improve on its own under tight limits: evaluations and work units.
+      Schedule start = fitBudget(p, identitySchedule(p), budget);
+      if (evaluate(p, start).peak > budget)
+        continue;
+      for (int64_t units : {int64_t{3000}, int64_t{30000}, int64_t{300000}})
+        for (int64_t evaluations : {int64_t{15}, int64_t{20000}}) {
+          Work workOne, workTwo;
+          workOne.left = workTwo.left = units;
+          SearchOptions searchOne, searchTwo;
+          searchOne.work = &workOne;
+          searchTwo.work = &workTwo;
+          searchOne.maxEvaluations = searchTwo.maxEvaluations = evaluations;
+          searchTwo.parallel = true;
+          Schedule x = improve(p, start, budget, searchOne);
+          Schedule y = improve(p, start, budget, searchTwo);
+          EXPECT_EQ(x, y) << at << " units " << units << " evaluations "
+                          << evaluations;
+          EXPECT_EQ(workOne.left, workTwo.left) << at << " units " << units;
+          limited += workOne.spent();
+        }
+    }
+  }
+  EXPECT_GT(limited, 0); // some searches ran out of work
 }
 
 /// The least cost within `budget` over every schedule of the ILP program's

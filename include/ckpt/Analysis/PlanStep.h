@@ -52,6 +52,9 @@ struct StepPlanRequest {
   int64_t ilpNodeLimit = 0;   ///< CBC nodes, strategy 'ilp' (0: none)
   int64_t ilpMemoryLimit = 0; ///< bytes, strategy 'ilp' (0: none)
   int ilpThreads = 1;
+  /// Two threads for strategy=optimal's independent searches (the plan is
+  /// the same): the MLIR context's multithreading setting.
+  bool parallel = true;
   /// offload=auto: recompute or offload over `link` (strategy optimal).
   bool offload = false;
   sched::LinkSpec link;

@@ -12,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <thread>
 
 using namespace ckpt;
 using namespace ckpt::sched;
@@ -357,7 +358,7 @@ constexpr int64_t kSearchWork = 60000000;
 /// fresh work budget of kSearchWork that they share.
 struct Improving {
   explicit Improving(const SearchOptions &base) : options(base) {
-    work.left = getenv("CKPT_WORK") ? atoll(getenv("CKPT_WORK")) : kSearchWork;
+    work.left = kSearchWork;
     options.work = &work;
   }
   Improving(const Improving &) = delete;
@@ -475,11 +476,57 @@ Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
   const bool large = isLarge(problem);
   SearchOptions searchOptions = scaled(large, options.search);
   searchOptions.sortedInsertion = forIlp || options.search.sortedInsertion;
+  searchOptions.parallel = options.parallel;
   a.searchOptions = searchOptions;
   if (identity.peak <= options.budget)
     return a;
   Improving improvingSearch(searchOptions);
-  const SearchOptions &improving = improvingSearch.options;
+  SearchOptions &improving = improvingSearch.options;
+  // Where the every-byte search runs on the second thread, the first
+  // search's refits share nothing else.
+  const bool everyByteBeside = bothRankings && !large && !forIlp;
+
+  // Two parts do not depend on the greedy from the schedule as written, and
+  // run beside it on a second thread (options.parallel): the chain DP's
+  // budget search with the baselines, and, with `bothRankings` on a problem
+  // that is not large, the every-byte greedy with its own search (started
+  // before it is known to be wanted: kept only where the first greedy
+  // fits). Results are offered in one fixed order after both finish, so
+  // the plan is the same with one thread or two.
+  struct Beside {
+    Best chainBest;
+    std::optional<Candidate> lean;
+    std::string error;
+    std::optional<Candidate> other, otherImproved;
+  } beside{Best{options.budget, {}, {}}, {}, {}, {}, {}};
+  auto runBeside = [&]() {
+    if (forIlp)
+      return;
+    const ChainProducer &producer = chain.get();
+    beside.error =
+        producer.searchDP(/*allowAll=*/true, beside.chainBest, &beside.lean);
+    if (beside.error.empty())
+      for (const Candidate &baseline : producer.baselines())
+        beside.chainBest.offer(baseline);
+    if (!bothRankings || large)
+      return;
+    SearchOptions everyByte = searchOptions;
+    everyByte.capExcess = false;
+    Candidate other =
+        score(problem,
+              fitBudget(problem, identity.schedule, options.budget, everyByte),
+              "search");
+    if (other.valid && other.peak <= options.budget) {
+      Improving own(searchOptions);
+      own.options.parallel = false;
+      beside.otherImproved =
+          search(problem, other, options.budget, own.options);
+    }
+    beside.other = std::move(other);
+  };
+  std::thread second;
+  if (options.parallel && !forIlp)
+    second = std::thread(runBeside);
 
   // The greedy from the schedule as written.
   Candidate greedy = score(
@@ -488,33 +535,31 @@ Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
       "search");
   best.offer(greedy);
   bool fits = greedy.valid && greedy.peak <= options.budget;
-  if (fits)
+  if (fits) {
+    if (everyByteBeside && second.joinable())
+      improving.parallel = false;
     best.offer(search(problem, greedy, options.budget, improving));
+    improving.parallel = options.parallel;
+  }
   if (forIlp)
     return a;
-  if (bothRankings && fits && !large) {
-    SearchOptions everyByte = searchOptions;
-    everyByte.capExcess = false;
-    Candidate other =
-        score(problem,
-              fitBudget(problem, identity.schedule, options.budget, everyByte),
-              "search");
-    best.offer(other);
-    if (other.valid && other.peak <= options.budget) {
-      Improving own(searchOptions);
-      best.offer(search(problem, other, options.budget, own.options));
-    }
+  if (second.joinable())
+    second.join();
+  else
+    runBeside();
+  if (bothRankings && fits && !large && beside.other) {
+    best.offer(*beside.other);
+    if (beside.otherImproved)
+      best.offer(*beside.otherImproved);
   }
 
   // The chain DP and the baselines.
-  const ChainProducer &producer = chain.get();
-  Best chainBest{options.budget, {}, {}};
-  std::optional<Candidate> &lean = a.lean;
-  a.error = producer.searchDP(/*allowAll=*/true, chainBest, &lean);
+  a.error = beside.error;
   if (!a.error.empty())
     return a;
-  for (const Candidate &baseline : producer.baselines())
-    chainBest.offer(baseline);
+  Best &chainBest = beside.chainBest;
+  std::optional<Candidate> &lean = a.lean;
+  lean = std::move(beside.lean);
   if (chainBest.fit) {
     best.offer(*chainBest.fit);
     best.offer(search(problem, *chainBest.fit, options.budget, improving));

@@ -12,8 +12,12 @@
 #include "ckpt/Solver/Support/SplitMix64.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <functional>
 #include <limits>
+#include <optional>
+#include <thread>
 #include <utility>
 
 using namespace ckpt::sched;
@@ -548,25 +552,130 @@ void ruinAndRecreate(const Problem &problem, Simulator &sim, Schedule &current,
 
 namespace {
 
+/// A second thread that runs one job at a time for the caller. A job takes
+/// about as long as one simulation (a fraction of a millisecond), so both
+/// sides spin briefly before they yield: waking a sleeping thread would
+/// take about as long as the job.
+class Helper {
+public:
+  Helper() : thread([this] { loop(); }) {}
+  ~Helper() {
+    state.store(kQuit, std::memory_order_release);
+    thread.join();
+  }
+  Helper(const Helper &) = delete;
+  Helper &operator=(const Helper &) = delete;
+
+  /// Starts `job` on the helper thread; `wait` waits for it to finish.
+  void start(std::function<void()> next) {
+    job = std::move(next);
+    state.store(kStarted, std::memory_order_release);
+  }
+  void wait() {
+    pause(
+        [this] { return state.load(std::memory_order_acquire) == kFinished; });
+    state.store(kIdle, std::memory_order_relaxed);
+  }
+
+private:
+  enum : int { kIdle, kStarted, kFinished, kQuit };
+
+  template <typename Ready> static void pause(Ready ready) {
+    for (int spins = 0; !ready(); ++spins)
+      if (spins > 2000)
+        std::this_thread::yield();
+  }
+
+  void loop() {
+    while (true) {
+      int now = kIdle;
+      pause([&] {
+        now = state.load(std::memory_order_acquire);
+        return now == kStarted || now == kQuit;
+      });
+      if (now == kQuit)
+        return;
+      job();
+      state.store(kFinished, std::memory_order_release);
+    }
+  }
+
+  std::function<void()> job;
+  std::atomic<int> state{kIdle};
+  std::thread thread;
+};
+
 /// Removes recomputations (most expensive first) while `budget` holds.
+/// With `parallel`, the next trial runs beside the current one on a second
+/// thread, on the same schedule: it is what the one-thread search would run
+/// next when the current trial is refused (most are), and is thrown away
+/// otherwise; the work it did is counted as if run after it. The schedule
+/// is the same either way.
 Schedule drop(const Problem &problem, Schedule schedule, int64_t budget,
-              Simulator &sim, int64_t maxEvaluations) {
+              Simulator &sim, int64_t maxEvaluations, bool parallel = false) {
   Simulator::Score current = sim.run(schedule, budget, Detail::None);
   if (!current.valid || current.peak > budget)
     return schedule;
   Schedule trial;
+  std::optional<Helper> helper;
+  std::optional<Simulator> helperSim;
+  Work helperWork;
+  Schedule helperTrial;
+  Simulator::Score helperScore;
+  if (parallel) {
+    helper.emplace();
+    helperSim.emplace(problem, &helperWork);
+  }
+  auto fits = [&](const Simulator::Score &score) {
+    return score.valid && score.peak <= budget && score.cost <= current.cost;
+  };
   bool changed = true;
   while (changed && !sim.exhausted(maxEvaluations)) {
     changed = false;
-    for (const auto &[op, occurrence] : recomputations(problem, schedule)) {
+    const std::vector<std::pair<int, int>> recs =
+        recomputations(problem, schedule);
+    for (size_t k = 0; k < recs.size(); ++k) {
       if (sim.exhausted(maxEvaluations))
         break;
-      if (!ruin(sim, schedule, op, occurrence, trial))
+      if (!ruin(sim, schedule, recs[k].first, recs[k].second, trial))
         continue; // pruned meanwhile
+      // The next trial on this schedule, beside this one.
+      size_t next = recs.size();
+      if (helper)
+        for (size_t j = k + 1; j < recs.size(); ++j)
+          if (findOccurrence(schedule, recs[j].first, recs[j].second) <
+              schedule.size()) {
+            next = j;
+            break;
+          }
+      int64_t helperUnits = 0;
+      if (next < recs.size())
+        helper->start([&, next] {
+          helperWork.left = std::numeric_limits<int64_t>::max();
+          ruin(*helperSim, schedule, recs[next].first, recs[next].second,
+               helperTrial);
+          helperScore = helperSim->run(helperTrial, budget, Detail::None);
+          helperUnits = std::numeric_limits<int64_t>::max() - helperWork.left;
+        });
       Simulator::Score score = sim.run(trial, budget, Detail::None);
-      if (score.valid && score.peak <= budget && score.cost <= current.cost) {
+      if (next < recs.size())
+        helper->wait();
+      if (fits(score)) {
         schedule.swap(trial);
         current = score;
+        changed = true;
+        continue; // the next trial ran on the schedule before: run it again
+      }
+      if (next == recs.size() || sim.exhausted(maxEvaluations))
+        continue;
+      // The next trial as the one-thread search runs it.
+      ++sim.evaluations;
+      if (Work *work = sim.sharedWork())
+        work->left -= helperUnits;
+      k = next;
+      if (fits(helperScore)) {
+        schedule.swap(helperTrial);
+        current = helperScore;
         changed = true;
       }
     }
@@ -598,44 +707,109 @@ Schedule ckpt::sched::dropRecomputations(const Problem &problem,
 // Improving a schedule that fits: drop, then ruin and recreate
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+/// One refit of a ruined schedule in `improve`: a greedy, then drop, on the
+/// refit's own simulators and work counter.
+struct Refit {
+  Refit(const Problem &problem, const SearchOptions &options)
+      : greedy(problem, withWork(options)), check(problem, &work) {}
+  Refit(const Refit &) = delete; // the simulators point at `work`
+  Refit &operator=(const Refit &) = delete;
+
+  /// Refits `ruined` into `budget` with at most `maxEvaluations`
+  /// evaluations and `workLeft` units: the refit, its score, and what it
+  /// spent (evaluations, units).
+  void run(const Problem &problem, const Schedule &ruined, int64_t budget,
+           int64_t maxEvaluations, int64_t workLeft) {
+    work.left = workLeft;
+    greedy.restart(maxEvaluations);
+    refit = greedy.fit(ruined, budget);
+    evaluations = greedy.evaluations();
+    check.evaluations = 0;
+    check.prune(refit, refit);
+    refit = drop(problem, refit, budget, check,
+                 std::max<int64_t>(maxEvaluations - evaluations, 1));
+    evaluations += check.evaluations;
+    score = check.run(refit, budget, Detail::None);
+    units = workLeft - work.left;
+  }
+
+  SearchOptions withWork(SearchOptions options) {
+    options.work = &work;
+    return options;
+  }
+
+  Work work;
+  Greedy greedy;
+  Simulator check;
+  Schedule refit;
+  Simulator::Score score;
+  int64_t evaluations = 0, units = 0;
+};
+
+} // namespace
+
 Schedule ckpt::sched::improve(const Problem &problem, const Schedule &schedule,
                               int64_t budget, const SearchOptions &options) {
   Simulator sim(problem, options.work);
-  Schedule current =
-      drop(problem, schedule, budget, sim, options.maxEvaluations);
+  Schedule current = drop(problem, schedule, budget, sim,
+                          options.maxEvaluations, options.parallel);
   Simulator::Score score = sim.run(current, budget, Detail::None);
   if (!score.valid || score.peak > budget)
     return current;
   int64_t spent = sim.evaluations;
   // The greedies (bytes capped at the excess, and every byte: each finds
-  // refits the other misses) and one checking simulator for every
-  // ruin-and-recreate step.
+  // refits the other misses), each with its drop and checking simulator.
   SearchOptions capped = options, uncapped = options;
   capped.capExcess = true;
   uncapped.capExcess = false;
-  Greedy greedies[] = {Greedy(problem, capped), Greedy(problem, uncapped)};
-  Simulator check(problem, options.work);
+  Refit cappedRefit(problem, capped), uncappedRefit(problem, uncapped);
+  Refit *refits[] = {&cappedRefit, &uncappedRefit};
+  Work unlimited;
+  Work &shared = options.work ? *options.work : unlimited;
+  // The second refit, in parallel mode, runs beside the first as if the
+  // first spent nothing. It did the same as when run after the first when
+  // the two together stay within the limits (the limits are only ever
+  // compared against what is left, which shrinks as work is done): then it
+  // is kept, else run again after the first.
+  auto withinLimits = [&](const Refit &a, const Refit &b) {
+    return spent + a.evaluations + b.evaluations < options.maxEvaluations &&
+           shared.left - a.units - b.units > 0;
+  };
   ruinAndRecreate(
-      problem, check, current, options, spent, [&](const Schedule &ruined) {
+      problem, sim, current, options, spent, [&](const Schedule &ruined) {
         Recreated step;
-        for (Greedy &greedy : greedies) {
+        bool besideDone = false;
+        std::thread beside;
+        if (options.parallel && !stopSearch(options, spent))
+          beside = std::thread([&,
+                                maxEvaluations = options.maxEvaluations - spent,
+                                workLeft = shared.left] {
+            refits[1]->run(problem, ruined, budget, maxEvaluations, workLeft);
+          });
+        for (int i = 0; i < 2; ++i) {
+          Refit &refit = *refits[i];
+          if (i == 1 && beside.joinable()) {
+            beside.join();
+            besideDone = withinLimits(*refits[0], *refits[1]);
+          }
           if (stopSearch(options, spent))
             break;
-          greedy.restart(options.maxEvaluations - spent);
-          Schedule refit = greedy.fit(ruined, budget);
-          spent += greedy.evaluations();
-          check.evaluations = 0;
-          check.prune(refit, refit);
-          refit = drop(problem, refit, budget, check,
-                       std::max<int64_t>(options.maxEvaluations - spent, 1));
-          spent += check.evaluations;
-          Simulator::Score trial = check.run(refit, budget, Detail::None);
+          if (!(i == 1 && besideDone))
+            refit.run(problem, ruined, budget, options.maxEvaluations - spent,
+                      shared.left);
+          spent += refit.evaluations;
+          shared.left -= refit.units;
+          const Simulator::Score &trial = refit.score;
           if (!(trial.valid && trial.peak <= budget && trial.cost < score.cost))
             continue;
-          current.swap(refit);
+          current.swap(refit.refit);
           score = trial;
           step.changed = true;
         }
+        if (beside.joinable())
+          beside.join();
         return step;
       });
   return current;

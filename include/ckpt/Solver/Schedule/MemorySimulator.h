@@ -80,25 +80,28 @@ public:
   /// Runs so far.
   int64_t evaluations = 0;
 
+  /// The work counter the runs spend (null: none).
+  Work *sharedWork() const { return work; }
+
   // The tables of the last run, by *version* (a result of one execution, in
   // execution order) and by *buffer* (in creation order). Filled by every
   // valid run: the version and buffer tables; with Detail::Live or Full:
   // liveAt; with Detail::Full: the read, value and buffer indexes.
-  std::vector<int> versionValue;    ///< the value it is a version of
+  std::vector<int> versionValue;     ///< the value it is a version of
   std::vector<uint32_t> versionExec; ///< the execution that defines it
   std::vector<uint32_t> versionLast; ///< its last read (the end: returned)
-  std::vector<int> versionSource;   ///< version whose buffer it may take
-  std::vector<int> versionBuffer;   ///< its buffer, or -1 (none)
-  std::vector<int64_t> bufferBytes; ///< size
-  std::vector<uint32_t> bufferDef;  ///< the execution that allocates it
-  std::vector<uint32_t> bufferLast; ///< the last read of any of its versions
-  std::vector<int64_t> liveAt;      ///< bytes live during each execution
-  std::vector<uint32_t> readStart;  ///< reads of version y: readExec
-  std::vector<uint32_t> readExec;   ///< [readStart[y], readStart[y + 1])
-  std::vector<uint32_t> valueStart; ///< versions of value v: valueVersions
-  std::vector<int> valueVersions;   ///< [valueStart[v], valueStart[v + 1])
+  std::vector<int> versionSource;    ///< version whose buffer it may take
+  std::vector<int> versionBuffer;    ///< its buffer, or -1 (none)
+  std::vector<int64_t> bufferBytes;  ///< size
+  std::vector<uint32_t> bufferDef;   ///< the execution that allocates it
+  std::vector<uint32_t> bufferLast;  ///< the last read of any of its versions
+  std::vector<int64_t> liveAt;       ///< bytes live during each execution
+  std::vector<uint32_t> readStart;   ///< reads of version y: readExec
+  std::vector<uint32_t> readExec;    ///< [readStart[y], readStart[y + 1])
+  std::vector<uint32_t> valueStart;  ///< versions of value v: valueVersions
+  std::vector<int> valueVersions;    ///< [valueStart[v], valueStart[v + 1])
   std::vector<uint32_t> bufferStart; ///< versions of buffer b: bufferVersions
-  std::vector<int> bufferVersions;  ///< [bufferStart[b], bufferStart[b + 1])
+  std::vector<int> bufferVersions;   ///< [bufferStart[b], bufferStart[b + 1])
 
   // Queries on a Detail::Full run.
   /// The latest version of `value` defined before execution `q`, or -1.
@@ -129,9 +132,10 @@ private:
   std::vector<BufferRule> valueRule;
   std::vector<char> opRecomputable;
   std::vector<int> latest;
-  std::vector<int> pruneCount;     // prune: executions left per op
-  std::vector<char> pruneNeeded;   // prune: per value, its version is read
-  std::vector<char> pruneKeep;     // prune: per execution // per value: its latest version, -1 between runs
+  std::vector<int> pruneCount;   // prune: executions left per op
+  std::vector<char> pruneNeeded; // prune: per value, its version is read
+  std::vector<char> pruneKeep; // prune: per execution // per value: its latest
+                               // version, -1 between runs
   std::vector<std::pair<int, uint32_t>> readPairs; // (version, execution)
   std::vector<int64_t> delta;
   std::vector<uint32_t> cursor;

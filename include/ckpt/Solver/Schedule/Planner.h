@@ -58,6 +58,9 @@ struct PlanOptions {
   bool ilpLog = false;
   /// Work limits of the local searches.
   SearchOptions search;
+  /// strategy=optimal runs the searches that do not depend on each other on
+  /// two threads; the plan is the same either way.
+  bool parallel = true;
   /// Told what the planner does next when it starts a long phase (the
   /// least-feasible-budget search, the ILP with its time limit in seconds,
   /// else 0); for progress lines.

@@ -60,6 +60,9 @@ struct SearchOptions {
   bool capExcess = true;
   /// Work shared with other searches (optional).
   Work *work = nullptr;
+  /// `improve` runs the two refits of each ruined schedule on two threads.
+  /// The schedule it returns is the same as with one thread.
+  bool parallel = false;
 };
 
 /// Greedily recomputes values of `start` until its peak is within `budget`.
