@@ -291,6 +291,107 @@ splitAvx512(float *acc, const float *A, const float *B, float p, float Alast,
   return e;
 }
 
+//===----------------------------------------------------------------------===//
+// The AVX2 pruning scan
+//===----------------------------------------------------------------------===//
+
+const bool kHasAvx2Only = kIsa == Isa::Avx2;
+
+/// The last index <= top with acc > T (-1 if none), 8 at a time (masked
+/// loads: nothing read below acc[0]): the pruning scan of applySplit on the
+/// AVX2 path (the rest of a split is faster in the generic pieces, which
+/// skip blocks of m, than in one masked loop like splitAvx512: measured).
+__attribute__((target("avx2"))) int64_t scanDown256(const float *acc,
+                                                    int64_t top, float T) {
+  const __m256 vT = _mm256_set1_ps(T);
+  const __m256i iota = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0);
+  while (top >= 0) {
+    const int64_t base = std::max<int64_t>(0, top - 7);
+    const __m256i in = _mm256_cmpgt_epi32(
+        _mm256_set1_epi32(static_cast<int32_t>(top - base + 1)), iota);
+    const __m256 v = _mm256_maskload_ps(acc + base, in);
+    const unsigned gt =
+        static_cast<unsigned>(
+            _mm256_movemask_ps(_mm256_cmp_ps(v, vT, _CMP_GT_OQ))) &
+        static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(in)));
+    if (gt)
+      return base + 31 - __builtin_clz(gt);
+    top = base - 1;
+  }
+  return top;
+}
+
+/// acc[i] = min(acc[i], (p + A[i]) + B[i]) on [0, n), A or B replaced by
+/// the constant aConst / bConst where AVaries / BVaries is false, skipping
+/// blocks of 32 where the candidate at the block's end is not below acc at
+/// its start (both are non-increasing). 8 lanes at a time, scalar tails.
+template <bool AVaries, bool BVaries>
+__attribute__((target("avx2"), always_inline)) inline void
+minAdd256(float *acc, const float *A, const float *B, float p, float aConst,
+          float bConst, int64_t n) {
+  const __m256 vp = _mm256_set1_ps(p), va = _mm256_set1_ps(aConst),
+               vb = _mm256_set1_ps(bConst);
+  // (No lambdas: GCC does not compile them for the enclosing target.)
+  constexpr int64_t kBlock = 32;
+  const bool skip = n >= 2 * kBlock;
+  int64_t i = 0;
+  for (; i + kBlock <= n; i += kBlock) {
+    if (skip) {
+      const int64_t last = i + kBlock - 1;
+      const float lb =
+          (p + (AVaries ? A[last] : aConst)) + (BVaries ? B[last] : bConst);
+      if (!(lb < acc[i]))
+        continue;
+    }
+    for (int64_t k = i; k < i + kBlock; k += 8) {
+      const __m256 a = AVaries ? _mm256_loadu_ps(A + k) : va;
+      const __m256 b = BVaries ? _mm256_loadu_ps(B + k) : vb;
+      const __m256 v = _mm256_add_ps(_mm256_add_ps(vp, a), b);
+      _mm256_storeu_ps(acc + k, _mm256_min_ps(v, _mm256_loadu_ps(acc + k)));
+    }
+  }
+  for (; i + 8 <= n; i += 8) {
+    const __m256 a = AVaries ? _mm256_loadu_ps(A + i) : va;
+    const __m256 b = BVaries ? _mm256_loadu_ps(B + i) : vb;
+    const __m256 v = _mm256_add_ps(_mm256_add_ps(vp, a), b);
+    _mm256_storeu_ps(acc + i, _mm256_min_ps(v, _mm256_loadu_ps(acc + i)));
+  }
+  for (; i < n; ++i) {
+    const float v = (p + (AVaries ? A[i] : aConst)) + (BVaries ? B[i] : bConst);
+    acc[i] = v < acc[i] ? v : acc[i];
+  }
+}
+
+/// One split on the AVX2 path, relative to m = from (index 0), like
+/// splitAvx512: the pruning scan, then the candidate on [0, e] in its three
+/// parts (both rows vary, one does, neither), in one call.
+/// (_mm256_min_ps(v, acc) keeps acc when v is not below it, as the
+/// generic kernels do: the same floats.)
+__attribute__((target("avx2"))) int64_t splitAvx2(float *acc, const float *A,
+                                                  const float *B, float p,
+                                                  float Alast, float Blast,
+                                                  float c, int64_t eStart,
+                                                  int64_t nA, int64_t nB) {
+  const int64_t e = scanDown256(acc, eStart, c);
+  if (e < 0)
+    return e;
+  const int64_t e1 = std::min({e, nA, nB});
+  if (e1 >= 0)
+    minAdd256<true, true>(acc, A, B, p, 0, 0, e1 + 1);
+  const int64_t s2 = std::max<int64_t>(0, std::min(nA, nB) + 1);
+  const int64_t e2 = std::min(e, std::max(nA, nB));
+  if (e2 >= s2) {
+    if (nA < nB)
+      minAdd256<false, true>(acc + s2, A, B + s2, p, Alast, 0, e2 - s2 + 1);
+    else
+      minAdd256<true, false>(acc + s2, A + s2, B, p, 0, Blast, e2 - s2 + 1);
+  }
+  const int64_t s3 = std::max<int64_t>(0, std::max(nA, nB) + 1);
+  if (s3 <= e)
+    minAdd256<false, false>(acc + s3, A, B, p, Alast, Blast, e - s3 + 1);
+  return e;
+}
+
 } // namespace
 #endif
 
@@ -644,6 +745,13 @@ inline void Table::applySplit(int s, int t, int sp, PairState &st) {
     st.e = splitAvx512(acc + (from - lo), A + (from - shift - ra.lo),
                        B + (from - rb.lo), p, Alast, Blast, c, st.e - from,
                        ea - from, eb - from) +
+           from;
+    return;
+  }
+  if (kHasAvx2Only) {
+    st.e = splitAvx2(acc + (from - lo), A + (from - shift - ra.lo),
+                     B + (from - rb.lo), p, Alast, Blast, c, st.e - from,
+                     ea - from, eb - from) +
            from;
     return;
   }
