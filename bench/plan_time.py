@@ -2,8 +2,10 @@
 """Planning time by instruction-set path, whole process (issue 30's figures).
 
 For each path of the chain DP's kernels (the best this CPU has, then
-CKPT_ISA=avx2 and CKPT_ISA=generic where the CPU has more), the median of
---runs whole-process wall times of:
+CKPT_ISA=avx2 and CKPT_ISA=generic where the CPU has more), and for the
+best path once more with the planner on one thread
+(--mlir-disable-threading: the plans are the same), the median of --runs
+whole-process wall times of:
 
   - ResNet-152, batch 8, at 50%: `ckpt-opt STEP --ckpt-wrap-step
     --ckpt-plan=budget=50% -o /dev/null`;
@@ -91,20 +93,28 @@ def main():
                 + " | chain DP L=339 S=500 | naive DP | ratio |",
                 "|---|" + "---|" * (len(files) + 3)]
         naive = chain_ms(bench, dict(os.environ), naive=True)
-        for isa in paths:
+        # Each path on two threads (ckpt-opt's default), then the best path
+        # on one (--mlir-disable-threading); the chain DP's own threads are
+        # the same in every row.
+        for isa, threads in [(isa, 2) for isa in paths] + [(None, 1)]:
             env = dict(os.environ)
             if isa:
                 env["CKPT_ISA"] = isa
             else:
                 env.pop("CKPT_ISA", None)
+            extra = ["--mlir-disable-threading"] if threads == 1 else []
             cells = []
             for _, path in files:
                 times = [wall([opt, path, "--ckpt-wrap-step", "--ckpt-plan=budget=50%",
-                               "-o", os.devnull], env) for _ in range(args.runs)]
+                               "-o", os.devnull, *extra], env) for _ in range(args.runs)]
                 cells.append(f"{statistics.median(times):.2f} s")
-            fast = chain_ms(bench, env)
-            rows.append(f"| {isa or 'best (default)'} | " + " | ".join(cells)
-                        + f" | {fast:.0f} ms | {naive:.0f} ms | {naive / fast:.0f}x |")
+            label = (isa or "best (default)") + (", one thread" if threads == 1 else "")
+            if threads == 1:
+                rows.append(f"| {label} | " + " | ".join(cells) + " | | | |")
+            else:
+                fast = chain_ms(bench, env)
+                rows.append(f"| {label} | " + " | ".join(cells)
+                            + f" | {fast:.0f} ms | {naive:.0f} ms | {naive / fast:.0f}x |")
             print(rows[-1], flush=True)
     commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
