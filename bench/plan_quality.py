@@ -5,7 +5,8 @@ For every graph of GRAPHS (Checkmate's training graphs and MOCCASIN's random
 layered graphs, in node-link JSON), imported with `python -m
 ckpt.import_graph`, and for budgets of 0.9 and 0.8 of the store-all peak and
 every 0.1 below down to the first budget the exact planner finds nothing
-for, this runs on the same step:
+for (with --least, also at `optimal`'s least feasible budget, the hard
+end), this runs on the same step:
 
   - `optimal`: `ckpt-opt --ckpt-wrap-step --ckpt-plan=budget=<bytes>`, timed
     as a whole process (parse to output);
@@ -127,6 +128,8 @@ def main(argv=None):
     a.add_argument("--fresh", action="store_true", help="ignore the cached ILP results")
     a.add_argument("--cached-only", action="store_true",
                    help="run no ILP: budgets with no cached result show `not run`")
+    a.add_argument("--least", action="store_true",
+                   help="also plan at optimal's least feasible budget (the hard end)")
     a.add_argument("--doc", help="write the table into this Markdown file (between the markers)")
     a.add_argument("--check", action="store_true",
                    help="fail when optimal is more than 1%% over a proven optimum")
@@ -155,9 +158,8 @@ def main(argv=None):
             peak0, time0 = base["store_all_peak"], base["store_all_time"]
             limit = (args.large_time_limit if args.large_ops and ops > args.large_ops
                      else args.time_limit)
-            for tenth in range(9, 0, -1):
-                fraction = tenth / 10
-                budget = int(peak0 * fraction)
+            def at_budget(fraction, budget, limit=limit):
+                """Plans `budget` both ways; returns the ILP's result."""
                 ours = plan(opt, step, f"budget={budget}", 600)
                 key = f"{name}@{budget}@{limit:g}"
                 if key not in cache and args.cached_only:
@@ -192,8 +194,24 @@ def main(argv=None):
                         and ours["time"] > exact["time"] * 1.01):
                     failures.append(f"{name} at {fraction}: optimal {ours['time']} > 1.01 x "
                                     f"the optimum {exact['time']}")
+                return exact
+
+            lowest = None
+            for tenth in range(9, 0, -1):
+                fraction = tenth / 10
+                budget = int(peak0 * fraction)
+                exact = at_budget(fraction, budget)
+                if exact["feasible"]:
+                    lowest = budget
                 if tenth <= 8 and not exact["feasible"]:
                     break
+            if args.least:
+                # The hard end: optimal's least feasible budget (what it
+                # names when refused), where it is below every tenth that
+                # CBC found feasible.
+                least = plan(opt, step, "budget=1", 600).get("least")
+                if least and (lowest is None or least < lowest):
+                    at_budget(round(least / peak0, 3), least)
     table = format_table(rows)
     print(table)
     if args.doc:
@@ -218,8 +236,14 @@ def format_line(row):
     o, e, t0 = row["optimal"], row["ilp"], row["store_all_time"]
     ours = ("%.3f%%" % overhead(o, t0)) if o["feasible"] else "refused"
     exact = ("%.3f%%" % overhead(e, t0)) if e["feasible"] else "-"
-    return "%-45s %.1f optimal %-9s (%.2f s) ilp %-9s %s" % (
-        row["graph"][:45], row["fraction"], ours, o["wall_s"], exact, row["status"])
+    return "%-45s %s optimal %-9s (%.2f s) ilp %-9s %s" % (
+        row["graph"][:45], fraction_text(row), ours, o["wall_s"], exact, row["status"])
+
+
+def fraction_text(row):
+    """0.7 for a tenth; 0.437 (least) for optimal's least feasible budget."""
+    f = row["fraction"]
+    return "%.1f" % f if abs(f * 10 - round(f * 10)) < 1e-9 else "%.3f (least)" % f
 
 
 def status_text(row):
@@ -247,8 +271,8 @@ def format_table(rows):
             versus = "%+.2f%% of ilp's" % (100.0 * (o["time"] / e["time"] - 1))
         else:
             versus = "-"
-        out.append("| %s | %d | %.1f | %s | %.2f s | %s | %s | %s | %s |" % (
-            row["graph"], row["ops"], row["fraction"], ours, o["wall_s"], exact,
+        out.append("| %s | %d | %s | %s | %.2f s | %s | %s | %s | %s |" % (
+            row["graph"], row["ops"], fraction_text(row), ours, o["wall_s"], exact,
             status_text(row), bound_text, versus))
     out.append("")
     out.append("Overheads are the recompute cost over the step's own cost (the graph's "

@@ -696,7 +696,16 @@ TEST(Planner, OneThreadOrTwoPlanTheSame) {
       EXPECT_EQ(a.producer, b.producer) << at;
       if (!a.feasible)
         continue;
-      // improve on its own under tight limits: evaluations and work units.
+      // The greedy (candidates on two threads) and improve on their own,
+      // under tight limits: evaluations and work units.
+      for (int64_t evaluations : {int64_t{7}, int64_t{20000}}) {
+        SearchOptions greedyOne, greedyTwo;
+        greedyOne.maxEvaluations = greedyTwo.maxEvaluations = evaluations;
+        greedyTwo.parallel = true;
+        EXPECT_EQ(fitBudget(p, identitySchedule(p), budget, greedyOne),
+                  fitBudget(p, identitySchedule(p), budget, greedyTwo))
+            << at << " evaluations " << evaluations;
+      }
       Schedule start = fitBudget(p, identitySchedule(p), budget);
       if (evaluate(p, start).peak > budget)
         continue;

@@ -512,6 +512,7 @@ Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
       return;
     SearchOptions everyByte = searchOptions;
     everyByte.capExcess = false;
+    everyByte.parallel = false; // beside the first greedy already
     Candidate other =
         score(problem,
               fitBudget(problem, identity.schedule, options.budget, everyByte),
@@ -528,11 +529,14 @@ Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
   if (options.parallel && !forIlp)
     second = std::thread(runBeside);
 
-  // The greedy from the schedule as written.
-  Candidate greedy = score(
-      problem,
-      fitBudget(problem, identity.schedule, options.budget, searchOptions),
-      "search");
+  // The greedy from the schedule as written (its candidates on two threads
+  // unless the every-byte search takes the second).
+  SearchOptions firstGreedy = searchOptions;
+  firstGreedy.parallel = options.parallel && !everyByteBeside;
+  Candidate greedy =
+      score(problem,
+            fitBudget(problem, identity.schedule, options.budget, firstGreedy),
+            "search");
   best.offer(greedy);
   bool fits = greedy.valid && greedy.peak <= options.budget;
   if (fits) {

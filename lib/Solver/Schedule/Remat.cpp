@@ -93,6 +93,59 @@ struct Move {
   size_t key = 0;      ///< generation order: 3 * buffer + variant
 };
 
+/// A second thread that runs one job at a time for the caller. A job takes
+/// about as long as one simulation (a fraction of a millisecond), so both
+/// sides spin briefly before they yield: waking a sleeping thread would
+/// take about as long as the job.
+class Helper {
+public:
+  Helper() : thread([this] { loop(); }) {}
+  ~Helper() {
+    state.store(kQuit, std::memory_order_release);
+    thread.join();
+  }
+  Helper(const Helper &) = delete;
+  Helper &operator=(const Helper &) = delete;
+
+  /// Starts `job` on the helper thread; `wait` waits for it to finish.
+  void start(std::function<void()> next) {
+    job = std::move(next);
+    state.store(kStarted, std::memory_order_release);
+  }
+  void wait() {
+    pause(
+        [this] { return state.load(std::memory_order_acquire) == kFinished; });
+    state.store(kIdle, std::memory_order_relaxed);
+  }
+
+private:
+  enum : int { kIdle, kStarted, kFinished, kQuit };
+
+  template <typename Ready> static void pause(Ready ready) {
+    for (int spins = 0; !ready(); ++spins)
+      if (spins > 2000)
+        std::this_thread::yield();
+  }
+
+  void loop() {
+    while (true) {
+      int now = kIdle;
+      pause([&] {
+        now = state.load(std::memory_order_acquire);
+        return now == kStarted || now == kQuit;
+      });
+      if (now == kQuit)
+        return;
+      job();
+      state.store(kFinished, std::memory_order_release);
+    }
+  }
+
+  std::function<void()> job;
+  std::atomic<int> state{kIdle};
+  std::thread thread;
+};
+
 /// The greedy engine.
 class Greedy {
 public:
@@ -157,9 +210,9 @@ public:
       double chosenRatio = 0;
       // With a seed, the ratios are scaled by random factors in [1, 2): a
       // different greedy path per seed (the floor search's restarts).
+      evaluate(schedule, moves, budget, trial);
       for (size_t i = 0; i < moves.size(); ++i) {
-        apply(schedule, moves[i], trial);
-        Simulator::Score score = sim.run(trial, budget, Detail::None);
+        const Simulator::Score &score = scores[i];
         if (!score.valid)
           continue;
         double extra = score.cost - current.cost;
@@ -208,6 +261,40 @@ public:
   }
 
 private:
+  /// scores[i] = the run of `schedule` with moves[i] applied. With
+  /// options.parallel, a helper thread runs every other move on its own
+  /// simulator, and its runs are counted here as if this one ran them (the
+  /// searches check their limits only between steps).
+  void evaluate(const Schedule &schedule, const std::vector<Move> &moves,
+                int64_t budget, Schedule &trial) {
+    scores.resize(moves.size());
+    const bool split = options.parallel && moves.size() > 1;
+    if (split && !helper) {
+      helper.emplace();
+      helperSim.emplace(problem, &helperWork);
+    }
+    const int64_t evaluationsBefore = split ? helperSim->evaluations : 0;
+    if (split) {
+      helperWork.left = std::numeric_limits<int64_t>::max();
+      helper->start([&] {
+        for (size_t i = 1; i < moves.size(); i += 2) {
+          apply(schedule, moves[i], helperTrial);
+          scores[i] = helperSim->run(helperTrial, budget, Detail::None);
+        }
+      });
+    }
+    for (size_t i = 0; i < moves.size(); i += split ? 2 : 1) {
+      apply(schedule, moves[i], trial);
+      scores[i] = sim.run(trial, budget, Detail::None);
+    }
+    if (!split)
+      return;
+    helper->wait();
+    sim.evaluations += helperSim->evaluations - evaluationsBefore;
+    if (Work *work = sim.sharedWork())
+      work->left -= std::numeric_limits<int64_t>::max() - helperWork.left;
+  }
+
   void apply(const Schedule &schedule, const Move &move, Schedule &out) const {
     out = schedule;
     if (!options.sortedInsertion) {
@@ -444,6 +531,13 @@ private:
   SearchOptions options;
   Simulator sim;
   Stages stages;
+  /// The candidates' runs (evaluate), and the helper thread that runs half
+  /// of them with options.parallel.
+  std::vector<Simulator::Score> scores;
+  std::optional<Helper> helper;
+  Work helperWork;
+  std::optional<Simulator> helperSim;
+  Schedule helperTrial;
   /// The current peak's excess over the budget (fit's loop).
   double excess = std::numeric_limits<double>::infinity();
   ckpt::SplitMix64 rng; ///< The seed's stream (with a nonzero seed).
@@ -551,59 +645,6 @@ void ruinAndRecreate(const Problem &problem, Simulator &sim, Schedule &current,
 //===----------------------------------------------------------------------===//
 
 namespace {
-
-/// A second thread that runs one job at a time for the caller. A job takes
-/// about as long as one simulation (a fraction of a millisecond), so both
-/// sides spin briefly before they yield: waking a sleeping thread would
-/// take about as long as the job.
-class Helper {
-public:
-  Helper() : thread([this] { loop(); }) {}
-  ~Helper() {
-    state.store(kQuit, std::memory_order_release);
-    thread.join();
-  }
-  Helper(const Helper &) = delete;
-  Helper &operator=(const Helper &) = delete;
-
-  /// Starts `job` on the helper thread; `wait` waits for it to finish.
-  void start(std::function<void()> next) {
-    job = std::move(next);
-    state.store(kStarted, std::memory_order_release);
-  }
-  void wait() {
-    pause(
-        [this] { return state.load(std::memory_order_acquire) == kFinished; });
-    state.store(kIdle, std::memory_order_relaxed);
-  }
-
-private:
-  enum : int { kIdle, kStarted, kFinished, kQuit };
-
-  template <typename Ready> static void pause(Ready ready) {
-    for (int spins = 0; !ready(); ++spins)
-      if (spins > 2000)
-        std::this_thread::yield();
-  }
-
-  void loop() {
-    while (true) {
-      int now = kIdle;
-      pause([&] {
-        now = state.load(std::memory_order_acquire);
-        return now == kStarted || now == kQuit;
-      });
-      if (now == kQuit)
-        return;
-      job();
-      state.store(kFinished, std::memory_order_release);
-    }
-  }
-
-  std::function<void()> job;
-  std::atomic<int> state{kIdle};
-  std::thread thread;
-};
 
 /// Removes recomputations (most expensive first) while `budget` holds.
 /// With `parallel`, the next trial runs beside the current one on a second
@@ -737,6 +778,7 @@ struct Refit {
 
   SearchOptions withWork(SearchOptions options) {
     options.work = &work;
+    options.parallel = false; // the two refits run side by side already
     return options;
   }
 
