@@ -13,6 +13,7 @@
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Solver/Chain/ChainJson.h"
+#include "ckpt/Solver/Schedule/LowerBound.h"
 #include "ckpt/Solver/Schedule/Offload.h"
 #include "ckpt/Solver/Schedule/ProblemChain.h"
 #include "ckpt/Solver/Support/Json.h"
@@ -204,6 +205,33 @@ void ReportPass::runOnOperation() {
     }
     entry.set("plan", std::move(chosen));
     entry.set("simulated_peak_bytes", eval.peak);
+
+    // A lower bound on the time of every schedule of recomputation alone
+    // within the budget (LowerBound.h), and how far the plan is above it.
+    if (lowerBoundOption) {
+      sched::RecomputeBound bound =
+          sched::recomputeLowerBound(problem, static_cast<int64_t>(budget));
+      json::Value lb = json::Value::object();
+      lb.set("scope", "every schedule of recomputation alone within the "
+                      "budget (cuts at single ops, Lagrangian relaxation)");
+      lb.set("cuts", bound.cutsTried);
+      lb.set("cuts_binding", bound.cutsBinding);
+      if (bound.infeasible) {
+        lb.set("infeasible", true);
+      } else {
+        double time = storeAllTime + bound.recompute;
+        lb.set("recompute_s", bound.recompute);
+        lb.set("time_s", time);
+        if (bound.cutOp >= 0) {
+          lb.set("cut_position", bound.cutOp);
+          lb.set("cut_op", problem.ops[bound.cutOp].name);
+          lb.set("cut_loc", location(built->opOf[bound.cutOp]));
+        }
+        if (transfers.empty() && eval.peak <= static_cast<int64_t>(budget))
+          lb.set("plan_above_percent", overhead(eval.cost, time));
+      }
+      entry.set("lower_bound", std::move(lb));
+    }
 
     json::Value all = json::Value::object();
     all.set("peak_bytes", storeAll.peak);

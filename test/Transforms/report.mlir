@@ -48,6 +48,20 @@
 // CHECK-NEXT:   ]
 // CHECK-NEXT: },
 // CHECK-NEXT: "simulated_peak_bytes": 80,
+// The lower bound (report-lower-bound.mlir has one that binds): no cut at
+// one op binds here. At ge, a b c d are needed later and e is read (80 B),
+// ge's result may take a read's buffer (mulf is in place): 80 B; at gd, a b
+// c and the reads ge d: 80 B; and so on. The store-all peak of 96 B comes
+// from ge not taking e's buffer (l, a view of e, is returned), which a cut
+// at one op does not see. So the bound is the step's own time, 16.
+// CHECK-NEXT: "lower_bound": {
+// CHECK-NEXT:   "scope": "every schedule of recomputation alone within the budget (cuts at single ops, Lagrangian relaxation)",
+// CHECK-NEXT:   "cuts": 11,
+// CHECK-NEXT:   "cuts_binding": 0,
+// CHECK-NEXT:   "recompute_s": 0,
+// CHECK-NEXT:   "time_s": 16,
+// CHECK-NEXT:   "plan_above_percent": 6.25
+// CHECK-NEXT: },
 // CHECK-NEXT: "store_all": {
 // CHECK-NEXT:   "peak_bytes": 96,
 // CHECK-NEXT:   "time_s": 16

@@ -10,6 +10,7 @@
 #include "ckpt/Solver/Schedule/Schedule.h"
 #include "ckpt/Solver/Graph/Graph.h"
 #include "ckpt/Solver/Schedule/Ilp.h"
+#include "ckpt/Solver/Schedule/LowerBound.h"
 #include "ckpt/Solver/Schedule/MemorySimulator.h"
 #include "ckpt/Solver/Schedule/Planner.h"
 #include "ckpt/Solver/Schedule/ProblemChain.h"
@@ -728,6 +729,90 @@ TEST(Planner, OneThreadOrTwoPlanTheSame) {
     }
   }
   EXPECT_GT(limited, 0); // some searches ran out of work
+}
+
+TEST(LowerBound, TightOnAChainByHand) {
+  // x -> f0 -> a (100 B, cost 1) -> f1 -> b (100 B, cost 5) -> loss -> l
+  // (4 B, backward); g1 reads l and a -> gb (50 B); g0 reads gb and x -> ga
+  // (100 B, returned). When the loss runs, b and l are live, and a too
+  // unless f0 runs again later. At 203 B (one byte under 100 + 100 + 4) the
+  // optimum recomputes a once (cost 1); the bound is the Lagrangian dual,
+  // the linear relaxation's value: keep 99 of a's 100 bytes, recompute the
+  // rest, 0.01; at 200 B, 0.04. f1 needs a and b at once: under 200 B
+  // nothing fits, and the cut at f1 says so.
+  Problem p;
+  int x = p.addInput();
+  auto add = [&](const char *name, std::vector<int> reads, int64_t bytes,
+                 double cost, bool backward) {
+    Op op;
+    op.name = name;
+    op.cost = cost;
+    op.backward = backward;
+    op.reads = std::move(reads);
+    return p.addResult(p.addOp(op), bytes);
+  };
+  int a = add("f0", {x}, 100, 1, false);
+  int b = add("f1", {a}, 100, 5, false);
+  int l = add("loss", {b}, 4, 1, true);
+  int gb = add("g1", {l, a}, 50, 1, true);
+  int ga = add("g0", {gb, x}, 100, 1, true);
+  p.values[ga].returned = true;
+  ASSERT_EQ(p.validate(), "");
+  RecomputeBound at203 = recomputeLowerBound(p, 203);
+  EXPECT_FALSE(at203.infeasible);
+  EXPECT_NEAR(at203.recompute, 0.01, 1e-6);
+  EXPECT_EQ(at203.cutOp, 2); // the loss
+  EXPECT_NEAR(recomputeLowerBound(p, 200).recompute, 0.04, 1e-6);
+  PlanOptions options;
+  options.budget = 203;
+  PlanResult plan = planSchedule(p, options);
+  ASSERT_TRUE(plan.feasible);
+  EXPECT_DOUBLE_EQ(plan.time, 9 + 1);
+  options.budget = 200;
+  EXPECT_DOUBLE_EQ(planSchedule(p, options).time, 9 + 1);
+  // At 204 B everything stays: no recomputation, bound 0.
+  EXPECT_EQ(recomputeLowerBound(p, 204).recompute, 0);
+  options.budget = 204;
+  EXPECT_DOUBLE_EQ(planSchedule(p, options).time, 9);
+  RecomputeBound at199 = recomputeLowerBound(p, 199);
+  EXPECT_TRUE(at199.infeasible);
+  EXPECT_EQ(at199.cutOp, 1); // f1
+  options.budget = 199;
+  EXPECT_FALSE(planSchedule(p, options).feasible);
+}
+
+TEST(LowerBound, NeverAboveAPlanOnRandomProblems) {
+  // The bound holds for every schedule: never above what `optimal` plans,
+  // and never "infeasible" where a plan fits. It binds somewhere.
+  int binding = 0, infeasible = 0;
+  for (unsigned seed = 1; seed <= 30; ++seed) {
+    Problem p = seed % 2 ? randomLayeredWithViews(16 + seed, seed)
+                         : randomLayered(16 + seed, seed);
+    ASSERT_EQ(p.validate(), "") << seed;
+    const int64_t top = evaluate(p, identitySchedule(p)).peak;
+    double base = 0;
+    for (const Op &op : p.ops)
+      base += op.cost;
+    for (double fraction : {0.9, 0.7, 0.5, 0.35, 0.2}) {
+      const int64_t budget = static_cast<int64_t>(fraction * top);
+      std::string at = std::to_string(seed) + "@" + std::to_string(fraction);
+      RecomputeBound bound = recomputeLowerBound(p, budget);
+      PlanOptions options;
+      options.budget = budget;
+      PlanResult plan = planSchedule(p, options);
+      if (bound.infeasible) {
+        EXPECT_FALSE(plan.feasible) << at;
+        ++infeasible;
+        continue;
+      }
+      if (!plan.feasible)
+        continue;
+      EXPECT_LE(base + bound.recompute, plan.time * (1 + 1e-12)) << at;
+      binding += bound.recompute > 0;
+    }
+  }
+  EXPECT_GT(binding, 20);
+  EXPECT_GT(infeasible, 0);
 }
 
 /// The least cost within `budget` over every schedule of the ILP program's

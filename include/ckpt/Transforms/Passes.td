@@ -203,6 +203,9 @@ def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
            "Where to write the JSON report ('-': standard output)">,
     Option<"slots", "slots", "int64_t", /*default=*/"500",
            "Memory slots of the chain DP (as given to ckpt-plan)">,
+    Option<"lowerBoundOption", "lower-bound", "bool", /*default=*/"true",
+           "Report a lower bound on the time of every schedule of "
+           "recomputation alone within the budget (`lower_bound`)">,
     Option<"device", "device", "::ckpt::Device", /*default=*/"::ckpt::Device::H100",
            "Device profile: the plan's (recorded in it); given, it must be "
            "the plan's", [{CKPT_DEVICE_VALUES}]>,

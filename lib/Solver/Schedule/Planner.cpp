@@ -694,7 +694,12 @@ PlanResult ckpt::sched::planSchedule(const Problem &problem,
   if (kind == StrategyKind::Ilp) {
     // The time limit covers the warm start too.
     auto started = std::chrono::steady_clock::now();
-    PlanResult start = planOptimal(problem, options, /*forIlp=*/true);
+    // The warm start on one thread: threads leave malloc arenas behind,
+    // address space that CBC's child process would inherit and count
+    // against its memory limit (ilp-memory=).
+    PlanOptions warm = options;
+    warm.parallel = false;
+    PlanResult start = planOptimal(problem, warm, /*forIlp=*/true);
     if (!start.error.empty())
       return start;
     IlpOptions ilpOptions;

@@ -1,0 +1,74 @@
+//===- LowerBound.h - a lower bound on the recompute cost -------*- C++ -*-===//
+//
+// A lower bound on the recompute cost of every schedule of a problem within
+// a budget, for steps far too large for the exact program (Ilp.h), computed
+// by Lagrangian relaxation and minimum cuts.
+//
+// The cut at an op j. Every schedule runs j a first time, at some execution
+// T. Every op j depends on (its ancestors) has run before T; every op that
+// depends on j runs after T. So a value v of an ancestor that a descendant
+// of j reads (or that the step returns) is, after T, either *kept*: its
+// buffer is live during T, or *recomputed*: its producer runs again after
+// T, which needs each value it reads kept or recomputed in turn (inputs of
+// the step are always there). What j reads is kept, and j's fresh results
+// are live during T. The bytes live during T are at most the budget, so
+//
+//   recompute cost >= min  sum over recomputed v of c(v)
+//                     s.t. kept bytes + j's result bytes <= budget,
+//                          the needed values kept or recomputed,
+//                          a recomputed value's inputs kept or recomputed,
+//
+// where c(v) is its producer's cost split over the producer's results (an
+// op that runs again recomputes all of them: never more than its cost). A
+// value's kept bytes are its own for a fresh buffer, at most its source's
+// for an in-place result, none for a view: never more than what is live.
+// Each cut is a relaxation of the schedule's memory constraint at one
+// instant, so the largest bound over the cuts is a bound too.
+//
+// Each cut's program is solved through its Lagrangian dual: for a price
+// lambda per kept byte, keeping or recomputing is a closure problem (pay
+// lambda * bytes to keep a value, c(v) - lambda * bytes more to recompute
+// it instead; recomputing implies its inputs are available), solved exactly
+// by a minimum cut; minus lambda times the bytes the budget leaves, it is a
+// lower bound for every lambda >= 0 (weak duality). The price is searched by
+// bisection on the kept bytes (the dual is concave in it), at the 16 cuts
+// whose excess (what must be available, all kept, over the room) is the
+// largest relative to the room; at the others it is not searched.
+//
+// Plain C++17, no MLIR/LLVM.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CKPT_SOLVER_SCHEDULE_LOWERBOUND_H
+#define CKPT_SOLVER_SCHEDULE_LOWERBOUND_H
+
+#include "ckpt/Solver/Schedule/Schedule.h"
+
+#include <cstdint>
+
+namespace ckpt {
+namespace sched {
+
+struct RecomputeBound {
+  /// Every schedule within the budget costs at least the step's own cost
+  /// (each op once) plus this. 0 when no cut binds.
+  double recompute = 0;
+  /// No schedule fits: at the cut, what must be live exceeds the budget.
+  bool infeasible = false;
+  int cutOp = -1;      ///< the op of the binding cut (-1: none)
+  int cutsTried = 0;   ///< cuts whose excess at price 0 was computed
+  int cutsBinding = 0; ///< of them, those with an excess (the dual is
+                       ///< searched at the 16 largest, relative to the room)
+  double lambda = 0;   ///< the price of a kept byte at the binding cut
+};
+
+/// The bound at `budget` (bytes), from the cut at every op, or with
+/// `maxCuts` > 0 from at most that many cuts spread over the ops (the first
+/// backward op among them).
+RecomputeBound recomputeLowerBound(const Problem &problem, int64_t budget,
+                                   int maxCuts = 0);
+
+} // namespace sched
+} // namespace ckpt
+
+#endif // CKPT_SOLVER_SCHEDULE_LOWERBOUND_H

@@ -1,0 +1,389 @@
+//===- LowerBound.cpp - Lagrangian bound on the recompute cost -----------===//
+//
+// See LowerBound.h for the bound and why it holds. Here: the cuts, the
+// closure problem of one price as a minimum cut (Dinic's algorithm on
+// doubles), and the search of the price.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Solver/Schedule/LowerBound.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <vector>
+
+using namespace ckpt::sched;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Maximum flow
+//===----------------------------------------------------------------------===//
+
+/// Dinic's maximum flow on double capacities.
+class MaxFlow {
+public:
+  explicit MaxFlow(int nodes) : adj(nodes), level(nodes), next(nodes) {}
+
+  void add(int from, int to, double cap) {
+    adj[from].push_back({to, cap, static_cast<int>(adj[to].size())});
+    adj[to].push_back({from, 0, static_cast<int>(adj[from].size()) - 1});
+  }
+
+  double run(int s, int t) {
+    double flow = 0;
+    while (bfs(s, t)) {
+      std::fill(next.begin(), next.end(), 0);
+      while (double pushed = dfs(s, t, kInf))
+        flow += pushed;
+    }
+    return flow;
+  }
+
+  /// After run: whether `node` is on the source's side of a minimum cut.
+  bool sourceSide(int node) const { return level[node] >= 0; }
+
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
+
+private:
+  struct Edge {
+    int to;
+    double cap;
+    int rev;
+  };
+  static constexpr double kEps = 1e-12;
+
+  bool bfs(int s, int t) {
+    std::fill(level.begin(), level.end(), -1);
+    std::queue<int> queue;
+    level[s] = 0;
+    queue.push(s);
+    while (!queue.empty()) {
+      int u = queue.front();
+      queue.pop();
+      for (const Edge &e : adj[u])
+        if (e.cap > kEps && level[e.to] < 0) {
+          level[e.to] = level[u] + 1;
+          queue.push(e.to);
+        }
+    }
+    return level[t] >= 0;
+  }
+
+  double dfs(int u, int t, double limit) {
+    if (u == t)
+      return limit;
+    for (int &i = next[u]; i < static_cast<int>(adj[u].size()); ++i) {
+      Edge &e = adj[u][i];
+      if (e.cap <= kEps || level[e.to] != level[u] + 1)
+        continue;
+      double pushed = dfs(e.to, t, std::min(limit, e.cap));
+      if (pushed > 0) {
+        e.cap -= pushed;
+        adj[e.to][e.rev].cap += pushed;
+        return pushed;
+      }
+    }
+    return 0;
+  }
+
+  std::vector<std::vector<Edge>> adj;
+  std::vector<int> level, next;
+};
+
+//===----------------------------------------------------------------------===//
+// One cut
+//===----------------------------------------------------------------------===//
+
+/// The program of the cut at one op: its values and their constraints.
+struct Cut {
+  int op = -1;
+  double room = 0;             ///< budget minus the bytes of the op's results
+  std::vector<int> values;     ///< ancestors' results (local index i)
+  std::vector<double> bytes;   ///< kept bytes
+  std::vector<double> cost;    ///< recompute cost
+  std::vector<char> needed;    ///< available after the cut
+  std::vector<char> mustKeep;  ///< read by the op itself, or not recomputable
+  std::vector<char> fixedKeep; ///< read by the op: kept, never recomputed
+  std::vector<std::vector<int>> inputs; ///< local indexes a recompute needs
+  /// Keeping all that must be available exceeds the room (else `inputs`
+  /// is not filled: the bound is 0).
+  bool binds = false;
+  double kept = 0; ///< the bytes of what must be available
+};
+
+/// The cuts where the Lagrangian dual is searched: those whose excess at
+/// price 0 is largest (each costs about fifty minimum cuts).
+constexpr int kLagrangianCuts = 16;
+
+/// The closure problem at price `lambda`: its least cost (without the
+/// -lambda * room term) and the bytes its optimum keeps.
+struct Closure {
+  double cost = 0;
+  double kept = 0;
+};
+
+Closure solveAt(const Cut &cut, double lambda) {
+  const int n = static_cast<int>(cut.values.size());
+  const int S = 0, T = 1;
+  auto a = [](int i) { return 2 + 2 * i; };
+  auto r = [](int i) { return 3 + 2 * i; };
+  MaxFlow flow(2 + 2 * n);
+  const double inf = MaxFlow::kInf;
+  double constant = 0;
+  for (int i = 0; i < n; ++i) {
+    // Available: lambda * bytes (kept unless recomputed).
+    double keep = lambda * cut.bytes[i];
+    if (keep > 0)
+      flow.add(a(i), T, keep);
+    if (cut.needed[i] || cut.fixedKeep[i])
+      flow.add(S, a(i), inf);
+    if (cut.mustKeep[i]) {
+      flow.add(r(i), T, inf);
+      continue;
+    }
+    // Recomputed instead of kept: c - lambda * bytes more.
+    double extra = cut.cost[i] - keep;
+    if (extra > 0) {
+      flow.add(r(i), T, extra);
+    } else if (extra < 0) {
+      flow.add(S, r(i), -extra);
+      constant += extra;
+    }
+    flow.add(r(i), a(i), inf);
+    for (int u : cut.inputs[i])
+      flow.add(r(i), a(u), inf);
+  }
+  Closure out;
+  out.cost = flow.run(S, T) + constant;
+  for (int i = 0; i < n; ++i)
+    if (flow.sourceSide(a(i)) && !flow.sourceSide(r(i)))
+      out.kept += cut.bytes[i];
+  return out;
+}
+
+/// The bytes a kept value holds: never more than what is live.
+double keptBytes(const Problem &problem, int v) {
+  const Value &value = problem.values[v];
+  switch (value.rule) {
+  case BufferRule::Fresh:
+    return static_cast<double>(value.bytes);
+  case BufferRule::View:
+    return 0;
+  case BufferRule::InPlace: {
+    // Its own buffer, or its source's (through views and in-place results).
+    int root = value.source;
+    while (root >= 0 && problem.values[root].rule != BufferRule::Fresh)
+      root = problem.values[root].source;
+    double own = static_cast<double>(value.bytes);
+    if (root < 0)
+      return own;
+    return std::min(own, static_cast<double>(problem.values[root].bytes));
+  }
+  }
+  return 0;
+}
+
+Cut buildCut(const Problem &problem, int j, int64_t budget,
+             const std::vector<std::vector<int>> &readers) {
+  const int numOps = problem.numOps();
+  Cut cut;
+  cut.op = j;
+  // Ancestors of j (ops it depends on) and its descendants.
+  std::vector<char> ancestor(numOps, 0), descendant(numOps, 0);
+  std::vector<int> stack{j};
+  while (!stack.empty()) {
+    int op = stack.back();
+    stack.pop_back();
+    for (int r : problem.ops[op].reads) {
+      int p = problem.values[r].producer;
+      if (p >= 0 && !ancestor[p]) {
+        ancestor[p] = 1;
+        stack.push_back(p);
+      }
+    }
+  }
+  stack.push_back(j);
+  while (!stack.empty()) {
+    int op = stack.back();
+    stack.pop_back();
+    for (int v : problem.ops[op].results)
+      for (int reader : readers[v])
+        if (!descendant[reader]) {
+          descendant[reader] = 1;
+          stack.push_back(reader);
+        }
+  }
+  // j's results are live during T: the fresh ones in buffers of their own
+  // (a view or an in-place result may share what j reads).
+  double room = static_cast<double>(budget);
+  for (int v : problem.ops[j].results)
+    if (problem.values[v].rule == BufferRule::Fresh)
+      room -= static_cast<double>(problem.values[v].bytes);
+  cut.room = room;
+  std::vector<int> local(problem.numValues(), -1);
+  for (int op = 0; op < numOps; ++op) {
+    if (!ancestor[op])
+      continue;
+    const Op &o = problem.ops[op];
+    for (int v : o.results) {
+      local[v] = static_cast<int>(cut.values.size());
+      cut.values.push_back(v);
+      cut.bytes.push_back(keptBytes(problem, v));
+      cut.cost.push_back(o.cost / static_cast<double>(o.results.size()));
+      bool needed = problem.values[v].returned;
+      for (int reader : readers[v])
+        needed = needed || descendant[reader];
+      cut.needed.push_back(needed);
+      cut.mustKeep.push_back(!o.recomputable);
+      cut.fixedKeep.push_back(0);
+      cut.inputs.emplace_back();
+    }
+  }
+  for (int r : problem.ops[j].reads)
+    if (local[r] >= 0) {
+      cut.fixedKeep[local[r]] = 1;
+      cut.mustKeep[local[r]] = 1;
+    }
+  // What must be available, all kept: when it fits, the cut does not bind
+  // (boundAt), and the recomputations' inputs are not needed.
+  double kept = 0;
+  for (size_t i = 0; i < cut.values.size(); ++i)
+    if (cut.needed[i] || cut.fixedKeep[i])
+      kept += cut.bytes[i];
+  cut.kept = kept;
+  cut.binds = kept > cut.room;
+  if (!cut.binds)
+    return cut;
+  // Ops are in a topological order: inputs have local indexes already.
+  for (size_t i = 0; i < cut.values.size(); ++i) {
+    const Op &o = problem.ops[problem.values[cut.values[i]].producer];
+    for (int r : o.reads)
+      if (local[r] >= 0)
+        cut.inputs[i].push_back(local[r]);
+  }
+  return cut;
+}
+
+/// The cut's bound: the best Lagrangian value over the prices tried.
+struct CutBound {
+  double value = 0;
+  double lambda = 0;
+  bool infeasible = false;
+};
+
+CutBound boundAt(const Cut &cut) {
+  CutBound out;
+  if (cut.room < 0) {
+    out.infeasible = true;
+    return out;
+  }
+  // Price 0: keeping is free, nothing is recomputed, what is kept is what
+  // must be available: when that fits, the bound is 0.
+  if (!cut.binds)
+    return out;
+  double hi = 0;
+  for (size_t i = 0; i < cut.values.size(); ++i)
+    if (cut.bytes[i] > 0)
+      hi = std::max(hi, cut.cost[i] / cut.bytes[i]);
+  hi = hi > 0 ? 2 * hi : 1;
+  auto offer = [&](double lambda, const Closure &c) {
+    double value = c.cost - lambda * cut.room;
+    if (value > out.value) {
+      out.value = value;
+      out.lambda = lambda;
+    }
+  };
+  // A price at which the optimum fits the room (or none: infeasible).
+  Closure atHi = solveAt(cut, hi);
+  for (int doubling = 0; atHi.kept > cut.room && doubling < 200; ++doubling) {
+    hi *= 4;
+    atHi = solveAt(cut, hi);
+  }
+  if (atHi.kept > cut.room) {
+    out.infeasible = true;
+    return out;
+  }
+  offer(hi, atHi);
+  // Bisection on the kept bytes (the dual's slope is kept - room).
+  double lo = 0;
+  for (int step = 0; step < 48; ++step) {
+    double mid = 0.5 * (lo + hi);
+    Closure c = solveAt(cut, mid);
+    offer(mid, c);
+    (c.kept > cut.room ? lo : hi) = mid;
+  }
+  return out;
+}
+
+} // namespace
+
+RecomputeBound ckpt::sched::recomputeLowerBound(const Problem &problem,
+                                                int64_t budget, int maxCuts) {
+  RecomputeBound out;
+  const int numOps = problem.numOps();
+  if (numOps == 0)
+    return out;
+  std::vector<std::vector<int>> readers(problem.numValues());
+  for (int op = 0; op < numOps; ++op)
+    for (int r : problem.ops[op].reads)
+      readers[r].push_back(op);
+  // The cuts: every op, or with maxCuts > 0 the first backward op and ops
+  // spread evenly over the rest. (A cut that does not bind costs one
+  // minimum cut.)
+  std::vector<int> cuts;
+  if (maxCuts <= 0 || maxCuts >= numOps) {
+    for (int op = 0; op < numOps; ++op)
+      cuts.push_back(op);
+  } else {
+    for (int op = 0; op < numOps; ++op)
+      if (problem.ops[op].backward) {
+        cuts.push_back(op);
+        break;
+      }
+    const int spread = std::max(1, maxCuts - static_cast<int>(cuts.size()));
+    for (int k = 0; k < spread; ++k)
+      cuts.push_back(
+          static_cast<int>((static_cast<int64_t>(k) * numOps) / spread));
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+  }
+  // Every cut's excess at price 0 (cheap); the Lagrangian (about fifty
+  // minimum cuts each) at the cuts that exceed the room the most.
+  std::vector<std::pair<double, int>> binding; // (relative excess, op)
+  for (int j : cuts) {
+    Cut cut = buildCut(problem, j, budget, readers);
+    ++out.cutsTried;
+    if (cut.room < 0) {
+      out.infeasible = true;
+      out.cutOp = j;
+      return out;
+    }
+    if (cut.binds)
+      binding.push_back({(cut.kept - cut.room) / std::max(cut.room, 1.0), j});
+  }
+  out.cutsBinding = static_cast<int>(binding.size());
+  std::sort(binding.begin(), binding.end(), [](const auto &a, const auto &b) {
+    return a.first > b.first || (a.first == b.first && a.second < b.second);
+  });
+  if (binding.size() > static_cast<size_t>(kLagrangianCuts))
+    binding.resize(kLagrangianCuts);
+  for (const auto &[excess, j] : binding) {
+    CutBound b = boundAt(buildCut(problem, j, budget, readers));
+    if (b.infeasible) {
+      out.infeasible = true;
+      out.cutOp = j;
+      return out;
+    }
+    if (b.value > out.recompute) {
+      out.recompute = b.value;
+      out.cutOp = j;
+      out.lambda = b.lambda;
+    }
+  }
+  // Floating point: stay on the safe side of the exact value.
+  out.recompute = std::max(0.0, out.recompute * (1 - 1e-9) - 1e-12);
+  return out;
+}
