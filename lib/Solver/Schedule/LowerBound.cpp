@@ -101,13 +101,15 @@ private:
 struct Cut {
   int op = -1;
   double room = 0;             ///< budget minus the bytes of the op's results
-  std::vector<int> values;     ///< ancestors' results (local index i)
+  std::vector<int> values;     ///< ancestors' results (local index i);
+                               ///< -1: an unrelated op's pseudo-value
   std::vector<double> bytes;   ///< kept bytes
   std::vector<double> cost;    ///< recompute cost
   std::vector<char> needed;    ///< available after the cut
   std::vector<char> mustKeep;  ///< read by the op itself, or not recomputable
   std::vector<char> fixedKeep; ///< read by the op: kept, never recomputed
   std::vector<std::vector<int>> inputs; ///< local indexes a recompute needs
+  std::vector<int> viewOf; ///< a view's source (local index), else -1
   /// Keeping all that must be available exceeds the room (else `inputs`
   /// is not filled: the bound is 0).
   bool binds = false;
@@ -140,6 +142,8 @@ Closure solveAt(const Cut &cut, double lambda) {
       flow.add(a(i), T, keep);
     if (cut.needed[i] || cut.fixedKeep[i])
       flow.add(S, a(i), inf);
+    if (cut.viewOf[i] >= 0)
+      flow.add(a(i), a(cut.viewOf[i]), inf);
     if (cut.mustKeep[i]) {
       flow.add(r(i), T, inf);
       continue;
@@ -240,6 +244,10 @@ Cut buildCut(const Problem &problem, int j, int64_t budget,
       cut.mustKeep.push_back(!o.recomputable);
       cut.fixedKeep.push_back(0);
       cut.inputs.emplace_back();
+      const Value &value = problem.values[v];
+      cut.viewOf.push_back(value.rule == BufferRule::View && value.source >= 0
+                               ? local[value.source]
+                               : -1);
     }
   }
   for (int r : problem.ops[j].reads)
@@ -247,23 +255,83 @@ Cut buildCut(const Problem &problem, int j, int64_t budget,
       cut.fixedKeep[local[r]] = 1;
       cut.mustKeep[local[r]] = 1;
     }
-  // What must be available, all kept: when it fits, the cut does not bind
-  // (boundAt), and the recomputations' inputs are not needed.
+  const size_t numValues = cut.values.size();
+  // Ops related to j neither way (a weight's gradient beside the chain of
+  // activation gradients) whose reads are all ancestors' values or inputs
+  // and whose results are needed after T: each runs before T, and then its
+  // needed results are live during T, or after, and then what it reads is
+  // kept or recomputed. A pseudo-value for each: kept, it holds those
+  // results' bytes; "recomputed", the op runs after T, at no cost (its one
+  // run), with its reads as inputs.
+  std::vector<int> unrelated;
+  for (int op = 0; op < numOps; ++op) {
+    if (op == j || ancestor[op] || descendant[op])
+      continue;
+    const Op &o = problem.ops[op];
+    bool early = true;
+    for (int r : o.reads) {
+      int p = problem.values[r].producer;
+      early = early && (p < 0 || ancestor[p]);
+    }
+    double bytes = 0;
+    for (int v : o.results) {
+      bool needed = problem.values[v].returned;
+      for (int reader : readers[v])
+        needed = needed || descendant[reader];
+      if (needed && problem.values[v].rule == BufferRule::Fresh)
+        bytes += static_cast<double>(problem.values[v].bytes);
+    }
+    if (!early || bytes <= 0)
+      continue;
+    unrelated.push_back(op);
+    cut.values.push_back(-1);
+    cut.bytes.push_back(bytes);
+    cut.cost.push_back(0);
+    cut.needed.push_back(1);
+    cut.mustKeep.push_back(0);
+    cut.fixedKeep.push_back(0);
+    cut.inputs.emplace_back();
+    cut.viewOf.push_back(-1);
+  }
+  // What must be available, all kept, at price 0 (an unrelated op counted
+  // at the least of its results and its reads not otherwise kept): when
+  // that fits, the cut is not searched (boundAt).
+  // A view available after T holds its source's buffer, or is made again
+  // from its source: either way the source is available (sources come
+  // first: a backward scan carries it down chains of views).
+  std::vector<char> counted(numValues, 0);
+  for (size_t i = numValues; i-- > 0;)
+    if (cut.needed[i] || cut.fixedKeep[i] || counted[i]) {
+      counted[i] = 1;
+      if (cut.viewOf[i] >= 0)
+        counted[cut.viewOf[i]] = 1;
+    }
   double kept = 0;
-  for (size_t i = 0; i < cut.values.size(); ++i)
-    if (cut.needed[i] || cut.fixedKeep[i])
+  for (size_t i = 0; i < numValues; ++i)
+    if (counted[i])
       kept += cut.bytes[i];
+  for (size_t k = 0; k < unrelated.size(); ++k) {
+    double reads = 0;
+    for (int r : problem.ops[unrelated[k]].reads)
+      if (local[r] >= 0 && !counted[local[r]])
+        reads += cut.bytes[local[r]];
+    kept += std::min(reads, cut.bytes[numValues + k]);
+  }
   cut.kept = kept;
   cut.binds = kept > cut.room;
   if (!cut.binds)
     return cut;
   // Ops are in a topological order: inputs have local indexes already.
-  for (size_t i = 0; i < cut.values.size(); ++i) {
+  for (size_t i = 0; i < numValues; ++i) {
     const Op &o = problem.ops[problem.values[cut.values[i]].producer];
     for (int r : o.reads)
       if (local[r] >= 0)
         cut.inputs[i].push_back(local[r]);
   }
+  for (size_t k = 0; k < unrelated.size(); ++k)
+    for (int r : problem.ops[unrelated[k]].reads)
+      if (local[r] >= 0)
+        cut.inputs[numValues + k].push_back(local[r]);
   return cut;
 }
 

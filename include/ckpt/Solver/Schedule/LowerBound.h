@@ -21,7 +21,9 @@
 // where c(v) is its producer's cost split over the producer's results (an
 // op that runs again recomputes all of them: never more than its cost). A
 // value's kept bytes are its own for a fresh buffer, at most its source's
-// for an in-place result, none for a view: never more than what is live.
+// for an in-place result, none for a view: never more than what is live;
+// but a view available after T makes its source available (its buffer is
+// live, or the view is made again from it).
 // Each cut is a relaxation of the schedule's memory constraint at one
 // instant, so the largest bound over the cuts is a bound too.
 //
