@@ -270,16 +270,18 @@ Cut buildCut(const Problem &problem, int j, int64_t budget,
     const Op &o = problem.ops[op];
     bool early = true;
     for (int r : o.reads) {
+      // Constant-like ops (an empty tensor, a fill) can run anywhere: their
+      // values count as always there, at no cost (a relaxation).
       int p = problem.values[r].producer;
-      early = early && (p < 0 || ancestor[p]);
+      early = early && (p < 0 || ancestor[p] || problem.ops[p].constant);
     }
     double bytes = 0;
     for (int v : o.results) {
       bool needed = problem.values[v].returned;
       for (int reader : readers[v])
         needed = needed || descendant[reader];
-      if (needed && problem.values[v].rule == BufferRule::Fresh)
-        bytes += static_cast<double>(problem.values[v].bytes);
+      if (needed)
+        bytes += keptBytes(problem, v);
     }
     if (!early || bytes <= 0)
       continue;
@@ -293,9 +295,11 @@ Cut buildCut(const Problem &problem, int j, int64_t budget,
     cut.inputs.emplace_back();
     cut.viewOf.push_back(-1);
   }
-  // What must be available, all kept, at price 0 (an unrelated op counted
-  // at the least of its results and its reads not otherwise kept): when
-  // that fits, the cut is not searched (boundAt).
+  // An estimate of what must be kept at price 0 (an unrelated op counted
+  // at the least of its results and its reads not counted yet): where it
+  // fits, the cut is not searched (boundAt); the others are searched in
+  // the order of their excess. (Only which cuts are searched depends on
+  // it: the bound holds at every cut and price.)
   // A view available after T holds its source's buffer, or is made again
   // from its source: either way the source is available (sources come
   // first: a backward scan carries it down chains of views).
@@ -315,7 +319,14 @@ Cut buildCut(const Problem &problem, int j, int64_t budget,
     for (int r : problem.ops[unrelated[k]].reads)
       if (local[r] >= 0 && !counted[local[r]])
         reads += cut.bytes[local[r]];
-    kept += std::min(reads, cut.bytes[numValues + k]);
+    if (reads < cut.bytes[numValues + k]) {
+      for (int r : problem.ops[unrelated[k]].reads)
+        if (local[r] >= 0)
+          counted[local[r]] = 1;
+      kept += reads;
+    } else {
+      kept += cut.bytes[numValues + k];
+    }
   }
   cut.kept = kept;
   cut.binds = kept > cut.room;
