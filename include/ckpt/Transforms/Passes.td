@@ -190,8 +190,12 @@ def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
     the ops it runs more than once, the bytes live during each execution of
     its schedule; the store-all peak and time; every baseline strategy
     (store-all, periodic:K for K = 2..4, sqrt, revolve, memory-poor) planned
-    at the same budget; and the step's chain model (`chain`, in ckpt-chain's
-    input format, with its `stages` and `separator_bytes`). Also emits a
+    at the same budget; a lower bound on the time of every schedule of
+    recomputation alone within the budget (`lower_bound`: cuts at single
+    ops, Lagrangian relaxation; `plan_above_percent` is how far the plan is
+    above it, so at most how far from the optimum); and the step's chain
+    model (`chain`, in ckpt-chain's input format, with its `stages` and
+    `separator_bytes`). Also emits a
     one-line summary of the plan as a remark on the step. Times are in the
     costs the plan was made with (its `device` and `profile`, recorded in
     the plan): `device=` or `profile=` given here must be those, else the
