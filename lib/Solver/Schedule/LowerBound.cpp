@@ -125,6 +125,7 @@ constexpr int kLagrangianCuts = 16;
 struct Closure {
   double cost = 0;
   double kept = 0;
+  std::vector<int> recomputed; ///< local indexes recomputed after the cut
 };
 
 Closure solveAt(const Cut &cut, double lambda) {
@@ -162,9 +163,12 @@ Closure solveAt(const Cut &cut, double lambda) {
   }
   Closure out;
   out.cost = flow.run(S, T) + constant;
-  for (int i = 0; i < n; ++i)
+  for (int i = 0; i < n; ++i) {
     if (flow.sourceSide(a(i)) && !flow.sourceSide(r(i)))
       out.kept += cut.bytes[i];
+    if (flow.sourceSide(r(i)) && cut.values[i] >= 0)
+      out.recomputed.push_back(i);
+  }
   return out;
 }
 
@@ -351,6 +355,8 @@ struct CutBound {
   double value = 0;
   double lambda = 0;
   bool infeasible = false;
+  /// The values the dual's cheapest solution that fits recomputes.
+  std::vector<int> recomputed;
 };
 
 CutBound boundAt(const Cut &cut) {
@@ -377,7 +383,7 @@ CutBound boundAt(const Cut &cut) {
   };
   // A price at which the optimum fits the room (or none: infeasible).
   Closure atHi = solveAt(cut, hi);
-  for (int doubling = 0; atHi.kept > cut.room && doubling < 200; ++doubling) {
+  for (int doubling = 0; atHi.kept > cut.room && doubling < 40; ++doubling) {
     hi *= 4;
     atHi = solveAt(cut, hi);
   }
@@ -388,12 +394,20 @@ CutBound boundAt(const Cut &cut) {
   offer(hi, atHi);
   // Bisection on the kept bytes (the dual's slope is kept - room).
   double lo = 0;
+  Closure fits = std::move(atHi);
   for (int step = 0; step < 48; ++step) {
     double mid = 0.5 * (lo + hi);
     Closure c = solveAt(cut, mid);
     offer(mid, c);
-    (c.kept > cut.room ? lo : hi) = mid;
+    if (c.kept > cut.room) {
+      lo = mid;
+    } else {
+      hi = mid;
+      fits = std::move(c);
+    }
   }
+  for (int i : fits.recomputed)
+    out.recomputed.push_back(cut.values[i]);
   return out;
 }
 
@@ -460,6 +474,7 @@ RecomputeBound ckpt::sched::recomputeLowerBound(const Problem &problem,
       out.recompute = b.value;
       out.cutOp = j;
       out.lambda = b.lambda;
+      out.recomputed = std::move(b.recomputed);
     }
   }
   // Floating point: stay on the safe side of the exact value.

@@ -14,11 +14,20 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <thread>
 #include <utility>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define CKPT_REMAT_PAUSE() _mm_pause()
+#else
+#define CKPT_REMAT_PAUSE() ((void)0)
+#endif
 
 using namespace ckpt::sched;
 using Simulator = ckpt::sched::MemorySimulator;
@@ -94,14 +103,16 @@ struct Move {
 };
 
 /// A second thread that runs one job at a time for the caller. A job takes
-/// about as long as one simulation (a fraction of a millisecond), so both
-/// sides spin briefly before they yield: waking a sleeping thread would
-/// take about as long as the job.
+/// about as long as one simulation (a fraction of a millisecond), about as
+/// long as waking a sleeping thread: so each side first spins a little
+/// (kSpins checks, tens of microseconds), then sleeps on a condition
+/// variable, so that an idle helper takes no CPU from other work on a
+/// loaded machine.
 class Helper {
 public:
   Helper() : thread([this] { loop(); }) {}
   ~Helper() {
-    state.store(kQuit, std::memory_order_release);
+    set(kQuit);
     thread.join();
   }
   Helper(const Helper &) = delete;
@@ -110,39 +121,56 @@ public:
   /// Starts `job` on the helper thread; `wait` waits for it to finish.
   void start(std::function<void()> next) {
     job = std::move(next);
-    state.store(kStarted, std::memory_order_release);
+    set(kStarted);
   }
   void wait() {
-    pause(
-        [this] { return state.load(std::memory_order_acquire) == kFinished; });
+    await([](int now) { return now == kFinished; });
     state.store(kIdle, std::memory_order_relaxed);
   }
 
 private:
   enum : int { kIdle, kStarted, kFinished, kQuit };
+  static constexpr int kSpins = 4000;
 
-  template <typename Ready> static void pause(Ready ready) {
-    for (int spins = 0; !ready(); ++spins)
-      if (spins > 2000)
-        std::this_thread::yield();
+  void set(int now) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      state.store(now, std::memory_order_release);
+    }
+    changed.notify_all();
+  }
+
+  /// Returns the state once `ready` holds for it.
+  template <typename Ready> int await(Ready ready) {
+    for (int spins = 0; spins < kSpins; ++spins) {
+      int now = state.load(std::memory_order_acquire);
+      if (ready(now))
+        return now;
+      CKPT_REMAT_PAUSE();
+    }
+    std::unique_lock<std::mutex> lock(mutex);
+    int now = state.load(std::memory_order_acquire);
+    while (!ready(now)) {
+      changed.wait(lock);
+      now = state.load(std::memory_order_acquire);
+    }
+    return now;
   }
 
   void loop() {
     while (true) {
-      int now = kIdle;
-      pause([&] {
-        now = state.load(std::memory_order_acquire);
-        return now == kStarted || now == kQuit;
-      });
+      int now = await([](int now) { return now == kStarted || now == kQuit; });
       if (now == kQuit)
         return;
       job();
-      state.store(kFinished, std::memory_order_release);
+      set(kFinished);
     }
   }
 
   std::function<void()> job;
   std::atomic<int> state{kIdle};
+  std::mutex mutex;
+  std::condition_variable changed;
   std::thread thread;
 };
 

@@ -47,6 +47,7 @@
 #include "ckpt/Solver/Schedule/Schedule.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace ckpt {
 namespace sched {
@@ -62,6 +63,9 @@ struct RecomputeBound {
   int cutsBinding = 0; ///< of them, those with an excess (the dual is
                        ///< searched at the 16 largest, relative to the room)
   double lambda = 0;   ///< the price of a kept byte at the binding cut
+  /// At the binding cut, the values that the dual's cheapest solution
+  /// within the room recomputes after the cut (a hint for the planner).
+  std::vector<int> recomputed;
 };
 
 /// The bound at `budget` (bytes), from the cut at every op, or with
