@@ -49,8 +49,6 @@ sys.path.insert(0, os.path.join(ROOT, "python"))
 from ckpt.import_graph import parse_graph  # noqa: E402  (the source tree: no build needed)
 
 DEFAULT_GRAPHS = os.path.join(os.path.dirname(ROOT), "shared", "graphs", "checkmate")
-BEGIN = "<!-- plan-quality:begin -->"
-END = "<!-- plan-quality:end -->"
 
 PLAN = re.compile(r"#ckpt\.plan<strategy = \"[^\"]+\", budget = (\d+), peak = (\d+), "
                   r"time = ([^,]+), store_all_peak = (\d+), store_all_time = ([^,]+), "
@@ -130,6 +128,8 @@ def main(argv=None):
                    help="run no ILP: budgets with no cached result show `not run`")
     a.add_argument("--least", action="store_true",
                    help="also plan at optimal's least feasible budget (the hard end)")
+    a.add_argument("--block", default="plan-quality",
+                   help="the markers of --doc's block (<!-- BLOCK:begin --> ... :end -->)")
     a.add_argument("--doc", help="write the table into this Markdown file (between the markers)")
     a.add_argument("--check", action="store_true",
                    help="fail when optimal is more than 1%% over a proven optimum")
@@ -161,6 +161,8 @@ def main(argv=None):
             def at_budget(fraction, budget, limit=limit):
                 """Plans `budget` both ways; returns the ILP's result."""
                 ours = plan(opt, step, f"budget={budget}", 600)
+                if ours["feasible"]:
+                    ours["bound"] = report_bound(opt, step, budget)
                 key = f"{name}@{budget}@{limit:g}"
                 if key not in cache and args.cached_only:
                     # A result under another time limit, the longest.
@@ -217,12 +219,13 @@ def main(argv=None):
     if args.doc:
         with open(args.doc) as f:
             doc = f.read()
-        if BEGIN not in doc or END not in doc:
-            sys.exit("%s has no %s ... %s markers" % (args.doc, BEGIN, END))
-        head, rest = doc.split(BEGIN, 1)
-        _, tail = rest.split(END, 1)
+        begin, end = "<!-- %s:begin -->" % args.block, "<!-- %s:end -->" % args.block
+        if begin not in doc or end not in doc:
+            sys.exit("%s has no %s ... %s markers" % (args.doc, begin, end))
+        head, rest = doc.split(begin, 1)
+        _, tail = rest.split(end, 1)
         with open(args.doc, "w") as f:
-            f.write(head + BEGIN + "\n" + table + END + tail)
+            f.write(head + begin + "\n" + table + end + tail)
     for failure in failures:
         print("FAIL " + failure)
     return 1 if failures else 0
@@ -253,10 +256,22 @@ def status_text(row):
     return text
 
 
+def report_bound(opt, step, budget):
+    """ckpt-report's lower bound on every schedule's time at `budget`."""
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        p = subprocess.run([opt, step, "--ckpt-wrap-step", f"--ckpt-plan=budget={budget}",
+                            f"--ckpt-report=output={out.name}", "-o", os.devnull],
+                           capture_output=True, text=True, timeout=600)
+        if p.returncode != 0:
+            return None
+        return json.load(open(out.name))[0]["lower_bound"].get("time_s")
+
+
 def format_table(rows):
     out = ["| graph | ops | budget | `optimal` overhead | plan time | `ilp` overhead | "
-           "`ilp` status (CBC time limit) | `ilp` lower bound | `optimal` total vs `ilp` |",
-           "|---|---:|---:|---:|---:|---:|---|---:|---:|"]
+           "`ilp` status (CBC time limit) | `ilp` lower bound | `optimal` total vs `ilp` "
+           "| `ckpt-report` bound | `optimal` above it |",
+           "|---|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|"]
     for row in rows:
         o, e, t0 = row["optimal"], row["ilp"], row["store_all_time"]
         ours = ("%.3f%%" % overhead(o, t0)) if o["feasible"] else "refused"
@@ -271,9 +286,13 @@ def format_table(rows):
             versus = "%+.2f%% of ilp's" % (100.0 * (o["time"] / e["time"] - 1))
         else:
             versus = "-"
-        out.append("| %s | %d | %s | %s | %.2f s | %s | %s | %s | %s |" % (
+        ours_bound = o.get("bound")
+        ours_bound_text = ("%.3f%%" % (100.0 * (ours_bound - t0) / t0)) if ours_bound else "-"
+        above = ("%+.2f%%" % (100.0 * (o["time"] / ours_bound - 1))
+                 if ours_bound and o["feasible"] else "-")
+        out.append("| %s | %d | %s | %s | %.2f s | %s | %s | %s | %s | %s | %s |" % (
             row["graph"], row["ops"], fraction_text(row), ours, o["wall_s"], exact,
-            status_text(row), bound_text, versus))
+            status_text(row), bound_text, versus, ours_bound_text, above))
     out.append("")
     out.append("Overheads are the recompute cost over the step's own cost (the graph's "
                "`cost_cpu`); budgets are fractions of the store-all peak of the imported "
