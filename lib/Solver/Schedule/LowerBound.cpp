@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <queue>
 #include <vector>
@@ -119,6 +120,10 @@ struct Cut {
 /// The cuts where the Lagrangian dual is searched: those whose excess at
 /// price 0 is largest (each costs about fifty minimum cuts).
 constexpr int kLagrangianCuts = 16;
+/// At most this many cuts are scanned first (every stride-th), then the
+/// neighbourhoods of the kRefine largest excesses.
+constexpr int kScanCuts = 1500;
+constexpr size_t kRefine = 16;
 
 /// The closure problem at price `lambda`: its least cost (without the
 /// -lambda * room term) and the bytes its optimum keeps.
@@ -194,8 +199,11 @@ double keptBytes(const Problem &problem, int v) {
   return 0;
 }
 
+/// The cut at op j; its recomputations' inputs only when `withInputs` and
+/// the cut binds.
 Cut buildCut(const Problem &problem, int j, int64_t budget,
-             const std::vector<std::vector<int>> &readers) {
+             const std::vector<std::vector<int>> &readers,
+             bool withInputs = true) {
   const int numOps = problem.numOps();
   Cut cut;
   cut.op = j;
@@ -334,7 +342,7 @@ Cut buildCut(const Problem &problem, int j, int64_t budget,
   }
   cut.kept = kept;
   cut.binds = kept > cut.room;
-  if (!cut.binds)
+  if (!cut.binds || !withInputs)
     return cut;
   // Ops are in a topological order: inputs have local indexes already.
   for (size_t i = 0; i < numValues; ++i) {
@@ -443,19 +451,44 @@ RecomputeBound ckpt::sched::recomputeLowerBound(const Problem &problem,
     std::sort(cuts.begin(), cuts.end());
     cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
   }
-  // Every cut's excess at price 0 (cheap); the Lagrangian (about fifty
-  // minimum cuts each) at the cuts that exceed the room the most.
+  // The excess at price 0 of the cuts (each costs a pass over the problem):
+  // on a large problem, of every stride-th cut first, then of the cuts
+  // around the kRefine largest; the Lagrangian (about fifty minimum cuts
+  // each) at the kLagrangianCuts that exceed the room the most.
   std::vector<std::pair<double, int>> binding; // (relative excess, op)
-  for (int j : cuts) {
-    Cut cut = buildCut(problem, j, budget, readers);
+  std::vector<char> tried(numOps, 0);
+  auto tryCut = [&](int j) {
+    if (tried[j])
+      return true;
+    tried[j] = 1;
+    Cut cut = buildCut(problem, j, budget, readers, /*withInputs=*/false);
     ++out.cutsTried;
     if (cut.room < 0) {
       out.infeasible = true;
       out.cutOp = j;
-      return out;
+      return false;
     }
     if (cut.binds)
       binding.push_back({(cut.kept - cut.room) / std::max(cut.room, 1.0), j});
+    return true;
+  };
+  const int stride = std::max<int>(
+      1, (static_cast<int>(cuts.size()) + kScanCuts - 1) / kScanCuts);
+  for (size_t k = 0; k < cuts.size(); k += stride)
+    if (!tryCut(cuts[k]))
+      return out;
+  if (stride > 1) {
+    std::sort(binding.begin(), binding.end(), std::greater<>());
+    std::vector<int> around;
+    for (size_t k = 0; k < binding.size() && k < kRefine; ++k)
+      around.push_back(binding[k].second);
+    for (int j : around) {
+      auto at = std::lower_bound(cuts.begin(), cuts.end(), j) - cuts.begin();
+      for (int64_t k = std::max<int64_t>(0, at - stride);
+           k <= std::min<int64_t>(cuts.size() - 1, at + stride); ++k)
+        if (!tryCut(cuts[k]))
+          return out;
+    }
   }
   out.cutsBinding = static_cast<int>(binding.size());
   std::sort(binding.begin(), binding.end(), [](const auto &a, const auto &b) {
