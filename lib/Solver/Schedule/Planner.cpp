@@ -554,11 +554,10 @@ Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
     return a;
   // On problems of up to kBoundStartOps ops, one more start (not in the
   // descents of the least-budget search, which plan up to 16 times): the
-  // keep set
-  // of the lower bound's binding cut (LowerBound.h), the values its
-  // relaxation recomputes dropped from a keep-everything schedule, fitted
-  // by the greedy and improved with a search of its own. Its choices are
-  // global where the greedy's are one move at a time: on the U-Net and
+  // keep set of the lower bound's binding cut (LowerBound.h), the values
+  // its relaxation recomputes dropped from a keep-everything schedule,
+  // fitted by the greedy and improved with a search of its own. Its choices
+  // are global where the greedy's are one move at a time: on the U-Net and
   // transformer families of bench/plan_quality.py near the least budget it
   // finds plans 3-18% cheaper.
   if (bothRankings && !large && problem.numOps() <= kBoundStartOps) {
