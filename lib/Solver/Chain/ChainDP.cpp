@@ -741,18 +741,15 @@ inline void Table::applySplit(int s, int t, int sp, PairState &st) {
   const float *A = row(ra), *B = row(rb);
   const int64_t ea = ra.hi + shift, eb = rb.hi; // rows vary up to ea / eb
 #if CKPT_X86_DISPATCH
-  if (kHasAvx512) {
-    st.e = splitAvx512(acc + (from - lo), A + (from - shift - ra.lo),
-                       B + (from - rb.lo), p, Alast, Blast, c, st.e - from,
-                       ea - from, eb - from) +
-           from;
-    return;
-  }
-  if (kHasAvx2Only) {
-    st.e = splitAvx2(acc + (from - lo), A + (from - shift - ra.lo),
-                     B + (from - rb.lo), p, Alast, Blast, c, st.e - from,
-                     ea - from, eb - from) +
-           from;
+  // One call per split on the AVX-512 and AVX2 paths.
+  static const auto split = kHasAvx512     ? splitAvx512
+                            : kHasAvx2Only ? splitAvx2
+                                           : nullptr;
+  if (split) {
+    st.e =
+        split(acc + (from - lo), A + (from - shift - ra.lo), B + (from - rb.lo),
+              p, Alast, Blast, c, st.e - from, ea - from, eb - from) +
+        from;
     return;
   }
 #endif
