@@ -60,9 +60,9 @@ def number(text):
     return float(text.strip())
 
 
-def plan(opt, step, options, timeout):
+def plan(opt, step, options, timeout, keep_output=False):
     """Runs ckpt-plan; returns a dict (feasible, time, peak, lower_bound,
-    wall seconds, least, message)."""
+    wall seconds, least, message; with keep_output the planned step)."""
     t0 = time.perf_counter()
     p = subprocess.run([opt, step, "--ckpt-wrap-step", f"--ckpt-plan={options}", "-o", "-"],
                        capture_output=True, text=True, timeout=timeout)
@@ -72,6 +72,8 @@ def plan(opt, step, options, timeout):
         m = PLAN.search(p.stdout)
         if not m:
             raise RuntimeError("no plan in the output of ckpt-plan=%s" % options)
+        if keep_output:
+            out["planned"] = p.stdout  # the planned step, for report_bound
         out.update(feasible=True, budget=int(m.group(1)), peak=int(m.group(2)),
                    time=number(m.group(3)), store_all_peak=int(m.group(4)),
                    store_all_time=number(m.group(5)),
@@ -160,9 +162,9 @@ def main(argv=None):
                      else args.time_limit)
             def at_budget(fraction, budget, limit=limit):
                 """Plans `budget` both ways; returns the ILP's result."""
-                ours = plan(opt, step, f"budget={budget}", 600)
+                ours = plan(opt, step, f"budget={budget}", 600, keep_output=True)
                 if ours["feasible"]:
-                    ours["bound"] = report_bound(opt, step, budget)
+                    ours["bound"] = report_bound(opt, ours.pop("planned"))
                 key = f"{name}@{budget}@{limit:g}"
                 if key not in cache and args.cached_only:
                     # A result under another time limit, the longest.
@@ -256,12 +258,12 @@ def status_text(row):
     return text
 
 
-def report_bound(opt, step, budget):
-    """ckpt-report's lower bound on every schedule's time at `budget`."""
+def report_bound(opt, planned):
+    """ckpt-report's lower bound on every schedule's time, on the step as
+    planned (`planned`: ckpt-opt's output, read from standard input)."""
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
-        p = subprocess.run([opt, step, "--ckpt-wrap-step", f"--ckpt-plan=budget={budget}",
-                            f"--ckpt-report=output={out.name}", "-o", os.devnull],
-                           capture_output=True, text=True, timeout=600)
+        p = subprocess.run([opt, "-", f"--ckpt-report=output={out.name}", "-o", os.devnull],
+                           input=planned, capture_output=True, text=True, timeout=600)
         if p.returncode != 0:
             return None
         return json.load(open(out.name))[0]["lower_bound"].get("time_s")

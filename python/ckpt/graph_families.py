@@ -88,7 +88,7 @@ class Builder:
 
 
 def layered(b):
-    layers, prev = [], None
+    layers = []
     x = b.add("input", [], 1, b.jitter(8 * MIB))
     layers.append([x])
     for depth in range(b.rng.randint(9, 13)):

@@ -360,8 +360,9 @@ TEST(OffloadPlanner, NeverSlowerThanRecomputationAlone) {
       } else if (r.feasible) {
         ++below;
       }
-      if (r.feasible)
+      if (r.feasible) {
         EXPECT_LE(r.evaluation.devicePeak, options.budget);
+      }
       Schedule asWritten = identitySchedule(p);
       TransferEvaluation cpu = evaluateTransfers(
           p, asWritten, saveOnCpuTransfers(p, asWritten), options.link);

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <limits>
 #include <queue>
 #include <vector>
@@ -361,7 +360,6 @@ Cut buildCut(const Problem &problem, int j, int64_t budget,
 /// The cut's bound: the best Lagrangian value over the prices tried.
 struct CutBound {
   double value = 0;
-  double lambda = 0;
   bool infeasible = false;
   /// The values the dual's cheapest solution that fits recomputes.
   std::vector<int> recomputed;
@@ -369,12 +367,9 @@ struct CutBound {
 
 CutBound boundAt(const Cut &cut) {
   CutBound out;
-  if (cut.room < 0) {
-    out.infeasible = true;
-    return out;
-  }
   // Price 0: keeping is free, nothing is recomputed, what is kept is what
-  // must be available: when that fits, the bound is 0.
+  // must be available: when that fits, the bound is 0. (A cut whose room is
+  // negative never gets here: recomputeLowerBound reports it.)
   if (!cut.binds)
     return out;
   double hi = 0;
@@ -383,11 +378,7 @@ CutBound boundAt(const Cut &cut) {
       hi = std::max(hi, cut.cost[i] / cut.bytes[i]);
   hi = hi > 0 ? 2 * hi : 1;
   auto offer = [&](double lambda, const Closure &c) {
-    double value = c.cost - lambda * cut.room;
-    if (value > out.value) {
-      out.value = value;
-      out.lambda = lambda;
-    }
+    out.value = std::max(out.value, c.cost - lambda * cut.room);
   };
   // A price at which the optimum fits the room (or none: infeasible).
   Closure atHi = solveAt(cut, hi);
@@ -422,7 +413,7 @@ CutBound boundAt(const Cut &cut) {
 } // namespace
 
 RecomputeBound ckpt::sched::recomputeLowerBound(const Problem &problem,
-                                                int64_t budget, int maxCuts) {
+                                                int64_t budget) {
   RecomputeBound out;
   const int numOps = problem.numOps();
   if (numOps == 0)
@@ -431,31 +422,16 @@ RecomputeBound ckpt::sched::recomputeLowerBound(const Problem &problem,
   for (int op = 0; op < numOps; ++op)
     for (int r : problem.ops[op].reads)
       readers[r].push_back(op);
-  // The cuts: every op, or with maxCuts > 0 the first backward op and ops
-  // spread evenly over the rest. (A cut that does not bind costs one
-  // minimum cut.)
-  std::vector<int> cuts;
-  if (maxCuts <= 0 || maxCuts >= numOps) {
-    for (int op = 0; op < numOps; ++op)
-      cuts.push_back(op);
-  } else {
-    for (int op = 0; op < numOps; ++op)
-      if (problem.ops[op].backward) {
-        cuts.push_back(op);
-        break;
-      }
-    const int spread = std::max(1, maxCuts - static_cast<int>(cuts.size()));
-    for (int k = 0; k < spread; ++k)
-      cuts.push_back(
-          static_cast<int>((static_cast<int64_t>(k) * numOps) / spread));
-    std::sort(cuts.begin(), cuts.end());
-    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
-  }
-  // The excess at price 0 of the cuts (each costs a pass over the problem):
-  // on a large problem, of every stride-th cut first, then of the cuts
+  // A cut at every op. Its excess at price 0 costs a pass over the problem:
+  // on a large problem, of every stride-th op first, then of the ops
   // around the kRefine largest; the Lagrangian (about fifty minimum cuts
   // each) at the kLagrangianCuts that exceed the room the most.
   std::vector<std::pair<double, int>> binding; // (relative excess, op)
+  auto largestFirst = [&] {
+    std::sort(binding.begin(), binding.end(), [](const auto &a, const auto &b) {
+      return a.first > b.first || (a.first == b.first && a.second < b.second);
+    });
+  };
   std::vector<char> tried(numOps, 0);
   auto tryCut = [&](int j) {
     if (tried[j])
@@ -472,28 +448,23 @@ RecomputeBound ckpt::sched::recomputeLowerBound(const Problem &problem,
       binding.push_back({(cut.kept - cut.room) / std::max(cut.room, 1.0), j});
     return true;
   };
-  const int stride = std::max<int>(
-      1, (static_cast<int>(cuts.size()) + kScanCuts - 1) / kScanCuts);
-  for (size_t k = 0; k < cuts.size(); k += stride)
-    if (!tryCut(cuts[k]))
+  const int stride = std::max(1, (numOps + kScanCuts - 1) / kScanCuts);
+  for (int j = 0; j < numOps; j += stride)
+    if (!tryCut(j))
       return out;
   if (stride > 1) {
-    std::sort(binding.begin(), binding.end(), std::greater<>());
+    largestFirst();
     std::vector<int> around;
     for (size_t k = 0; k < binding.size() && k < kRefine; ++k)
       around.push_back(binding[k].second);
-    for (int j : around) {
-      auto at = std::lower_bound(cuts.begin(), cuts.end(), j) - cuts.begin();
-      for (int64_t k = std::max<int64_t>(0, at - stride);
-           k <= std::min<int64_t>(cuts.size() - 1, at + stride); ++k)
-        if (!tryCut(cuts[k]))
+    for (int j : around)
+      for (int k = std::max(0, j - stride);
+           k <= std::min(numOps - 1, j + stride); ++k)
+        if (!tryCut(k))
           return out;
-    }
   }
   out.cutsBinding = static_cast<int>(binding.size());
-  std::sort(binding.begin(), binding.end(), [](const auto &a, const auto &b) {
-    return a.first > b.first || (a.first == b.first && a.second < b.second);
-  });
+  largestFirst();
   if (binding.size() > static_cast<size_t>(kLagrangianCuts))
     binding.resize(kLagrangianCuts);
   for (const auto &[excess, j] : binding) {
@@ -506,7 +477,6 @@ RecomputeBound ckpt::sched::recomputeLowerBound(const Problem &problem,
     if (b.value > out.recompute) {
       out.recompute = b.value;
       out.cutOp = j;
-      out.lambda = b.lambda;
       out.recomputed = std::move(b.recomputed);
     }
   }

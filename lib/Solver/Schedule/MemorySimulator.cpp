@@ -190,8 +190,9 @@ MemorySimulator::Score MemorySimulator::run(const Schedule &schedule,
 }
 
 void MemorySimulator::prune(const Schedule &schedule, Schedule &out) {
-  // sched::prune's scan (Schedule.cpp), on the flat tables. The reads of
-  // inputs it marks too are never results: leaving them out changes nothing.
+  // Dead-code elimination on a straight line, last execution first: an
+  // execution is needed when it is an op's first, cannot be recomputed, or
+  // defines a version that a needed later execution (or the end) reads.
   const int numOps = problem.numOps();
   pruneCount.assign(numOps, 0);
   for (int op : schedule)

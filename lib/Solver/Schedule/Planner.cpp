@@ -505,8 +505,6 @@ Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
     std::optional<Candidate> other, otherImproved;
   } beside{Best{options.budget, {}, {}}, {}, {}, {}, {}};
   auto runBeside = [&]() {
-    if (forIlp)
-      return;
     const ChainProducer &producer = chain.get();
     beside.error =
         producer.searchDP(/*allowAll=*/true, beside.chainBest, &beside.lean);
@@ -586,7 +584,7 @@ Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
     second.join();
   else
     runBeside();
-  if (bothRankings && fits && !large && beside.other) {
+  if (fits && beside.other) { // with bothRankings, on a problem not large
     best.offer(*beside.other);
     if (beside.otherImproved)
       best.offer(*beside.otherImproved);

@@ -174,6 +174,39 @@ private:
   std::thread thread;
 };
 
+/// A simulator with a helper thread, for trials run beside the caller's on
+/// the same problem. What its runs spend between `start` and `credit` is
+/// counted on the caller's simulator as if the caller had run them: the
+/// searches check their limits only between trials.
+class Beside {
+public:
+  explicit Beside(const Problem &problem) : sim(problem, &work) {}
+
+  /// Runs `job` (trials on `sim` and `trial`) on the helper thread.
+  void start(std::function<void()> job) {
+    work.left = kUnlimited;
+    evaluationsAtStart = sim.evaluations;
+    thread.start(std::move(job));
+  }
+  /// Waits for the job to finish.
+  void wait() { thread.wait(); }
+  /// Counts the job's runs (evaluations, work) on `to`.
+  void credit(Simulator &to) const {
+    to.evaluations += sim.evaluations - evaluationsAtStart;
+    if (Work *shared = to.sharedWork())
+      shared->left -= kUnlimited - work.left;
+  }
+
+  Simulator sim;
+  Schedule trial;
+
+private:
+  static constexpr int64_t kUnlimited = std::numeric_limits<int64_t>::max();
+  Work work;
+  int64_t evaluationsAtStart = 0;
+  Helper thread; // last: joined before the rest goes
+};
+
 /// The greedy engine.
 class Greedy {
 public:
@@ -297,17 +330,13 @@ private:
                 int64_t budget, Schedule &trial) {
     scores.resize(moves.size());
     const bool split = options.parallel && moves.size() > 1;
-    if (split && !helper) {
-      helper.emplace();
-      helperSim.emplace(problem, &helperWork);
-    }
-    const int64_t evaluationsBefore = split ? helperSim->evaluations : 0;
     if (split) {
-      helperWork.left = std::numeric_limits<int64_t>::max();
-      helper->start([&] {
+      if (!beside)
+        beside.emplace(problem);
+      beside->start([&] {
         for (size_t i = 1; i < moves.size(); i += 2) {
-          apply(schedule, moves[i], helperTrial);
-          scores[i] = helperSim->run(helperTrial, budget, Detail::None);
+          apply(schedule, moves[i], beside->trial);
+          scores[i] = beside->sim.run(beside->trial, budget, Detail::None);
         }
       });
     }
@@ -315,12 +344,10 @@ private:
       apply(schedule, moves[i], trial);
       scores[i] = sim.run(trial, budget, Detail::None);
     }
-    if (!split)
-      return;
-    helper->wait();
-    sim.evaluations += helperSim->evaluations - evaluationsBefore;
-    if (Work *work = sim.sharedWork())
-      work->left -= std::numeric_limits<int64_t>::max() - helperWork.left;
+    if (split) {
+      beside->wait();
+      beside->credit(sim);
+    }
   }
 
   void apply(const Schedule &schedule, const Move &move, Schedule &out) const {
@@ -562,10 +589,7 @@ private:
   /// The candidates' runs (evaluate), and the helper thread that runs half
   /// of them with options.parallel.
   std::vector<Simulator::Score> scores;
-  std::optional<Helper> helper;
-  Work helperWork;
-  std::optional<Simulator> helperSim;
-  Schedule helperTrial;
+  std::optional<Beside> beside;
   /// The current peak's excess over the budget (fit's loop).
   double excess = std::numeric_limits<double>::infinity();
   ckpt::SplitMix64 rng; ///< The seed's stream (with a nonzero seed).
@@ -686,15 +710,10 @@ Schedule drop(const Problem &problem, Schedule schedule, int64_t budget,
   if (!current.valid || current.peak > budget)
     return schedule;
   Schedule trial;
-  std::optional<Helper> helper;
-  std::optional<Simulator> helperSim;
-  Work helperWork;
-  Schedule helperTrial;
-  Simulator::Score helperScore;
-  if (parallel) {
-    helper.emplace();
-    helperSim.emplace(problem, &helperWork);
-  }
+  std::optional<Beside> beside;
+  Simulator::Score besideScore;
+  if (parallel)
+    beside.emplace(problem);
   auto fits = [&](const Simulator::Score &score) {
     return score.valid && score.peak <= budget && score.cost <= current.cost;
   };
@@ -710,25 +729,22 @@ Schedule drop(const Problem &problem, Schedule schedule, int64_t budget,
         continue; // pruned meanwhile
       // The next trial on this schedule, beside this one.
       size_t next = recs.size();
-      if (helper)
+      if (beside)
         for (size_t j = k + 1; j < recs.size(); ++j)
           if (findOccurrence(schedule, recs[j].first, recs[j].second) <
               schedule.size()) {
             next = j;
             break;
           }
-      int64_t helperUnits = 0;
       if (next < recs.size())
-        helper->start([&, next] {
-          helperWork.left = std::numeric_limits<int64_t>::max();
-          ruin(*helperSim, schedule, recs[next].first, recs[next].second,
-               helperTrial);
-          helperScore = helperSim->run(helperTrial, budget, Detail::None);
-          helperUnits = std::numeric_limits<int64_t>::max() - helperWork.left;
+        beside->start([&, next] {
+          ruin(beside->sim, schedule, recs[next].first, recs[next].second,
+               beside->trial);
+          besideScore = beside->sim.run(beside->trial, budget, Detail::None);
         });
       Simulator::Score score = sim.run(trial, budget, Detail::None);
       if (next < recs.size())
-        helper->wait();
+        beside->wait();
       if (fits(score)) {
         schedule.swap(trial);
         current = score;
@@ -738,13 +754,11 @@ Schedule drop(const Problem &problem, Schedule schedule, int64_t budget,
       if (next == recs.size() || sim.exhausted(maxEvaluations))
         continue;
       // The next trial as the one-thread search runs it.
-      ++sim.evaluations;
-      if (Work *work = sim.sharedWork())
-        work->left -= helperUnits;
+      beside->credit(sim);
       k = next;
-      if (fits(helperScore)) {
-        schedule.swap(helperTrial);
-        current = helperScore;
+      if (fits(besideScore)) {
+        schedule.swap(beside->trial);
+        current = besideScore;
         changed = true;
       }
     }
@@ -843,6 +857,9 @@ Schedule ckpt::sched::improve(const Problem &problem, const Schedule &schedule,
   // the two together stay within the limits (the limits are only ever
   // compared against what is left, which shrinks as work is done): then it
   // is kept, else run again after the first.
+  std::optional<Helper> side; // runs the second refit
+  if (options.parallel)
+    side.emplace();
   auto withinLimits = [&](const Refit &a, const Refit &b) {
     return spent + a.evaluations + b.evaluations < options.maxEvaluations &&
            shared.left - a.units - b.units > 0;
@@ -850,18 +867,19 @@ Schedule ckpt::sched::improve(const Problem &problem, const Schedule &schedule,
   ruinAndRecreate(
       problem, sim, current, options, spent, [&](const Schedule &ruined) {
         Recreated step;
-        bool besideDone = false;
-        std::thread beside;
-        if (options.parallel && !stopSearch(options, spent))
-          beside = std::thread([&,
-                                maxEvaluations = options.maxEvaluations - spent,
-                                workLeft = shared.left] {
+        bool started = false, besideDone = false;
+        if (side && !stopSearch(options, spent)) {
+          side->start([&, maxEvaluations = options.maxEvaluations - spent,
+                       workLeft = shared.left] {
             refits[1]->run(problem, ruined, budget, maxEvaluations, workLeft);
           });
+          started = true;
+        }
         for (int i = 0; i < 2; ++i) {
           Refit &refit = *refits[i];
-          if (i == 1 && beside.joinable()) {
-            beside.join();
+          if (i == 1 && started) {
+            side->wait();
+            started = false;
             besideDone = withinLimits(*refits[0], *refits[1]);
           }
           if (stopSearch(options, spent))
@@ -878,8 +896,8 @@ Schedule ckpt::sched::improve(const Problem &problem, const Schedule &schedule,
           score = trial;
           step.changed = true;
         }
-        if (beside.joinable())
-          beside.join();
+        if (started)
+          side->wait();
         return step;
       });
   return current;

@@ -266,41 +266,8 @@ Schedule ckpt::sched::keepSetSchedule(const Problem &problem,
 }
 
 Schedule ckpt::sched::prune(const Problem &problem, const Schedule &schedule) {
-  // Dead-code elimination on a straight line, last execution first: an
-  // execution is needed when it is an op's first, cannot be recomputed, or
-  // defines a version that a needed later execution (or the end) reads.
-  const int numOps = problem.numOps();
-  std::vector<int> count(numOps, 0);
-  for (int op : schedule)
-    if (op >= 0 && op < numOps)
-      ++count[op];
-  std::vector<char> needed(problem.numValues(), 0); // the current version's
-  for (int v = 0; v < problem.numValues(); ++v)
-    needed[v] = problem.values[v].returned;
-  std::vector<char> keep(schedule.size(), 0);
-  for (size_t e = schedule.size(); e-- > 0;) {
-    int op = schedule[e];
-    if (op < 0 || op >= numOps) {
-      keep[e] = 1; // invalid: evaluate() reports it
-      continue;
-    }
-    const Op &o = problem.ops[op];
-    bool first = --count[op] == 0;
-    bool used = first || !o.recomputable;
-    for (int r : o.results)
-      used = used || needed[r];
-    keep[e] = used;
-    for (int r : o.results)
-      needed[r] = 0;
-    if (used)
-      for (int r : o.reads)
-        needed[r] = 1;
-  }
   Schedule out;
-  out.reserve(schedule.size());
-  for (size_t e = 0; e < schedule.size(); ++e)
-    if (keep[e])
-      out.push_back(schedule[e]);
+  MemorySimulator(problem).prune(schedule, out);
   return out;
 }
 

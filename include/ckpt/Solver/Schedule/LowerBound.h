@@ -64,17 +64,13 @@ struct RecomputeBound {
   int cutsTried = 0;   ///< cuts whose excess at price 0 was computed
   int cutsBinding = 0; ///< of them, those with an excess (the dual is
                        ///< searched at the 16 largest, relative to the room)
-  double lambda = 0;   ///< the price of a kept byte at the binding cut
   /// At the binding cut, the values that the dual's cheapest solution
   /// within the room recomputes after the cut (a hint for the planner).
   std::vector<int> recomputed;
 };
 
-/// The bound at `budget` (bytes), from the cut at every op, or with
-/// `maxCuts` > 0 from at most that many cuts spread over the ops (the first
-/// backward op among them).
-RecomputeBound recomputeLowerBound(const Problem &problem, int64_t budget,
-                                   int maxCuts = 0);
+/// The bound at `budget` (bytes), from a cut at every op.
+RecomputeBound recomputeLowerBound(const Problem &problem, int64_t budget);
 
 } // namespace sched
 } // namespace ckpt

@@ -67,9 +67,10 @@ public:
   Score run(const Schedule &schedule, int64_t budget, Detail detail,
             const std::vector<int> *runCounts = nullptr);
 
-  /// `sched::prune(problem, schedule)` into `out` (which may be `schedule`),
-  /// on this simulator's flat tables and buffers (the searches prune every
-  /// schedule they ruin).
+  /// `schedule` without the recomputations nothing needs (`sched::prune`,
+  /// Schedule.h, is this on a simulator of its own) into `out` (which may
+  /// be `schedule`), reusing this simulator's tables and buffers (the
+  /// searches prune every schedule they ruin).
   void prune(const Schedule &schedule, Schedule &out);
 
   /// Whether the searches using this simulator should stop.
@@ -131,11 +132,10 @@ private:
   std::vector<int64_t> valueBytes;
   std::vector<BufferRule> valueRule;
   std::vector<char> opRecomputable;
-  std::vector<int> latest;
-  std::vector<int> pruneCount;   // prune: executions left per op
+  std::vector<int> latest;     // per value: its latest version, -1 between runs
+  std::vector<int> pruneCount; // prune: executions left per op
   std::vector<char> pruneNeeded; // prune: per value, its version is read
-  std::vector<char> pruneKeep; // prune: per execution // per value: its latest
-                               // version, -1 between runs
+  std::vector<char> pruneKeep;   // prune: per execution
   std::vector<std::pair<int, uint32_t>> readPairs; // (version, execution)
   std::vector<int64_t> delta;
   std::vector<uint32_t> cursor;
