@@ -185,6 +185,7 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
   options.ilpTimeLimit = request.ilpTimeLimit;
   options.ilpThreads = request.ilpThreads;
   options.parallel = request.parallel;
+  options.repeatedBlocks = request.repeatedBlocks;
   options.ilpNodeLimit = request.ilpNodeLimit;
   options.ilpMemoryLimit = request.ilpMemoryLimit;
   {

@@ -69,6 +69,7 @@ void PlanPass::runOnOperation() {
   request.ilpNodeLimit = nodeLimit;
   request.ilpMemoryLimit = sched::ilpMemoryLimitBytes(*memorySpec);
   request.parallel = getContext().isMultithreadingEnabled();
+  request.repeatedBlocks = repeatedBlocks;
   if (offload == OffloadMode::Auto) {
     FailureOr<sched::LinkSpec> link =
         costLink(module.getLoc(), *costs, stringify(device));

@@ -16,6 +16,7 @@
 #include "ckpt/Solver/Schedule/LowerBound.h"
 #include "ckpt/Solver/Schedule/Offload.h"
 #include "ckpt/Solver/Schedule/ProblemChain.h"
+#include "ckpt/Solver/Schedule/Repeats.h"
 #include "ckpt/Solver/Support/Json.h"
 #include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
@@ -205,6 +206,19 @@ void ReportPass::runOnOperation() {
     }
     entry.set("plan", std::move(chosen));
     entry.set("simulated_peak_bytes", eval.peak);
+
+    // The identical blocks the planner's greedies use (Repeats.h).
+    json::Value blocks = json::Value::array();
+    for (const sched::RepeatRun &run : sched::findRepeats(problem).runs) {
+      json::Value block = json::Value::object();
+      block.set("first_position", run.start);
+      block.set("first_op", problem.ops[run.start].name);
+      block.set("first_loc", location(built->opOf[run.start]));
+      block.set("ops_per_block", run.period);
+      block.set("blocks", run.count);
+      blocks.push(std::move(block));
+    }
+    entry.set("repeated_blocks", std::move(blocks));
 
     // A lower bound on the time of every schedule of recomputation alone
     // within the budget (LowerBound.h), and how far the plan is above it.

@@ -48,6 +48,9 @@
 // CHECK-NEXT:   ]
 // CHECK-NEXT: },
 // CHECK-NEXT: "simulated_peak_bytes": 80,
+// No run of identical blocks: in exp sin cos exp sin, a block repeats twice at
+// most (a run needs three).
+// CHECK-NEXT: "repeated_blocks": [],
 // The lower bound (report-lower-bound.mlir has one that binds): no cut at
 // one op binds here. At ge, a b c d are needed later and e is read (80 B),
 // ge's result may take a read's buffer (mulf is in place): 80 B; at gd, a b

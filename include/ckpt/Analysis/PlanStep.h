@@ -55,6 +55,8 @@ struct StepPlanRequest {
   /// Two threads for strategy=optimal's independent searches (the plan is
   /// the same): the MLIR context's multithreading setting.
   bool parallel = true;
+  /// repeated-blocks: strategy=optimal's greedies use identical blocks.
+  bool repeatedBlocks = true;
   /// offload=auto: recompute or offload over `link` (strategy optimal).
   bool offload = false;
   sched::LinkSpec link;

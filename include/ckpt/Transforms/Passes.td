@@ -137,6 +137,16 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
     `ckpt-rematerialize` places them as `ckpt.offload`, `ckpt.wait` and
     `ckpt.reload`. Off by default: the NVPTX lowering runs the copies on
     the host, after the kernels, not overlapped with them yet.
+
+    `repeated-blocks` (on by default; strategy `optimal`): the step's runs
+    of identical blocks (a transformer's layers, a ResNet stage's blocks:
+    the same ops on their own weights, one block after the other) are
+    found, and each step of the greedy that lowers the peak applies its
+    move in the other blocks too, as many as the excess over the budget
+    needs, when together they lower the peak at the move's own cost per
+    byte (else the move alone). A deep model then plans in a few greedy
+    steps per kind of move instead of one per layer. `ckpt-report` lists
+    the runs it finds (`repeated_blocks`).
   }];
   let options = [
     Option<"budget", "budget", "std::string", /*default=*/"\"100%\"",
@@ -174,6 +184,10 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
     Option<"ilpMemory", "ilp-memory", "std::string", /*default=*/"\"50%\"",
            "Memory the 'ilp' strategy may use: bytes with a unit, or a "
            "percentage of the machine's memory">,
+    Option<"repeatedBlocks", "repeated-blocks", "bool", /*default=*/"true",
+           "Strategy optimal: find identical blocks (layers) and let its "
+           "greedies apply a move in every block where it fits at the same "
+           "cost per byte ('false': one move at a time)">,
     Option<"allowNoStep", "allow-no-step", "bool", /*default=*/"false",
            "Accept a module without a ckpt.step (otherwise an error)">,
   ];

@@ -5,6 +5,7 @@
 #include "ckpt/Solver/Chain/ChainDP.h"
 #include "ckpt/Solver/Chain/ChainStrategies.h"
 #include "ckpt/Solver/Schedule/LowerBound.h"
+#include "ckpt/Solver/Schedule/Repeats.h"
 
 #include <algorithm>
 #include <chrono>
@@ -460,6 +461,7 @@ struct Attempt {
   std::optional<Candidate> lean;
   std::string error;
   SearchOptions searchOptions;
+  int64_t repeatedMoves = 0; ///< SearchOptions::imagesApplied, both greedies
 };
 
 /// With `bothRankings`, on a problem that is not large and where the greedy
@@ -473,7 +475,8 @@ struct Attempt {
 /// peak is 1.4% faster. The descents of the least-budget search run the
 /// first alone.
 Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
-                LazyChain &chain, bool bothRankings = false) {
+                LazyChain &chain, const Repeats *repeats,
+                bool bothRankings = false) {
   Attempt a{Best{options.budget, {}, {}}, {}, {}, {}};
   Best &best = a.best;
   Candidate identity = score(problem, identitySchedule(problem), "store-all");
@@ -503,7 +506,8 @@ Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
     std::optional<Candidate> lean;
     std::string error;
     std::optional<Candidate> other, otherImproved;
-  } beside{Best{options.budget, {}, {}}, {}, {}, {}, {}};
+    int64_t repeatedMoves = 0;
+  } beside{Best{options.budget, {}, {}}, {}, {}, {}, {}, 0};
   auto runBeside = [&]() {
     const ChainProducer &producer = chain.get();
     beside.error =
@@ -514,6 +518,8 @@ Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
     if (!bothRankings || large)
       return;
     SearchOptions everyByte = searchOptions;
+    everyByte.repeats = repeats;
+    everyByte.imagesApplied = &beside.repeatedMoves;
     everyByte.capExcess = false;
     everyByte.parallel = false; // beside the first greedy already
     Candidate other =
@@ -535,6 +541,8 @@ Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
   // The greedy from the schedule as written (its candidates on two threads
   // unless the every-byte search takes the second).
   SearchOptions firstGreedy = searchOptions;
+  firstGreedy.repeats = repeats;
+  firstGreedy.imagesApplied = &a.repeatedMoves;
   firstGreedy.parallel = options.parallel && !everyByteBeside;
   Candidate greedy =
       score(problem,
@@ -584,6 +592,7 @@ Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
     second.join();
   else
     runBeside();
+  a.repeatedMoves += beside.repeatedMoves;
   if (fits && beside.other) { // with bothRankings, on a problem not large
     best.offer(*beside.other);
     if (beside.otherImproved)
@@ -631,15 +640,25 @@ constexpr int kDescents = 16;
 PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
                        bool forIlp) {
   LazyChain chain(problem, options.slots);
-  Attempt a = attempt(problem, options, forIlp, chain, /*bothRankings=*/true);
+  // Identical blocks, used by the greedies from the schedule as written (not
+  // in the program's form of the ILP's warm start).
+  Repeats repeats;
+  if (options.repeatedBlocks && !forIlp)
+    repeats = findRepeats(problem);
+  const Repeats *blocks = repeats.empty() ? nullptr : &repeats;
+  Attempt a =
+      attempt(problem, options, forIlp, chain, blocks, /*bothRankings=*/true);
   if (!a.error.empty()) {
     PlanResult result;
     result.error = a.error;
     return result;
   }
   Best &best = a.best;
-  if (best.fit || forIlp)
-    return finish(best);
+  if (best.fit || forIlp) {
+    PlanResult result = finish(best);
+    result.repeatedMoves = a.repeatedMoves;
+    return result;
+  }
   // Nothing fits. The least feasible budget the error names must be one at
   // which planning succeeds, and one byte less must fail, whatever budget
   // was asked. So it comes from a search that does not depend on the
@@ -662,7 +681,7 @@ PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
                        0);
     PlanOptions lower = options;
     lower.budget = leanest.peak - step;
-    Attempt below = attempt(problem, lower, /*forIlp=*/false, chain);
+    Attempt below = attempt(problem, lower, /*forIlp=*/false, chain, blocks);
     if (below.error.empty() && below.best.fit) {
       leanest = *below.best.fit;
       step *= 2;
@@ -679,7 +698,9 @@ PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
     Improving improving(a.searchOptions);
     best.offer(search(problem, leanest, options.budget, improving.options));
   }
-  return finish(best);
+  PlanResult result = finish(best);
+  result.repeatedMoves = a.repeatedMoves;
+  return result;
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 
 #include "ckpt/Solver/Schedule/Remat.h"
 #include "ckpt/Solver/Schedule/MemorySimulator.h"
+#include "ckpt/Solver/Schedule/Repeats.h"
 #include "ckpt/Solver/Support/SplitMix64.h"
 
 #include <algorithm>
@@ -100,6 +101,7 @@ struct Move {
   double cost = 0;
   double estimate = 0; ///< estimated bytes saved at the peak
   size_t key = 0;      ///< generation order: 3 * buffer + variant
+  int value = -1;      ///< the value that allocated the buffer
 };
 
 /// A second thread that runs one job at a time for the caller. A job takes
@@ -300,7 +302,10 @@ public:
       }
       if (chosen < 0)
         break;
-      apply(schedule, moves[chosen], trial);
+      if (!(chosenClass == 2 &&
+            batch(schedule, moves[chosen], current, scores[chosen], chosenRatio,
+                  budget, trial)))
+        apply(schedule, moves[chosen], trial);
       schedule.swap(trial);
       stages.build(problem, schedule);
       current = sim.run(schedule, budget, Detail::Full);
@@ -350,6 +355,82 @@ private:
     }
   }
 
+  /// With options.repeats: `move` (which lowers the peak of `schedule`,
+  /// scored `alone`, at `ratio`) with its equivalents in the other blocks
+  /// of its run, built at the same peak execution as candidates() builds
+  /// moves, as many as the excess over the budget needs when each saves what
+  /// the move saves: written to `out` when they lower the peak at a cost per
+  /// byte of at most `ratio`. False (and `out` unspecified) otherwise.
+  bool batch(const Schedule &schedule, const Move &move,
+             const Simulator::Score &current, const Simulator::Score &alone,
+             double ratio, int64_t budget, Schedule &out) {
+    if (!options.repeats || options.sortedInsertion || options.seed ||
+        move.value < 0 || alone.peak >= current.peak)
+      return false;
+    int64_t saved = current.peak - alone.peak;
+    int64_t wanted = (current.peak - budget) / saved - 1;
+    if (wanted < 1)
+      return false;
+    std::vector<int> images = options.repeats->images(problem, move.value);
+    if (images.empty())
+      return false;
+    // The candidates' runs replaced the tables of the schedule's run.
+    Simulator::Score again = sim.run(schedule, budget, Detail::Full);
+    if (!again.valid)
+      return false;
+    const size_t tau = again.peakIndex;
+    const int variant = static_cast<int>(move.key % 3);
+    std::vector<Move> moves{move};
+    for (int value : images) {
+      if (static_cast<int64_t>(moves.size()) > wanted)
+        break;
+      int buffer = liveBuffer(value, tau);
+      if (buffer < 0)
+        continue;
+      std::optional<Pending> p = pendingFor(schedule, buffer, tau);
+      if (!p)
+        continue;
+      std::vector<Move> built;
+      addMove(p->producers, p->position, tau, variant, p->buffer, p->stage, 0,
+              std::numeric_limits<double>::infinity(), built);
+      // An equivalent that costs more per byte (its block reads other
+      // values, or they are not alive there) is left to a later step.
+      if (!built.empty() && built.front().cost * move.estimate <=
+                                move.cost * built.front().estimate * (1 + 1e-9))
+        moves.push_back(std::move(built.front()));
+    }
+    if (moves.size() < 2)
+      return false;
+    // Insert from the last position back, so the others stay in place.
+    std::stable_sort(
+        moves.begin(), moves.end(),
+        [](const Move &a, const Move &b) { return a.position > b.position; });
+    out = schedule;
+    for (const Move &m : moves)
+      out.insert(out.begin() + m.position, m.ops.begin(), m.ops.end());
+    Simulator::Score score = sim.run(out, budget, Detail::None);
+    if (!score.valid || score.peak >= current.peak)
+      return false;
+    double extra = score.cost - current.cost;
+    if (extra / worth(static_cast<double>(current.peak - score.peak)) >
+        ratio * (1 + 1e-9))
+      return false;
+    if (options.imagesApplied)
+      *options.imagesApplied += static_cast<int64_t>(moves.size()) - 1;
+    return true;
+  }
+
+  /// The buffer of the version of `value` live across execution `tau` of
+  /// the last detailed run, or -1.
+  int liveBuffer(int value, size_t tau) const {
+    for (size_t i = sim.valueStart[value]; i < sim.valueStart[value + 1]; ++i) {
+      int version = sim.valueVersions[i];
+      if (sim.versionExec[version] < tau && sim.versionLast[version] > tau)
+        return sim.versionBuffer[version];
+    }
+    return -1;
+  }
+
   void apply(const Schedule &schedule, const Move &move, Schedule &out) const {
     out = schedule;
     if (!options.sortedInsertion) {
@@ -371,73 +452,84 @@ private:
   /// Only the best `options.candidates` by cost per byte are evaluated, so
   /// the unbounded variant 1 is built last and abandoned as soon as its
   /// cost shows it cannot be among them (the ranking is unchanged).
+  /// A buffer live across execution `tau` of the last detailed run and not
+  /// read there, with the recomputable producers of the versions read after
+  /// tau, and where to recompute them.
+  struct Pending {
+    size_t buffer;
+    int stage;
+    size_t position;
+    std::vector<int> producers;
+    size_t firstMove, endMove;
+  };
+
+  /// The Pending of `buffer` at `tau`, if it can be recomputed there.
+  std::optional<Pending> pendingFor(const Schedule &schedule, size_t buffer,
+                                    size_t tau) const {
+    const size_t end = schedule.size();
+    if (!(sim.bufferDef[buffer] < tau && sim.bufferLast[buffer] > tau))
+      return std::nullopt;
+    // The versions of the buffer read after tau; none read at tau.
+    size_t firstRead = std::numeric_limits<size_t>::max();
+    std::vector<int> producers;
+    for (size_t i = sim.bufferStart[buffer]; i < sim.bufferStart[buffer + 1];
+         ++i) {
+      int version = sim.bufferVersions[i];
+      if (sim.readAt(version, tau))
+        return std::nullopt;
+      size_t next = sim.nextRead(version, tau);
+      if (next == std::numeric_limits<size_t>::max() &&
+          sim.versionLast[version] <= tau)
+        continue; // dead before tau
+      if (next == std::numeric_limits<size_t>::max())
+        next = end; // returned: the end reads it (recompute it last)
+      firstRead = std::min(firstRead, next);
+      int producer = producerOf[sim.versionValue[version]];
+      if (!(opFlags[producer] & kRecomputable))
+        return std::nullopt;
+      producers.push_back(producer);
+    }
+    if (producers.empty())
+      return std::nullopt;
+    // Recompute right before that read (or, in sorted mode, among the
+    // stage's recomputations in op order); for the end, last of all.
+    int stage = firstRead == end ? static_cast<int>(stages.base.size()) - 1
+                                 : stages.stageOf[firstRead];
+    size_t position = firstRead;
+    std::sort(producers.begin(), producers.end());
+    producers.erase(std::unique(producers.begin(), producers.end()),
+                    producers.end());
+    if (options.sortedInsertion) {
+      auto from = schedule.begin() + stages.start[stage];
+      auto to = schedule.begin() + stages.base[stage];
+      if (!std::is_sorted(from, to))
+        return std::nullopt;
+      for (int p : producers)
+        if (std::binary_search(from, to, p))
+          return std::nullopt;
+      position = std::lower_bound(from, to, producers[0]) - schedule.begin();
+      if (position <= tau)
+        return std::nullopt;
+    }
+    return Pending{buffer, stage, position, std::move(producers), 0, 0};
+  }
+
+  /// Candidate moves at execution `tau` of the last detailed run: per
+  /// buffer live across tau and not read there, the recomputation of its
+  /// producers before its next read, in three variants (see closure()).
+  /// Only the best `options.candidates` by cost per byte are evaluated, so
+  /// the unbounded variant 1 is built last and abandoned as soon as its
+  /// cost shows it cannot be among them (the ranking is unchanged).
   std::vector<Move> candidates(const Schedule &schedule, size_t tau) {
     std::vector<Move> moves;
-    struct Pending {
-      size_t buffer;
-      int stage;
-      size_t position;
-      std::vector<int> producers;
-      size_t firstMove, endMove;
-    };
     std::vector<Pending> pending;
     const size_t numBuffers = sim.bufferBytes.size();
-    const size_t end = schedule.size();
     for (size_t buffer = 0; buffer < numBuffers; ++buffer) {
-      if (!(sim.bufferDef[buffer] < tau && sim.bufferLast[buffer] > tau))
+      std::optional<Pending> found = pendingFor(schedule, buffer, tau);
+      if (!found)
         continue;
-      // The versions of the buffer read after tau; none read at tau.
-      bool readNow = false;
-      size_t firstRead = std::numeric_limits<size_t>::max();
-      std::vector<int> producers;
-      bool recomputable = true;
-      for (size_t i = sim.bufferStart[buffer]; i < sim.bufferStart[buffer + 1];
-           ++i) {
-        int version = sim.bufferVersions[i];
-        if (sim.readAt(version, tau)) {
-          readNow = true;
-          break;
-        }
-        size_t next = sim.nextRead(version, tau);
-        if (next == std::numeric_limits<size_t>::max() &&
-            sim.versionLast[version] <= tau)
-          continue; // dead before tau
-        if (next == std::numeric_limits<size_t>::max())
-          next = end; // returned: the end reads it (recompute it last)
-        firstRead = std::min(firstRead, next);
-        int producer = producerOf[sim.versionValue[version]];
-        if (!(opFlags[producer] & kRecomputable)) {
-          recomputable = false;
-          break;
-        }
-        producers.push_back(producer);
-      }
-      if (readNow || !recomputable || producers.empty())
-        continue;
-      // Recompute right before that read (or, in sorted mode, among the
-      // stage's recomputations in op order); for the end, last of all.
-      int stage = firstRead == end ? static_cast<int>(stages.base.size()) - 1
-                                   : stages.stageOf[firstRead];
-      size_t position = firstRead;
-      std::sort(producers.begin(), producers.end());
-      producers.erase(std::unique(producers.begin(), producers.end()),
-                      producers.end());
-      if (options.sortedInsertion) {
-        auto from = schedule.begin() + stages.start[stage];
-        auto to = schedule.begin() + stages.base[stage];
-        if (!std::is_sorted(from, to))
-          continue;
-        bool present = false;
-        for (int p : producers)
-          if (std::binary_search(from, to, p))
-            present = true;
-        if (present)
-          continue;
-        position = std::lower_bound(from, to, producers[0]) - schedule.begin();
-        if (position <= tau)
-          continue;
-      }
-      Pending p{buffer, stage, position, std::move(producers), moves.size(), 0};
+      Pending p = std::move(*found);
+      p.firstMove = moves.size();
       for (int variant : {0, 2})
         addMove(p.producers, p.position, tau, variant, buffer, p.stage,
                 p.firstMove, std::numeric_limits<double>::infinity(), moves);
@@ -493,6 +585,12 @@ private:
     move.estimate += static_cast<double>(sim.bufferBytes[buffer]);
     if (move.estimate <= 0)
       return;
+    for (size_t i = sim.bufferStart[buffer]; i < sim.bufferStart[buffer + 1];
+         ++i)
+      if (sim.versionLast[sim.bufferVersions[i]] > tau) {
+        move.value = sim.versionValue[sim.bufferVersions[i]];
+        break;
+      }
     size_t last = std::min(endMove, moves.size());
     for (size_t i = firstMove; i < last; ++i)
       if (moves[i].ops == move.ops) {

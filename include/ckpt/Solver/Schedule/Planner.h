@@ -61,6 +61,12 @@ struct PlanOptions {
   /// strategy=optimal runs the searches that do not depend on each other on
   /// two threads; the plan is the same either way.
   bool parallel = true;
+  /// strategy=optimal finds the problem's identical blocks (Repeats.h) and
+  /// its greedies from the schedule as written apply each move together
+  /// with its equivalents in the other blocks where they suffice and cost
+  /// no more per byte (SearchOptions::repeats): on a deep model, a few
+  /// greedy steps per block instead of a few per layer.
+  bool repeatedBlocks = true;
   /// Told what the planner does next when it starts a long phase (the
   /// least-feasible-budget search, the ILP with its time limit in seconds,
   /// else 0); for progress lines.
@@ -83,6 +89,10 @@ struct PlanResult {
   std::vector<solver::Op> sequence;
   /// 'ilp': the solver's outcome.
   std::optional<IlpResult> ilp;
+  /// 'optimal' with repeatedBlocks: the moves its greedies from the
+  /// schedule as written applied in other identical blocks along with the
+  /// move they chose (at the budget asked).
+  int64_t repeatedMoves = 0;
 };
 
 /// Plans `problem` (validated by the caller) under options.budget.

@@ -40,6 +40,8 @@
 namespace ckpt {
 namespace sched {
 
+struct Repeats;
+
 /// Limits of the searches.
 struct SearchOptions {
   /// Candidates evaluated exactly per greedy step.
@@ -63,6 +65,15 @@ struct SearchOptions {
   /// `improve` runs the two refits of each ruined schedule on two threads.
   /// The schedule it returns is the same as with one thread.
   bool parallel = false;
+  /// The problem's identical blocks (Repeats.h), or none. With them, each
+  /// greedy step that lowers the peak also tries the chosen move's
+  /// equivalents in the other blocks of its run, as many as the excess over
+  /// the budget needs (ruled by the bytes the move alone saves), all in one
+  /// step: taken when they lower the peak at the move's own cost per byte
+  /// or less, else the move alone. Not with sortedInsertion or a seed.
+  const Repeats *repeats = nullptr;
+  /// Counts the equivalents the greedy applied with `repeats` (optional).
+  int64_t *imagesApplied = nullptr;
 };
 
 /// Greedily recomputes values of `start` until its peak is within `budget`.
