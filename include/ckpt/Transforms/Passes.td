@@ -207,9 +207,11 @@ def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
     at the same budget; a lower bound on the time of every schedule of
     recomputation alone within the budget (`lower_bound`: cuts at single
     ops, Lagrangian relaxation; `plan_above_percent` is how far the plan is
-    above it, so at most how far from the optimum); and the step's chain
-    model (`chain`, in ckpt-chain's input format, with its `stages` and
-    `separator_bytes`). Also emits a
+    above it, so at most how far from the optimum); the runs of identical
+    blocks `ckpt-plan`'s `repeated-blocks` uses (`repeated_blocks`: each
+    run's first position, op and location, ops per block and blocks); and
+    the step's chain model (`chain`, in ckpt-chain's input format, with its
+    `stages` and `separator_bytes`). Also emits a
     one-line summary of the plan as a remark on the step. Times are in the
     costs the plan was made with (its `device` and `profile`, recorded in
     the plan): `device=` or `profile=` given here must be those, else the

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Planning deep models with and without repeated blocks (issue 30, item 3).
+
+For GPT-2-width steps of 12, 24, 48 and 96 layers (batch 1) and for
+ResNet-152 and GPT-2 small at batch 8, at 70%, 50% and 30% of the store-all
+peak: the median of --runs runs of
+
+    ckpt-opt STEP --ckpt-wrap-step --ckpt-plan="budget=P repeated-blocks=B" \\
+        -o OUT --mlir-timing
+
+with B = true (the default) and false: the whole process's wall time, the
+ckpt-plan pass's share (from --mlir-timing), and the plan's time (the
+ckpt.plan attribute), so the quality is compared on the same budget. The
+runs of identical blocks come from `--ckpt-report="lower-bound=false"`
+(`repeated_blocks`). Prints a Markdown table with the CPU's name; --doc
+writes it into docs/BENCHMARKS.md between the repeated-blocks markers.
+
+    /usr/bin/python3 bench/repeated_blocks.py --build build --doc docs/BENCHMARKS.md
+"""
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+from ckpt import remat  # noqa: E402
+from plan_time import cpu  # noqa: E402
+
+STEPS = [("GPT-2 width, 12 layers, b1", ["gpt2small", "--batch", "1", "--layers", "12"]),
+         ("GPT-2 width, 24 layers, b1", ["gpt2small", "--batch", "1", "--layers", "24"]),
+         ("GPT-2 width, 48 layers, b1", ["gpt2small", "--batch", "1", "--layers", "48"]),
+         ("GPT-2 width, 96 layers, b1", ["gpt2small", "--batch", "1", "--layers", "96"]),
+         ("GPT-2 small b8", ["gpt2small", "--batch", "8"]),
+         ("ResNet-152 b8", ["resnet152", "--batch", "8"])]
+BUDGETS = ["70%", "50%", "30%"]
+
+
+def plan(opt, path, budget, blocks, out):
+    """(wall seconds, ckpt-plan seconds, plan time or None)."""
+    args = [opt, path, "--ckpt-wrap-step",
+            f"--ckpt-plan=budget={budget} repeated-blocks={'true' if blocks else 'false'}",
+            "-o", out, "--mlir-timing"]
+    start = time.monotonic()
+    run = subprocess.run(args, capture_output=True, text=True)
+    wall = time.monotonic() - start
+    match = re.search(r"^\s*([\d.]+) \(\s*[\d.]+%\)\s+PlanPass", run.stderr, re.M)
+    if run.returncode != 0:
+        return wall, float(match.group(1)) if match else None, None
+    with open(out) as f:
+        found = re.search(r"ckpt\.plan = #ckpt\.plan<[^>]*?time = ([0-9.e+-]+)", f.read())
+    return wall, float(match.group(1)), float(found.group(1))
+
+
+def blocks_of(opt, path, tmp):
+    report = os.path.join(tmp, "report.json")
+    subprocess.run([opt, path, "--ckpt-wrap-step", "--ckpt-plan=budget=100%",
+                    f"--ckpt-report=output={report} lower-bound=false", "-o", os.devnull],
+                   check=True, capture_output=True)
+    with open(report) as f:
+        runs = json.load(f)[0]["repeated_blocks"]
+    return ", ".join(f"{r['blocks']} x {r['ops_per_block']} ops" for r in runs) or "none"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--doc")
+    args = ap.parse_args()
+    build = os.path.abspath(args.build)
+    opt = os.path.join(build, "bin", "ckpt-opt")
+    name, flags = cpu()
+    rows = ["| step | identical blocks found | budget | wall, blocks | wall, one move "
+            "at a time | ckpt-plan pass, blocks | ckpt-plan pass, one move at a time "
+            "| plan time, blocks vs one move at a time |",
+            "|---|---|---|---|---|---|---|---|"]
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))
+        out = os.path.join(tmp, "out.mlir")
+        for label, model in STEPS:
+            path = os.path.join(tmp, "step.mlir")
+            subprocess.run([sys.executable, "-m", "ckpt.torch_import", *model, "--quiet",
+                            "-o", path], check=True, env=env)
+            found = blocks_of(opt, path, tmp)
+            for budget in BUDGETS:
+                cells = {}
+                for blocks in (True, False):
+                    runs = [plan(opt, path, budget, blocks, out) for _ in range(args.runs)]
+                    cells[blocks] = (statistics.median(r[0] for r in runs),
+                                     statistics.median(r[1] for r in runs), runs[0][2])
+                a, b = cells[True], cells[False]
+                if a[2] is None or b[2] is None:
+                    quality = "infeasible" if a[2] is None and b[2] is None else (
+                        f"blocks {'refused' if a[2] is None else 'fits'}, one move at a "
+                        f"time {'refused' if b[2] is None else 'fits'}")
+                else:
+                    quality = f"{a[2]:.6g} s vs {b[2]:.6g} s ({100 * (a[2] - b[2]) / b[2]:+.3f}%)"
+                rows.append(f"| {label} | {found} | {budget} | {a[0]:.2f} s | {b[0]:.2f} s "
+                            f"| {a[1]:.2f} s | {b[1]:.2f} s | {quality} |")
+                print(rows[-1], flush=True)
+    commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    ext = ", ".join(f for f in ("avx2", "avx512f") if f in flags) or "none"
+    text = (f"Measured on {name} ({ext}), commit {commit}, medians of {args.runs} runs, "
+            f"with `/usr/bin/python3 bench/repeated_blocks.py --build build "
+            f"--doc docs/BENCHMARKS.md`.\n\n" + "\n".join(rows) + "\n")
+    print(text)
+    if args.doc:
+        remat.replace_block(args.doc, "repeated-blocks", text)
+
+
+if __name__ == "__main__":
+    main()
