@@ -51,6 +51,22 @@ def cpu():
     return name, flags
 
 
+def publish(rows, runs, what, script, block, doc):
+    """Prints `rows` (a Markdown table) under a line naming this CPU, the
+    commit and the command, and writes them into `doc` between the `block`
+    markers when given."""
+    name, flags = cpu()
+    ext = ", ".join(f for f in ("avx2", "avx512f") if f in flags) or "none"
+    commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"],
+                            capture_output=True, text=True).stdout.strip()
+    text = (f"Measured on {name} ({ext}), commit {commit}, medians of {runs} {what}, "
+            f"with `/usr/bin/python3 bench/{script} --build build "
+            f"--doc docs/BENCHMARKS.md`.\n\n" + "\n".join(rows) + "\n")
+    print(text)
+    if doc:
+        remat.replace_block(doc, block, text)
+
+
 def wall(args, env):
     start = time.monotonic()
     subprocess.run(args, check=True, env=env, stdout=subprocess.DEVNULL,
@@ -78,9 +94,8 @@ def main():
     build = os.path.abspath(args.build)
     opt = os.path.join(build, "bin", "ckpt-opt")
     bench = os.path.join(build, "bin", "ckpt-bench-chain")
-    name, flags = cpu()
+    _, flags = cpu()
     paths = [None] + (["avx2"] if "avx512f" in flags else []) + ["generic"]
-    ext = ", ".join(f for f in ("avx2", "avx512f") if f in flags) or "none"
     with tempfile.TemporaryDirectory() as tmp:
         files = []
         env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))
@@ -116,14 +131,7 @@ def main():
                 rows.append(f"| {label} | " + " | ".join(cells)
                             + f" | {fast:.0f} ms | {naive:.0f} ms | {naive / fast:.0f}x |")
             print(rows[-1], flush=True)
-    commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
-    text = (f"Measured on {name} ({ext}), commit {commit}, medians of {args.runs} "
-            f"whole-process runs, with `/usr/bin/python3 bench/plan_time.py --build build "
-            f"--doc docs/BENCHMARKS.md`.\n\n" + "\n".join(rows) + "\n")
-    print(text)
-    if args.doc:
-        remat.replace_block(args.doc, "plan-time", text)
+    publish(rows, args.runs, "whole-process runs", "plan_time.py", "plan-time", args.doc)
 
 
 if __name__ == "__main__":

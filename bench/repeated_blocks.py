@@ -30,8 +30,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
-from ckpt import remat  # noqa: E402
-from plan_time import cpu  # noqa: E402
+from plan_time import publish  # noqa: E402
 
 STEPS = [("GPT-2 width, 12 layers, b1", ["gpt2small", "--batch", "1", "--layers", "12"]),
          ("GPT-2 width, 24 layers, b1", ["gpt2small", "--batch", "1", "--layers", "24"]),
@@ -76,7 +75,6 @@ def main():
     args = ap.parse_args()
     build = os.path.abspath(args.build)
     opt = os.path.join(build, "bin", "ckpt-opt")
-    name, flags = cpu()
     rows = ["| step | identical blocks found | budget | wall, blocks | wall, one move "
             "at a time | ckpt-plan pass, blocks | ckpt-plan pass, one move at a time "
             "| plan time, blocks vs one move at a time |",
@@ -105,15 +103,7 @@ def main():
                 rows.append(f"| {label} | {found} | {budget} | {a[0]:.2f} s | {b[0]:.2f} s "
                             f"| {a[1]:.2f} s | {b[1]:.2f} s | {quality} |")
                 print(rows[-1], flush=True)
-    commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"],
-                            capture_output=True, text=True).stdout.strip()
-    ext = ", ".join(f for f in ("avx2", "avx512f") if f in flags) or "none"
-    text = (f"Measured on {name} ({ext}), commit {commit}, medians of {args.runs} runs, "
-            f"with `/usr/bin/python3 bench/repeated_blocks.py --build build "
-            f"--doc docs/BENCHMARKS.md`.\n\n" + "\n".join(rows) + "\n")
-    print(text)
-    if args.doc:
-        remat.replace_block(args.doc, "repeated-blocks", text)
+    publish(rows, args.runs, "runs", "repeated_blocks.py", "repeated-blocks", args.doc)
 
 
 if __name__ == "__main__":
