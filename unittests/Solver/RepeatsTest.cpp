@@ -166,6 +166,50 @@ TEST(Repeats, ReadsMustCorrespond) {
   EXPECT_EQ(r.runs[0].count, 5); // blocks 0..4: ops 1..15
 }
 
+TEST(Repeats, TwoIdenticalHalvesAreNoRunAndTheSearchStaysLinear) {
+  // Two identical towers of 3000 ops (op i of each costs i + 1 and reads
+  // the op before it; both start from the stem), then six identical blocks.
+  // Each op of the first tower equals the op 3000 later: two blocks, not a
+  // run. Trying from each op would compare about 3000 * 3000 / 2 ops; past
+  // 16 comparisons per op, a failed try skips what it compared. The six
+  // blocks after the towers are still found.
+  Problem p;
+  int x = p.addInput();
+  Op stem;
+  stem.name = "stem";
+  stem.cost = 1;
+  stem.reads = {x};
+  int stemValue = p.addResult(p.addOp(stem), 64);
+  const int m = 3000;
+  int last = -1;
+  for (int tower = 0; tower < 2; ++tower) {
+    int prev = stemValue;
+    for (int i = 0; i < m; ++i) {
+      Op op;
+      op.name = "t";
+      op.cost = i + 1;
+      op.reads = {prev};
+      prev = p.addResult(p.addOp(op), 64);
+    }
+    last = prev;
+  }
+  const int blocksStart = p.numOps();
+  for (int b = 0; b < 6; ++b)
+    for (const char *name : {"u", "v"}) {
+      Op op;
+      op.name = name;
+      op.cost = 0.5;
+      op.reads = {last};
+      last = p.addResult(p.addOp(op), 32);
+    }
+  ASSERT_EQ(p.validate(), "");
+  Repeats r = findRepeats(p);
+  ASSERT_EQ(r.runs.size(), 1u);
+  EXPECT_EQ(r.runs[0].start, blocksStart);
+  EXPECT_EQ(r.runs[0].period, 2);
+  EXPECT_EQ(r.runs[0].count, 6);
+}
+
 /// A random block template of `m` ops: each reads one or two of the block's
 /// input and earlier ops.
 std::vector<TemplateOp> randomBlock(int m, std::mt19937 &rng) {

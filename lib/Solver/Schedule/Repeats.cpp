@@ -136,6 +136,11 @@ Repeats ckpt::sched::findRepeats(const Problem &problem, int minCount,
   }
   Finder finder(problem);
   int floor = 0; // the first op after the last run
+  // Failed tries may each compare up to a period of ops (two identical
+  // halves: a run of two blocks); past a total of kTries * n comparisons, a
+  // failed try skips the ops it compared, so the search stays linear.
+  constexpr int64_t kTries = 16;
+  int64_t compared = 0;
   for (int o = 0; o < n;) {
     int period = nextSame[o] < 0 ? 0 : nextSame[o] - o;
     if (period < minPeriod) {
@@ -158,7 +163,8 @@ Repeats ckpt::sched::findRepeats(const Problem &problem, int minCount,
     for (int op = start; op < start + period && !computes; ++op)
       computes = !problem.ops[op].constant;
     if (count < minCount || !computes) {
-      ++o;
+      compared += end - start + 1;
+      o = compared > kTries * n ? std::max(o + 1, end) : o + 1;
       continue;
     }
     int index = static_cast<int>(repeats.runs.size());
