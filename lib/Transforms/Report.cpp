@@ -224,7 +224,8 @@ void ReportPass::runOnOperation() {
     // within the budget (LowerBound.h), and how far the plan is above it.
     if (lowerBoundOption) {
       sched::RecomputeBound bound =
-          sched::recomputeLowerBound(problem, static_cast<int64_t>(budget));
+          sched::recomputeLowerBound(problem, static_cast<int64_t>(budget),
+                                     /*keepSet=*/false);
       json::Value lb = json::Value::object();
       lb.set("scope", "every schedule of recomputation alone within the "
                       "budget (cuts at single ops, Lagrangian relaxation)");

@@ -799,6 +799,10 @@ TEST(LowerBound, TightOnAChainByHand) {
   EXPECT_NEAR(at203.recompute, 0.01, 1e-6);
   EXPECT_EQ(at203.cutOp, 2); // the loss
   EXPECT_NEAR(recomputeLowerBound(p, 200).recompute, 0.04, 1e-6);
+  // ckpt-report's price search: the same values.
+  EXPECT_NEAR(recomputeLowerBound(p, 203, false).recompute, 0.01, 1e-6);
+  EXPECT_NEAR(recomputeLowerBound(p, 200, false).recompute, 0.04, 1e-6);
+  EXPECT_TRUE(recomputeLowerBound(p, 199, false).infeasible);
   PlanOptions options;
   options.budget = 203;
   PlanResult plan = planSchedule(p, options);
@@ -867,7 +871,9 @@ Problem randomWithEmpties(int n, unsigned seed) {
 TEST(LowerBound, NeverAboveAPlanOnRandomProblems) {
   // The bound holds for every schedule: never above what `optimal` plans,
   // and never "infeasible" where a plan fits. It binds somewhere. At the
-  // store-all peak it is 0.
+  // store-all peak it is 0. ckpt-report's price search (keepSet = false:
+  // probes where the dual's bounding lines cross) reaches the bisection's
+  // bound within a relative 1e-6, in fewer minimum cuts.
   int binding = 0, infeasible = 0, withEmpties = 0;
   for (unsigned seed = 1; seed <= 45; ++seed) {
     Problem p = seed % 3 == 0   ? randomWithEmpties(6 + seed / 3, seed)
@@ -883,6 +889,12 @@ TEST(LowerBound, NeverAboveAPlanOnRandomProblems) {
       const int64_t budget = static_cast<int64_t>(fraction * top);
       std::string at = std::to_string(seed) + "@" + std::to_string(fraction);
       RecomputeBound bound = recomputeLowerBound(p, budget);
+      RecomputeBound fast = recomputeLowerBound(p, budget, /*keepSet=*/false);
+      EXPECT_EQ(fast.infeasible, bound.infeasible) << at;
+      EXPECT_NEAR(fast.recompute, bound.recompute,
+                  1e-6 * bound.recompute + 1e-12)
+          << at;
+      EXPECT_TRUE(fast.recomputed.empty()) << at;
       PlanOptions options;
       options.budget = budget;
       PlanResult plan = planSchedule(p, options);
@@ -894,6 +906,7 @@ TEST(LowerBound, NeverAboveAPlanOnRandomProblems) {
       if (!plan.feasible)
         continue;
       EXPECT_LE(base + bound.recompute, plan.time * (1 + 1e-12)) << at;
+      EXPECT_LE(base + fast.recompute, plan.time * (1 + 1e-12)) << at;
       withEmpties += seed % 3 == 0 && bound.recompute > 0;
       binding += bound.recompute > 0;
     }

@@ -117,7 +117,8 @@ struct Cut {
 };
 
 /// The cuts where the Lagrangian dual is searched: those whose excess at
-/// price 0 is largest (each costs about fifty minimum cuts).
+/// price 0 is largest (each costs about fifty minimum cuts by bisection, a
+/// few where the dual's lines cross).
 constexpr int kLagrangianCuts = 16;
 /// At most this many cuts are scanned first (every stride-th), then the
 /// neighbourhoods of the kRefine largest excesses.
@@ -365,7 +366,7 @@ struct CutBound {
   std::vector<int> recomputed;
 };
 
-CutBound boundAt(const Cut &cut) {
+CutBound boundAt(const Cut &cut, bool keepSet) {
   CutBound out;
   // Price 0: keeping is free, nothing is recomputed, what is kept is what
   // must be available: when that fits, the bound is 0. (A cut whose room is
@@ -391,6 +392,39 @@ CutBound boundAt(const Cut &cut) {
     return out;
   }
   offer(hi, atHi);
+  if (!keepSet) {
+    // The dual g is concave and piecewise linear, with slope kept - room at
+    // each price tried. The lines through (lo, g(lo)) and (hi, g(hi)) with
+    // those slopes bound g above between them; probe where they cross (the
+    // middle when that is within 1% of an end), until the crossing's value
+    // is within a relative 1e-9 of the best found. At price 0, keeping all
+    // that must be available is optimal: g(0) = 0, slope kept - room.
+    double lo = 0, gLo = 0, slopeLo = cut.kept - cut.room;
+    double gHi = atHi.cost - hi * cut.room, slopeHi = atHi.kept - cut.room;
+    for (int step = 0; step < 64 && slopeLo > slopeHi; ++step) {
+      double cross = std::clamp((gHi - gLo + slopeLo * lo - slopeHi * hi) /
+                                    (slopeLo - slopeHi),
+                                lo, hi);
+      double above = gLo + slopeLo * (cross - lo);
+      if (above - out.value <= 1e-9 * std::abs(out.value))
+        break;
+      double margin = 0.01 * (hi - lo);
+      double price =
+          cross - lo < margin || hi - cross < margin ? 0.5 * (lo + hi) : cross;
+      Closure c = solveAt(cut, price);
+      offer(price, c);
+      if (c.kept > cut.room) {
+        lo = price;
+        gLo = c.cost - price * cut.room;
+        slopeLo = c.kept - cut.room;
+      } else {
+        hi = price;
+        gHi = c.cost - price * cut.room;
+        slopeHi = c.kept - cut.room;
+      }
+    }
+    return out;
+  }
   // Bisection on the kept bytes (the dual's slope is kept - room).
   double lo = 0;
   Closure fits = std::move(atHi);
@@ -413,7 +447,7 @@ CutBound boundAt(const Cut &cut) {
 } // namespace
 
 RecomputeBound ckpt::sched::recomputeLowerBound(const Problem &problem,
-                                                int64_t budget) {
+                                                int64_t budget, bool keepSet) {
   RecomputeBound out;
   const int numOps = problem.numOps();
   if (numOps == 0)
@@ -424,8 +458,8 @@ RecomputeBound ckpt::sched::recomputeLowerBound(const Problem &problem,
       readers[r].push_back(op);
   // A cut at every op. Its excess at price 0 costs a pass over the problem:
   // on a large problem, of every stride-th op first, then of the ops
-  // around the kRefine largest; the Lagrangian (about fifty minimum cuts
-  // each) at the kLagrangianCuts that exceed the room the most.
+  // around the kRefine largest; the Lagrangian (boundAt) at the
+  // kLagrangianCuts that exceed the room the most.
   std::vector<std::pair<double, int>> binding; // (relative excess, op)
   auto largestFirst = [&] {
     std::sort(binding.begin(), binding.end(), [](const auto &a, const auto &b) {
@@ -468,7 +502,7 @@ RecomputeBound ckpt::sched::recomputeLowerBound(const Problem &problem,
   if (binding.size() > static_cast<size_t>(kLagrangianCuts))
     binding.resize(kLagrangianCuts);
   for (const auto &[excess, j] : binding) {
-    CutBound b = boundAt(buildCut(problem, j, budget, readers));
+    CutBound b = boundAt(buildCut(problem, j, budget, readers), keepSet);
     if (b.infeasible) {
       out.infeasible = true;
       out.cutOp = j;

@@ -32,8 +32,8 @@
 // lambda * bytes to keep a value, c(v) - lambda * bytes more to recompute
 // it instead; recomputing implies its inputs are available), solved exactly
 // by a minimum cut; minus lambda times the bytes the budget leaves, it is a
-// lower bound for every lambda >= 0 (weak duality). The price is searched by
-// bisection on the kept bytes (the dual is concave in it), at the 16 cuts
+// lower bound for every lambda >= 0 (weak duality). The price is searched
+// (the dual is concave in it; recomputeLowerBound says how) at the 16 cuts
 // whose excess (what must be available, all kept, over the room) is the
 // largest relative to the room; at the others it is not searched. On
 // problems of over 1500 ops the excess is computed at 1500 cuts spread
@@ -69,8 +69,15 @@ struct RecomputeBound {
   std::vector<int> recomputed;
 };
 
-/// The bound at `budget` (bytes), from a cut at every op.
-RecomputeBound recomputeLowerBound(const Problem &problem, int64_t budget);
+/// The bound at `budget` (bytes), from a cut at every op. With `keepSet`
+/// (the planner's bound start), each cut's price is searched by 48
+/// bisection steps and `recomputed` is filled; without (ckpt-report), the
+/// price search probes where the dual's two bounding lines cross and stops
+/// once no price can raise the bound by more than a relative 1e-9: the
+/// same bound to that precision in a few minimum cuts per cut instead of
+/// about fifty, and no `recomputed`.
+RecomputeBound recomputeLowerBound(const Problem &problem, int64_t budget,
+                                   bool keepSet = true);
 
 } // namespace sched
 } // namespace ckpt
