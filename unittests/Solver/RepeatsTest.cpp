@@ -239,6 +239,7 @@ TEST(Planner, RepeatedBlocksPlanAsWellAsOneMoveAtATime) {
   // other blocks at once. Both plans fit wherever either does (the least
   // feasible budget does not depend on the blocks), and over all budgets
   // the plans with blocks cost within 0.5% of those without on average.
+  // On one thread the plans are the same as on two.
   std::mt19937 rng(7);
   int plans = 0, batched = 0;
   double sumWith = 0, sumWithout = 0;
@@ -254,6 +255,12 @@ TEST(Planner, RepeatedBlocksPlanAsWellAsOneMoveAtATime) {
       PlanResult a = planSchedule(p, with), b = planSchedule(p, without);
       std::string at = std::to_string(model) + "@" + std::to_string(fraction);
       ASSERT_EQ(a.error, "") << at;
+      // One thread or two: the same plan, with blocks too.
+      PlanOptions oneThread = with;
+      oneThread.parallel = false;
+      PlanResult c = planSchedule(p, oneThread);
+      EXPECT_EQ(c.schedule, a.schedule) << at;
+      EXPECT_EQ(c.repeatedMoves, a.repeatedMoves) << at;
       EXPECT_EQ(b.repeatedMoves, 0) << at;
       EXPECT_EQ(a.feasible, b.feasible) << at;
       if (!a.feasible)
