@@ -640,8 +640,9 @@ constexpr int kDescents = 16;
 PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
                        bool forIlp) {
   LazyChain chain(problem, options.slots);
-  // Identical blocks, used by the greedies from the schedule as written (not
-  // in the program's form of the ILP's warm start).
+  // Identical blocks, used by the greedies that fit the budget from a start
+  // (not in the program's form of the ILP's warm start, nor by the searches
+  // that follow them).
   Repeats repeats;
   if (options.repeatedBlocks && !forIlp)
     repeats = findRepeats(problem);

@@ -101,7 +101,8 @@ struct Move {
   double cost = 0;
   double estimate = 0; ///< estimated bytes saved at the peak
   size_t key = 0;      ///< generation order: 3 * buffer + variant
-  int value = -1;      ///< the value that allocated the buffer
+  int value = -1;      ///< the value of the buffer's version live across the
+                       ///< peak (whose equivalents Repeats::images gives)
 };
 
 /// A second thread that runs one job at a time for the caller. A job takes
@@ -446,12 +447,6 @@ private:
     }
   }
 
-  /// Candidate moves at execution `tau` of the last detailed run: per
-  /// buffer live across tau and not read there, the recomputation of its
-  /// producers before its next read, in three variants (see closure()).
-  /// Only the best `options.candidates` by cost per byte are evaluated, so
-  /// the unbounded variant 1 is built last and abandoned as soon as its
-  /// cost shows it cannot be among them (the ranking is unchanged).
   /// A buffer live across execution `tau` of the last detailed run and not
   /// read there, with the recomputable producers of the versions read after
   /// tau, and where to recompute them.

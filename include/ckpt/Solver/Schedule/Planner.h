@@ -62,10 +62,11 @@ struct PlanOptions {
   /// two threads; the plan is the same either way.
   bool parallel = true;
   /// strategy=optimal finds the problem's identical blocks (Repeats.h) and
-  /// its greedies from the schedule as written apply each move together
-  /// with its equivalents in the other blocks where they suffice and cost
-  /// no more per byte (SearchOptions::repeats): on a deep model, a few
-  /// greedy steps per block instead of a few per layer.
+  /// its greedies that fit the budget from a start (the schedule as
+  /// written, the lower bound's keep set) apply each move together with its
+  /// equivalents in the other blocks where the excess needs them and they
+  /// cost no more per byte (SearchOptions::repeats): on a deep model, a few
+  /// greedy steps per kind of move instead of one per layer.
   bool repeatedBlocks = true;
   /// Told what the planner does next when it starts a long phase (the
   /// least-feasible-budget search, the ILP with its time limit in seconds,
@@ -89,9 +90,8 @@ struct PlanResult {
   std::vector<solver::Op> sequence;
   /// 'ilp': the solver's outcome.
   std::optional<IlpResult> ilp;
-  /// 'optimal' with repeatedBlocks: the moves its greedies from the
-  /// schedule as written applied in other identical blocks along with the
-  /// move they chose (at the budget asked).
+  /// 'optimal' with repeatedBlocks: the moves its greedies applied in other
+  /// identical blocks along with the move they chose (at the budget asked).
   int64_t repeatedMoves = 0;
 };
 
