@@ -405,10 +405,15 @@ constexpr int kLowerings = 32;
 /// The leanest schedule found independently of any budget: the greedy from
 /// the schedule as written (plain and with kRestarts randomized choices)
 /// and from the chain DP's leanest schedule, driven down to the op lower
-/// bound, then lowered by ruin-and-recreate (lowerPeak).
+/// bound, then lowered by ruin-and-recreate (lowerPeak). The greedies
+/// without a seed use `repeats` (may be null).
 Candidate leastPeakCandidate(const Problem &problem,
                              const std::optional<Candidate> &lean,
-                             const SearchOptions &options) {
+                             const SearchOptions &options,
+                             const Repeats *repeats) {
+  // The greedies without a seed take the blocks' moves together.
+  SearchOptions withBlocks = options;
+  withBlocks.repeats = repeats;
   int64_t target = opLowerBound(problem);
   Best best{target, {}, {}};
   std::optional<Candidate> leanest;
@@ -418,11 +423,11 @@ Candidate leastPeakCandidate(const Problem &problem,
       leanest = std::move(c);
   };
   const Schedule identity = identitySchedule(problem);
-  offer(
-      score(problem, fitBudget(problem, identity, target, options), "search"));
+  offer(score(problem, fitBudget(problem, identity, target, withBlocks),
+              "search"));
   if (lean && lean->valid) {
     offer(*lean);
-    offer(score(problem, fitBudget(problem, lean->schedule, target, options),
+    offer(score(problem, fitBudget(problem, lean->schedule, target, withBlocks),
                 "chain+search"));
   }
   // Restarts from the schedule as written with randomized choices (fixed
@@ -669,7 +674,8 @@ PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
   // schedule, which fits; at one byte under it, the last descent failed.
   if (options.progress)
     options.progress("searching the least feasible budget", 0);
-  Candidate leanest = leastPeakCandidate(problem, a.lean, a.searchOptions);
+  Candidate leanest =
+      leastPeakCandidate(problem, a.lean, a.searchOptions, blocks);
   // Galloping: after a descent that fits, the next one asks for twice as
   // many bytes less; a failure goes back to one byte under the peak, and the
   // search ends when that fails (so one byte under the result is refused).
