@@ -10,7 +10,8 @@ peak: the median of --runs runs of
 
 with B = true (the default) and false: the whole process's wall time, the
 ckpt-plan pass's share (from --mlir-timing), and the plan's time (the
-ckpt.plan attribute), so the quality is compared on the same budget. The
+ckpt.plan attribute), so the quality is compared on the same budget (for
+a refused budget, the least feasible budget the error names). The
 runs of identical blocks come from `--ckpt-report="lower-bound=false"`
 (`repeated_blocks`). Prints a Markdown table with the CPU's name; --doc
 writes it into docs/BENCHMARKS.md between the repeated-blocks markers.
@@ -41,8 +42,12 @@ STEPS = [("GPT-2 width, 12 layers, b1", ["gpt2small", "--batch", "1", "--layers"
 BUDGETS = ["70%", "50%", "30%"]
 
 
+LEAST = re.compile(r"the least feasible budget is (\d+) B")
+
+
 def plan(opt, path, budget, blocks, out):
-    """(wall seconds, ckpt-plan seconds, plan time or None)."""
+    """(wall seconds, ckpt-plan seconds, plan time, or for a refused budget
+    the least feasible budget named as a string)."""
     args = [opt, path, "--ckpt-wrap-step",
             f"--ckpt-plan=budget={budget} repeated-blocks={'true' if blocks else 'false'}",
             "-o", out, "--mlir-timing"]
@@ -51,7 +56,8 @@ def plan(opt, path, budget, blocks, out):
     wall = time.monotonic() - start
     match = re.search(r"^\s*([\d.]+) \(\s*[\d.]+%\)\s+PlanPass", run.stderr, re.M)
     if run.returncode != 0:
-        return wall, float(match.group(1)) if match else None, None
+        least = LEAST.search(run.stderr)
+        return wall, float(match.group(1)), f"refused, least {least.group(1) if least else '?'} B"
     with open(out) as f:
         found = re.search(r"ckpt\.plan = #ckpt\.plan<[^>]*?time = ([0-9.e+-]+)", f.read())
     return wall, float(match.group(1)), float(found.group(1))
@@ -94,10 +100,8 @@ def main():
                     cells[blocks] = (statistics.median(r[0] for r in runs),
                                      statistics.median(r[1] for r in runs), runs[0][2])
                 a, b = cells[True], cells[False]
-                if a[2] is None or b[2] is None:
-                    quality = "infeasible" if a[2] is None and b[2] is None else (
-                        f"blocks {'refused' if a[2] is None else 'fits'}, one move at a "
-                        f"time {'refused' if b[2] is None else 'fits'}")
+                if isinstance(a[2], str) or isinstance(b[2], str):
+                    quality = f"{a[2]} vs {b[2]}"
                 else:
                     quality = f"{a[2]:.6g} s vs {b[2]:.6g} s ({100 * (a[2] - b[2]) / b[2]:+.3f}%)"
                 rows.append(f"| {label} | {found} | {budget} | {a[0]:.2f} s | {b[0]:.2f} s "
