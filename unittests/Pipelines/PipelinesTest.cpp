@@ -189,6 +189,7 @@ TEST_F(Pipelines, RematOptionsAreThePlanPassOptions) {
   options.ilpMemory = "2GiB";
   options.allowNoStep = true;
   options.offload = ckpt::OffloadMode::Auto;
+  options.repeatedBlocks = false;
   PassManager pm(&context);
   ASSERT_TRUE(succeeded(ckpt::buildRematPipeline(pm, options)));
   std::string built;
@@ -199,7 +200,8 @@ TEST_F(Pipelines, RematOptionsAreThePlanPassOptions) {
   const char *expected = "ckpt-plan{allow-no-step=true budget=70% "
                          "device=cpu fit=model ilp-memory=2GiB "
                          "node-limit=100 offload=auto "
-                         "profile={my times.json} slots=7 "
+                         "profile={my times.json} repeated-blocks=false "
+                         "slots=7 "
                          "strategy=keep time-limit=2.500000e+00}";
   EXPECT_NE(built.find(expected), std::string::npos) << built;
 }
