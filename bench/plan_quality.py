@@ -47,6 +47,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 from ckpt.import_graph import parse_graph  # noqa: E402  (the source tree: no build needed)
+from ckpt.remat import Failure, replace_block  # noqa: E402
 
 DEFAULT_GRAPHS = os.path.join(os.path.dirname(ROOT), "shared", "graphs", "checkmate")
 
@@ -219,15 +220,10 @@ def main(argv=None):
     table = format_table(rows)
     print(table)
     if args.doc:
-        with open(args.doc) as f:
-            doc = f.read()
-        begin, end = "<!-- %s:begin -->" % args.block, "<!-- %s:end -->" % args.block
-        if begin not in doc or end not in doc:
-            sys.exit("%s has no %s ... %s markers" % (args.doc, begin, end))
-        head, rest = doc.split(begin, 1)
-        _, tail = rest.split(end, 1)
-        with open(args.doc, "w") as f:
-            f.write(head + begin + "\n" + table + end + tail)
+        try:
+            replace_block(args.doc, args.block, table)
+        except Failure as e:
+            sys.exit(str(e))
     for failure in failures:
         print("FAIL " + failure)
     return 1 if failures else 0

@@ -51,6 +51,25 @@ def cpu():
     return name, flags
 
 
+def arguments(description):
+    """The timing scripts' options (--build, --runs, --doc); returns them and
+    the build directory, absolute."""
+    ap = argparse.ArgumentParser(description=description.split("\n")[0])
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--doc")
+    args = ap.parse_args()
+    return args, os.path.abspath(args.build)
+
+
+def import_step(build, model, path):
+    """Writes the step of `model` (ckpt.torch_import's arguments) to `path`,
+    with the build's Python package."""
+    env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))
+    subprocess.run([sys.executable, "-m", "ckpt.torch_import", *model, "--quiet",
+                    "-o", path], check=True, env=env)
+
+
 def publish(rows, runs, what, script, block, doc):
     """Prints `rows` (a Markdown table) under a line naming this CPU, the
     commit and the command, and writes them into `doc` between the `block`
@@ -86,23 +105,16 @@ def chain_ms(bench, env, naive=False):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--build", default="build")
-    ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--doc")
-    args = ap.parse_args()
-    build = os.path.abspath(args.build)
+    args, build = arguments(__doc__)
     opt = os.path.join(build, "bin", "ckpt-opt")
     bench = os.path.join(build, "bin", "ckpt-bench-chain")
     _, flags = cpu()
     paths = [None] + (["avx2"] if "avx512f" in flags else []) + ["generic"]
     with tempfile.TemporaryDirectory() as tmp:
         files = []
-        env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))
         for label, model in STEPS:
             path = os.path.join(tmp, f"{len(files)}.mlir")
-            subprocess.run([sys.executable, "-m", "ckpt.torch_import", *model, "--quiet",
-                            "-o", path], check=True, env=env)
+            import_step(build, model, path)
             files.append((label, path))
         rows = ["| path | " + " | ".join(label for label, _ in files)
                 + " | chain DP L=339 S=500 | naive DP | ratio |",

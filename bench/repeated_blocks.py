@@ -19,7 +19,6 @@ writes it into docs/BENCHMARKS.md between the repeated-blocks markers.
     /usr/bin/python3 bench/repeated_blocks.py --build build --doc docs/BENCHMARKS.md
 """
 
-import argparse
 import json
 import os
 import re
@@ -31,7 +30,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
-from plan_time import publish  # noqa: E402
+from plan_time import arguments, import_step, publish  # noqa: E402
 
 STEPS = [("GPT-2 width, 12 layers, b1", ["gpt2small", "--batch", "1", "--layers", "12"]),
          ("GPT-2 width, 24 layers, b1", ["gpt2small", "--batch", "1", "--layers", "24"]),
@@ -74,24 +73,17 @@ def blocks_of(opt, path, tmp):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--build", default="build")
-    ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--doc")
-    args = ap.parse_args()
-    build = os.path.abspath(args.build)
+    args, build = arguments(__doc__)
     opt = os.path.join(build, "bin", "ckpt-opt")
     rows = ["| step | identical blocks found | budget | wall, blocks | wall, one move "
             "at a time | ckpt-plan pass, blocks | ckpt-plan pass, one move at a time "
             "| plan time, blocks vs one move at a time |",
             "|---|---|---|---|---|---|---|---|"]
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))
         out = os.path.join(tmp, "out.mlir")
         for label, model in STEPS:
             path = os.path.join(tmp, "step.mlir")
-            subprocess.run([sys.executable, "-m", "ckpt.torch_import", *model, "--quiet",
-                            "-o", path], check=True, env=env)
+            import_step(build, model, path)
             found = blocks_of(opt, path, tmp)
             for budget in BUDGETS:
                 cells = {}

@@ -28,6 +28,15 @@ struct TemplateOp {
   double cost;
 };
 
+/// Adds a stem op reading a new step input; returns its value (`bytes`).
+int addStem(Problem &p, int64_t bytes) {
+  Op stem;
+  stem.name = "stem";
+  stem.cost = 1;
+  stem.reads = {p.addInput()};
+  return p.addResult(p.addOp(stem), bytes);
+}
+
 /// A model of `blocks` copies of `block` (each op also reads a weight of its
 /// own, a step input), after a stem op that reads the step's input. The
 /// block's output is its last op. Then a loss, and per forward op, from the
@@ -37,12 +46,7 @@ struct TemplateOp {
 Problem blockModel(int blocks, const std::vector<TemplateOp> &block,
                    const std::function<double(int, int)> &costOf = {}) {
   Problem p;
-  int x = p.addInput();
-  Op stem;
-  stem.name = "stem";
-  stem.cost = 1;
-  stem.reads = {x};
-  int out = p.addResult(p.addOp(stem), 256);
+  int out = addStem(p, 256);
   struct Forward {
     int result;
     std::vector<int> reads;
@@ -147,15 +151,10 @@ TEST(Repeats, ReadsMustCorrespond) {
   // The same ops, but block 5's last op reads the block's input instead of
   // its first op: ops 16 (block 5's last) and 13 (block 4's last) read
   // values that are not one block apart, so no run spans blocks 4 and 5.
-  std::vector<TemplateOp> block = threeOps();
-  Problem p;
-  {
-    Problem q = blockModel(8, block);
-    // Block 5's last op is op 18; it reads a (op 16) and b (op 17); make
-    // it read the block's input (op 15's value) in place of a.
-    q.ops[18].reads[0] = q.ops[15].results[0];
-    p = q;
-  }
+  Problem p = blockModel(8, threeOps());
+  // Block 5's last op is op 18; it reads a (op 16) and b (op 17); make it
+  // read the block's input (op 15's value) in place of a.
+  p.ops[18].reads[0] = p.ops[15].results[0];
   ASSERT_EQ(p.validate(), "");
   Repeats r = findRepeats(p);
   for (const RepeatRun &run : r.runs)
@@ -174,12 +173,7 @@ TEST(Repeats, TwoIdenticalHalvesAreNoRunAndTheSearchStaysLinear) {
   // 16 comparisons per op, a failed try skips what it compared. The six
   // blocks after the towers are still found.
   Problem p;
-  int x = p.addInput();
-  Op stem;
-  stem.name = "stem";
-  stem.cost = 1;
-  stem.reads = {x};
-  int stemValue = p.addResult(p.addOp(stem), 64);
+  int stemValue = addStem(p, 64);
   const int m = 3000;
   int last = -1;
   for (int tower = 0; tower < 2; ++tower) {

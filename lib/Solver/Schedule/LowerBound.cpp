@@ -392,55 +392,49 @@ CutBound boundAt(const Cut &cut, bool keepSet) {
     return out;
   }
   offer(hi, atHi);
-  if (!keepSet) {
-    // The dual g is concave and piecewise linear, with slope kept - room at
-    // each price tried. The lines through (lo, g(lo)) and (hi, g(hi)) with
-    // those slopes bound g above between them; probe where they cross (the
-    // middle when that is within 1% of an end), until the crossing's value
-    // is within a relative 1e-9 of the best found. At price 0, keeping all
-    // that must be available is optimal: g(0) = 0, slope kept - room.
-    double lo = 0, gLo = 0, slopeLo = cut.kept - cut.room;
-    double gHi = atHi.cost - hi * cut.room, slopeHi = atHi.kept - cut.room;
-    for (int step = 0; step < 64 && slopeLo > slopeHi; ++step) {
+  // The price between lo (the optimum keeps more than the room) and hi (it
+  // fits). The dual g is concave and piecewise linear, with slope
+  // kept - room at each price tried; at price 0 keeping all that must be
+  // available is optimal: g(0) = 0, slope kept - room. With `keepSet`: 48
+  // bisection steps, the keep set the last price that fits. Without: the
+  // lines through (lo, g(lo)) and (hi, g(hi)) with those slopes bound g
+  // above between them; the probe is where they cross (the middle when
+  // that is within 1% of an end), until the crossing's value is within a
+  // relative 1e-9 of the best found.
+  double lo = 0, gLo = 0, slopeLo = cut.kept - cut.room;
+  double gHi = atHi.cost - hi * cut.room, slopeHi = atHi.kept - cut.room;
+  Closure fits = std::move(atHi);
+  for (int step = 0; step < (keepSet ? 48 : 64); ++step) {
+    double price = 0.5 * (lo + hi);
+    if (!keepSet) {
+      if (!(slopeLo > slopeHi))
+        break;
       double cross = std::clamp((gHi - gLo + slopeLo * lo - slopeHi * hi) /
                                     (slopeLo - slopeHi),
                                 lo, hi);
-      double above = gLo + slopeLo * (cross - lo);
-      if (above - out.value <= 1e-9 * std::abs(out.value))
+      if (gLo + slopeLo * (cross - lo) - out.value <=
+          1e-9 * std::abs(out.value))
         break;
       double margin = 0.01 * (hi - lo);
-      double price =
-          cross - lo < margin || hi - cross < margin ? 0.5 * (lo + hi) : cross;
-      Closure c = solveAt(cut, price);
-      offer(price, c);
-      if (c.kept > cut.room) {
-        lo = price;
-        gLo = c.cost - price * cut.room;
-        slopeLo = c.kept - cut.room;
-      } else {
-        hi = price;
-        gHi = c.cost - price * cut.room;
-        slopeHi = c.kept - cut.room;
-      }
+      if (cross - lo >= margin && hi - cross >= margin)
+        price = cross;
     }
-    return out;
-  }
-  // Bisection on the kept bytes (the dual's slope is kept - room).
-  double lo = 0;
-  Closure fits = std::move(atHi);
-  for (int step = 0; step < 48; ++step) {
-    double mid = 0.5 * (lo + hi);
-    Closure c = solveAt(cut, mid);
-    offer(mid, c);
+    Closure c = solveAt(cut, price);
+    offer(price, c);
     if (c.kept > cut.room) {
-      lo = mid;
+      lo = price;
+      gLo = c.cost - price * cut.room;
+      slopeLo = c.kept - cut.room;
     } else {
-      hi = mid;
+      hi = price;
+      gHi = c.cost - price * cut.room;
+      slopeHi = c.kept - cut.room;
       fits = std::move(c);
     }
   }
-  for (int i : fits.recomputed)
-    out.recomputed.push_back(cut.values[i]);
+  if (keepSet)
+    for (int i : fits.recomputed)
+      out.recomputed.push_back(cut.values[i]);
   return out;
 }
 

@@ -660,11 +660,13 @@ PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
     return result;
   }
   Best &best = a.best;
-  if (best.fit || forIlp) {
+  auto done = [&] {
     PlanResult result = finish(best);
     result.repeatedMoves = a.repeatedMoves;
     return result;
-  }
+  };
+  if (best.fit || forIlp)
+    return done();
   // Nothing fits. The least feasible budget the error names must be one at
   // which planning succeeds, and one byte less must fail, whatever budget
   // was asked. So it comes from a search that does not depend on the
@@ -705,9 +707,7 @@ PlanResult planOptimal(const Problem &problem, const PlanOptions &options,
     Improving improving(a.searchOptions);
     best.offer(search(problem, leanest, options.budget, improving.options));
   }
-  PlanResult result = finish(best);
-  result.repeatedMoves = a.repeatedMoves;
-  return result;
+  return done();
 }
 
 } // namespace

@@ -101,8 +101,9 @@ struct Move {
   double cost = 0;
   double estimate = 0; ///< estimated bytes saved at the peak
   size_t key = 0;      ///< generation order: 3 * buffer + variant
-  int value = -1;      ///< the value of the buffer's version live across the
-                       ///< peak (whose equivalents Repeats::images gives)
+  int value = -1;      ///< with SearchOptions::repeats: the value of the
+                       ///< buffer's version live across the peak (whose
+                       ///< equivalents Repeats::images gives)
 };
 
 /// A second thread that runs one job at a time for the caller. A job takes
@@ -580,8 +581,9 @@ private:
     move.estimate += static_cast<double>(sim.bufferBytes[buffer]);
     if (move.estimate <= 0)
       return;
-    for (size_t i = sim.bufferStart[buffer]; i < sim.bufferStart[buffer + 1];
-         ++i)
+    // The value whose equivalents batch() looks up (only with blocks).
+    for (size_t i = sim.bufferStart[buffer];
+         options.repeats && i < sim.bufferStart[buffer + 1]; ++i)
       if (sim.versionLast[sim.bufferVersions[i]] > tau) {
         move.value = sim.versionValue[sim.bufferVersions[i]];
         break;
