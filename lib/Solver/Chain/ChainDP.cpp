@@ -297,27 +297,21 @@ splitAvx512(float *acc, const float *A, const float *B, float p, float Alast,
 
 const bool kHasAvx2Only = kIsa == Isa::Avx2;
 
-/// The last index <= top with acc > T (-1 if none), 8 at a time (masked
-/// loads: nothing read below acc[0]): the pruning scan of applySplit on the
-/// AVX2 path (the rest of a split is faster in the generic pieces, which
-/// skip blocks of m, than in one masked loop like splitAvx512: measured).
+/// The last index <= top with acc > T (-1 if none), 8 at a time down to
+/// acc[0..7], then one by one: the pruning scan of applySplit on the AVX2
+/// path (the rest of a split is faster in pieces that skip blocks of m than
+/// in one masked loop like splitAvx512: measured).
 __attribute__((target("avx2"))) int64_t scanDown256(const float *acc,
                                                     int64_t top, float T) {
   const __m256 vT = _mm256_set1_ps(T);
-  const __m256i iota = _mm256_set_epi32(7, 6, 5, 4, 3, 2, 1, 0);
-  while (top >= 0) {
-    const int64_t base = std::max<int64_t>(0, top - 7);
-    const __m256i in = _mm256_cmpgt_epi32(
-        _mm256_set1_epi32(static_cast<int32_t>(top - base + 1)), iota);
-    const __m256 v = _mm256_maskload_ps(acc + base, in);
-    const unsigned gt =
-        static_cast<unsigned>(
-            _mm256_movemask_ps(_mm256_cmp_ps(v, vT, _CMP_GT_OQ))) &
-        static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(in)));
+  for (; top >= 7; top -= 8) {
+    const unsigned gt = static_cast<unsigned>(_mm256_movemask_ps(
+        _mm256_cmp_ps(_mm256_loadu_ps(acc + top - 7), vT, _CMP_GT_OQ)));
     if (gt)
-      return base + 31 - __builtin_clz(gt);
-    top = base - 1;
+      return top - 7 + 31 - __builtin_clz(gt);
   }
+  while (top >= 0 && !(acc[top] > T))
+    --top;
   return top;
 }
 
@@ -625,7 +619,31 @@ struct Table {
 
   void beginPair(int s, int t, PairState &st);
   void applyC2(int s, int t);
-  void applySplit(int s, int t, int sp, PairState &st);
+  /// One operand row of a split: m in [lo, hi] (empty when lo > hi) at
+  /// row[m - lo], `last` its minimum.
+  struct Operand {
+    const float *row;
+    int64_t lo, hi;
+    float last;
+  };
+  /// A = C(sp, t, m - wa[sp-1]), shifted to m.
+  Operand operandA(int t, int sp) const {
+    const size_t j = ScaledChain::idx(sp, t);
+    const RowMeta &r = metaT[j];
+    const int64_t shift = chain.wa[sp - 1];
+    return {row(r), r.lo + shift, r.hi + shift, lastT[j]};
+  }
+  /// B = C(s, sp-1, m).
+  Operand operandB(int s, int sp) const {
+    const size_t j = idxS(s, sp - 1);
+    const RowMeta &r = metaS[j];
+    return {row(r), r.lo, r.hi, lastS[j]};
+  }
+  void applySplit(int s, int t, int sp, PairState &st) {
+    applySplit(st, operandA(t, sp), operandB(s, sp), chain.pre(s, sp));
+  }
+  /// The split with operands A and B and p = pre(s, sp).
+  void applySplit(PairState &st, const Operand &a, const Operand &b, float p);
   void finishPair(int s, int t);
   /// All of (s,t) at once: begin, C2, every split, finish.
   void computePair(int s, int t);
@@ -722,34 +740,32 @@ void Table::applyC2(int s, int t) {
 // where c grows (pre grows, the rest is the sub-chains' minima) and acc only
 // shrinks, so e only moves down: a linear scan, restarted when c decreases
 // (rounding, AD model, or a new pass over the splits).
-inline void Table::applySplit(int s, int t, int sp, PairState &st) {
-  const size_t ja = ScaledChain::idx(sp, t), jb = idxS(s, sp - 1);
-  const RowMeta &ra = metaT[ja], &rb = metaS[jb];
+inline void Table::applySplit(PairState &st, const Operand &a, const Operand &b,
+                              float p) {
   const int64_t lo = st.lo, rowHi = st.hi;
-  const int64_t shift = chain.wa[sp - 1];
   // (An empty row has lo > hi: from > rowHi then.)
-  const int64_t from = std::max({st.start, ra.lo + shift, rb.lo});
-  if (from > rowHi || empty(ra) || empty(rb))
+  const int64_t from = std::max({st.start, a.lo, b.lo});
+  if (from > rowHi || a.lo > a.hi || b.lo > b.hi)
     return;
   float *acc = st.acc;
-  const float p = chain.pre(s, sp);
-  const float Alast = lastT[ja], Blast = lastS[jb];
+  const float Alast = a.last, Blast = b.last;
   const float c = (p + Alast) + Blast; // the term's minimum
   if (c < st.prevC)
     st.e = rowHi;
   st.prevC = c;
-  const float *A = row(ra), *B = row(rb);
-  const int64_t ea = ra.hi + shift, eb = rb.hi; // rows vary up to ea / eb
+  const float *A = a.row, *B = b.row;
+  const int64_t ea = a.hi, eb = b.hi; // rows vary up to ea / eb
 #if CKPT_X86_DISPATCH
   // One call per split on the AVX-512 and AVX2 paths.
-  static const auto split = kHasAvx512     ? splitAvx512
-                            : kHasAvx2Only ? splitAvx2
-                                           : nullptr;
-  if (split) {
-    st.e =
-        split(acc + (from - lo), A + (from - shift - ra.lo), B + (from - rb.lo),
-              p, Alast, Blast, c, st.e - from, ea - from, eb - from) +
-        from;
+  if (kHasAvx512 || kHasAvx2Only) {
+    float *acc0 = acc + (from - lo);
+    const float *A0 = A + (from - a.lo), *B0 = B + (from - b.lo);
+    const int64_t e = kHasAvx512
+                          ? splitAvx512(acc0, A0, B0, p, Alast, Blast, c,
+                                        st.e - from, ea - from, eb - from)
+                          : splitAvx2(acc0, A0, B0, p, Alast, Blast, c,
+                                      st.e - from, ea - from, eb - from);
+    st.e = e + from;
     return;
   }
 #endif
@@ -762,16 +778,15 @@ inline void Table::applySplit(int s, int t, int sp, PairState &st) {
   const int64_t end = e;
   const int64_t e1 = std::min({end, ea, eb});
   if (e1 >= from)
-    minAddBlocks<true>(acc, lo, from, e1, A, shift + ra.lo, B, rb.lo, p, 0.0f);
+    minAddBlocks<true>(acc, lo, from, e1, A, a.lo, B, b.lo, p, 0.0f);
   if (ea < eb) {
     const int64_t s2 = std::max(from, ea + 1), e2 = std::min(end, eb);
     if (e2 >= s2)
-      minAddB(acc + (s2 - lo), B + (s2 - rb.lo), p + Alast, e2 - s2 + 1);
+      minAddB(acc + (s2 - lo), B + (s2 - b.lo), p + Alast, e2 - s2 + 1);
   } else if (eb < ea) {
     const int64_t s2 = std::max(from, eb + 1), e2 = std::min(end, ea);
     if (e2 >= s2)
-      minAddBlocks<false>(acc, lo, s2, e2, A, shift + ra.lo, B, rb.lo, p,
-                          Blast);
+      minAddBlocks<false>(acc, lo, s2, e2, A, a.lo, B, b.lo, p, Blast);
   }
   const int64_t s3 = std::max(from, std::max(ea, eb) + 1);
   if (s3 <= end)
@@ -852,6 +867,10 @@ void fillBlock(Table &table, int t0, int t1, int tileRows,
   const int blockCols = t1 - t0 + 1;
   std::vector<Table::PairState> states(static_cast<size_t>(tileRows) *
                                        blockCols);
+  std::vector<Table::Operand> opsA(static_cast<size_t>(kSplitChunk) *
+                                   blockCols),
+      opsB(static_cast<size_t>(tileRows) * kSplitChunk);
+  std::vector<float> pres(opsB.size());
   for (int s1 = t0 - 1; s1 >= 1;) {
     const int s0 = std::max(1, s1 - tileRows + 1);
     if (done)
@@ -867,16 +886,36 @@ void fillBlock(Table &table, int t0, int t1, int tileRows,
     // a micro-tile's rows stay in L1 for a whole chunk, while the chunk's
     // operand rows (kSplitChunk per row and per column of the tile) stay in
     // L2. Every pair still sees its splits in increasing order.
+    // The chunk's operands are gathered first (each is used by a whole row
+    // or column of the tile).
     for (int spa = s1 + 1; spa <= t0; spa += kSplitChunk) {
       const int spb = std::min(t0, spa + kSplitChunk - 1);
+      const int chunk = spb - spa + 1;
+      for (int sp = spa; sp <= spb; ++sp)
+        for (int t = t0; t <= t1; ++t)
+          opsA[static_cast<size_t>(sp - spa) * blockCols + (t - t0)] =
+              table.operandA(t, sp);
+      for (int s = s0; s <= s1; ++s)
+        for (int sp = spa; sp <= spb; ++sp) {
+          const size_t k =
+              static_cast<size_t>(s - s0) * kSplitChunk + (sp - spa);
+          opsB[k] = table.operandB(s, sp);
+          pres[k] = table.chain.pre(s, sp);
+        }
       for (int tg = t0; tg <= t1; tg += kMicro)
         for (int sg = s0; sg <= s1; sg += kMicro) {
           const int te = std::min(t1, tg + kMicro - 1);
           const int se = std::min(s1, sg + kMicro - 1);
-          for (int sp = spa; sp <= spb; ++sp)
-            for (int s = sg; s <= se; ++s)
+          for (int k = 0; k < chunk; ++k)
+            for (int s = sg; s <= se; ++s) {
+              const size_t kb = static_cast<size_t>(s - s0) * kSplitChunk + k;
+              const Table::Operand &b = opsB[kb];
+              const float p = pres[kb];
+              const Table::Operand *a =
+                  &opsA[static_cast<size_t>(k) * blockCols];
               for (int t = tg; t <= te; ++t)
-                table.applySplit(s, t, sp, state(s, t));
+                table.applySplit(state(s, t), a[t - t0], b, p);
+            }
         }
     }
     for (int s = s1; s >= s0; --s) // phase 2: C2 and internal splits
