@@ -200,16 +200,25 @@ double keptBytes(const Problem &problem, int v) {
 }
 
 /// The cut at op j; its recomputations' inputs only when `withInputs` and
-/// the cut binds.
+/// the cut binds. With `inOrder`, the ops before j in the problem's order
+/// have run and those after it have not (BoundScope::InOrder).
 Cut buildCut(const Problem &problem, int j, int64_t budget,
-             const std::vector<std::vector<int>> &readers,
+             const std::vector<std::vector<int>> &readers, bool inOrder,
              bool withInputs = true) {
   const int numOps = problem.numOps();
   Cut cut;
   cut.op = j;
-  // Ancestors of j (ops it depends on) and its descendants.
+  // Ancestors of j (ops that ran before T) and its descendants (ops that
+  // run after): in order, every op is one or the other.
   std::vector<char> ancestor(numOps, 0), descendant(numOps, 0);
-  std::vector<int> stack{j};
+  if (inOrder)
+    for (int op = 0; op < numOps; ++op) {
+      ancestor[op] = op < j;
+      descendant[op] = op > j;
+    }
+  std::vector<int> stack;
+  if (!inOrder)
+    stack.push_back(j);
   while (!stack.empty()) {
     int op = stack.back();
     stack.pop_back();
@@ -221,7 +230,8 @@ Cut buildCut(const Problem &problem, int j, int64_t budget,
       }
     }
   }
-  stack.push_back(j);
+  if (!inOrder)
+    stack.push_back(j);
   while (!stack.empty()) {
     int op = stack.back();
     stack.pop_back();
@@ -440,8 +450,21 @@ CutBound boundAt(const Cut &cut, bool keepSet) {
 
 } // namespace
 
+bool ckpt::sched::firstRunsInOrder(const Schedule &schedule) {
+  int next = 0; // the op whose first execution comes next
+  for (int op : schedule) {
+    if (op > next)
+      return false;
+    if (op == next)
+      ++next;
+  }
+  return true;
+}
+
 RecomputeBound ckpt::sched::recomputeLowerBound(const Problem &problem,
-                                                int64_t budget, bool keepSet) {
+                                                int64_t budget, bool keepSet,
+                                                BoundScope scope) {
+  const bool inOrder = scope == BoundScope::InOrder;
   RecomputeBound out;
   const int numOps = problem.numOps();
   if (numOps == 0)
@@ -465,7 +488,8 @@ RecomputeBound ckpt::sched::recomputeLowerBound(const Problem &problem,
     if (tried[j])
       return true;
     tried[j] = 1;
-    Cut cut = buildCut(problem, j, budget, readers, /*withInputs=*/false);
+    Cut cut =
+        buildCut(problem, j, budget, readers, inOrder, /*withInputs=*/false);
     ++out.cutsTried;
     if (cut.room < 0) {
       out.infeasible = true;
@@ -496,7 +520,8 @@ RecomputeBound ckpt::sched::recomputeLowerBound(const Problem &problem,
   if (binding.size() > static_cast<size_t>(kLagrangianCuts))
     binding.resize(kLagrangianCuts);
   for (const auto &[excess, j] : binding) {
-    CutBound b = boundAt(buildCut(problem, j, budget, readers), keepSet);
+    CutBound b =
+        boundAt(buildCut(problem, j, budget, readers, inOrder), keepSet);
     if (b.infeasible) {
       out.infeasible = true;
       out.cutOp = j;

@@ -39,6 +39,17 @@
 // problems of over 1500 ops the excess is computed at 1500 cuts spread
 // evenly, then around the 16 largest.
 //
+// In order (BoundScope::InOrder): the same bound over the schedules that run
+// each op a first time in the problem's order, as Checkmate's program does
+// (Ilp.h) and as the plans of every strategy here do (firstRunsInOrder says
+// whether one does). At op j's first execution every op before j has run
+// and none after it, so the cut's values are those of every earlier op that
+// a later op reads (or that is returned), not only of j's ancestors read by
+// its descendants: no reordering can move a value out of the instant. A
+// stronger bound where independent branches leave the planner no room
+// that a reordering would (random layered graphs), but only for schedules
+// in order.
+//
 // Plain C++17, no MLIR/LLVM.
 //
 //===----------------------------------------------------------------------===//
@@ -69,6 +80,12 @@ struct RecomputeBound {
   std::vector<int> recomputed;
 };
 
+/// Which schedules a bound covers.
+enum class BoundScope {
+  Any,    ///< every schedule within the budget
+  InOrder ///< those whose first executions are in the problem's op order
+};
+
 /// The bound at `budget` (bytes), from a cut at every op. With `keepSet`
 /// (the planner's bound start), each cut's price is searched by 48
 /// bisection steps and `recomputed` is filled; without (ckpt-report), the
@@ -77,7 +94,13 @@ struct RecomputeBound {
 /// same bound to that precision in a few minimum cuts per cut instead of
 /// about fifty, and no `recomputed`.
 RecomputeBound recomputeLowerBound(const Problem &problem, int64_t budget,
-                                   bool keepSet = true);
+                                   bool keepSet = true,
+                                   BoundScope scope = BoundScope::Any);
+
+/// Whether `schedule` runs each op a first time in the problem's order
+/// (ops 0, 1, 2, ...; recomputations anywhere after): the schedules a
+/// BoundScope::InOrder bound covers.
+bool firstRunsInOrder(const Schedule &schedule);
 
 } // namespace sched
 } // namespace ckpt
