@@ -62,8 +62,9 @@ def row(opt, name, path, budget):
         cells += [f"{bound:.2f}%", f"{above:.2f}%" if above is not None
                   else "(plan not in order)"]
     ordered = r["lower_bound_in_order"]
-    binding = (f"{r['lower_bound']['cuts_binding']} / {ordered['cuts_binding']} "
-               f"of {ordered['cuts']}")
+    anyOrder = r["lower_bound"]
+    binding = (f"{anyOrder['cuts_binding']} of {anyOrder['cuts']} / "
+               f"{ordered['cuts_binding']} of {ordered['cuts']}")
     return f"| {name} | {budget} | {plan:.2f}% | " + " | ".join(cells) + f" | {binding} |"
 
 
