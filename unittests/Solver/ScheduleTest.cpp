@@ -998,8 +998,8 @@ Problem randomSixOps(unsigned seed) {
 }
 
 TEST(LowerBound, InOrderNeverAboveTheProgramOptimum) {
-  // Random 6-op graphs (randomSixOps), every budget from the store-all peak down
-  // to where nothing fits: the in-order bound (both price searches) never
+  // Random 6-op graphs (randomSixOps), every budget from the store-all peak
+  // down to where nothing fits: the in-order bound (both price searches) never
   // exceeds the least cost of the ILP program's schedules (which run the
   // ops a first time in order), found by enumeration; it says infeasible
   // only where none fits. It is never below the bound over every schedule
@@ -1025,11 +1025,9 @@ TEST(LowerBound, InOrderNeverAboveTheProgramOptimum) {
         }
         if (done)
           continue;
-        EXPECT_LE(all.cost + ordered.recompute, exhaustive * (1 + 1e-12))
-            << at;
+        EXPECT_LE(all.cost + ordered.recompute, exhaustive * (1 + 1e-12)) << at;
         if (!any.infeasible) {
-          EXPECT_GE(ordered.recompute, any.recompute * (1 - 1e-6) - 1e-9)
-              << at;
+          EXPECT_GE(ordered.recompute, any.recompute * (1 - 1e-6) - 1e-9) << at;
           above += keepSet && ordered.recompute > any.recompute * 1.01;
         }
         binding += keepSet && ordered.recompute > 0;
