@@ -65,6 +65,26 @@
 // CHECK-NEXT:   "time_s": 16,
 // CHECK-NEXT:   "plan_above_percent": 6.25
 // CHECK-NEXT: },
+// In the step's order the cut at gd (position 7) binds: l ran before it and
+// is returned, a view of e, so e's 16 B are live (or e is made again); a b
+// c are read later (48 B), ge and d are read there (32 B): 96 B, 16 over
+// 80 B (gd may write over ge). The cheapest 16 B: a, recomputed at cost 1:
+// the bound is 17, the plan's time: optimal among the schedules in order.
+// (The bound over every schedule misses it: an op like l, which could run
+// after gd, counts there only with the bytes of its results, none for a
+// view: a looser relaxation, still a bound.)
+// CHECK-NEXT: "lower_bound_in_order": {
+// CHECK-NEXT:   "scope": "every schedule of recomputation alone within the budget that runs each op a first time in the step's order, as the ilp program does (cuts at single ops, Lagrangian relaxation)",
+// CHECK-NEXT:   "cuts": 11,
+// CHECK-NEXT:   "cuts_binding": 1,
+// CHECK-NEXT:   "plan_in_order": true,
+// CHECK-NEXT:   "recompute_s": 0.99999999
+// CHECK-NEXT:   "time_s": 16.99999999
+// CHECK-NEXT:   "cut_position": 7,
+// CHECK-NEXT:   "cut_op": "arith.mulf",
+// CHECK-NEXT:   "cut_loc": "{{.*}}chain6.mlir:10:9",
+// CHECK-NEXT:   "plan_above_percent": {{[0-9.e-]+}}
+// CHECK-NEXT: },
 // CHECK-NEXT: "store_all": {
 // CHECK-NEXT:   "peak_bytes": 96,
 // CHECK-NEXT:   "time_s": 16
