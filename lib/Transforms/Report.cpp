@@ -226,9 +226,8 @@ void ReportPass::runOnOperation() {
     if (lowerBoundOption) {
       const bool inOrder = sched::firstRunsInOrder(schedule);
       auto bound = [&](sched::BoundScope scope, const char *text) {
-        sched::RecomputeBound bound =
-            sched::recomputeLowerBound(problem, static_cast<int64_t>(budget),
-                                       /*keepSet=*/false, scope);
+        sched::RecomputeBound bound = sched::recomputeLowerBound(
+            problem, static_cast<int64_t>(budget), {scope});
         json::Value lb = json::Value::object();
         lb.set("scope", text);
         lb.set("cuts", bound.cutsTried);

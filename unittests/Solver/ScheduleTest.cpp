@@ -794,15 +794,18 @@ TEST(LowerBound, TightOnAChainByHand) {
   int ga = add("g0", {gb, x}, 100, 1, true);
   p.values[ga].returned = true;
   ASSERT_EQ(p.validate(), "");
-  RecomputeBound at203 = recomputeLowerBound(p, 203);
+  const BoundOptions bisect{BoundScope::Any, /*keepSet=*/true,
+                            /*bisect=*/true};
+  RecomputeBound at203 = recomputeLowerBound(p, 203, bisect);
   EXPECT_FALSE(at203.infeasible);
   EXPECT_NEAR(at203.recompute, 0.01, 1e-6);
   EXPECT_EQ(at203.cutOp, 2); // the loss
+  EXPECT_NEAR(recomputeLowerBound(p, 200, bisect).recompute, 0.04, 1e-6);
+  // The default price search (probes where the dual's lines cross): the
+  // same values.
+  EXPECT_NEAR(recomputeLowerBound(p, 203).recompute, 0.01, 1e-6);
   EXPECT_NEAR(recomputeLowerBound(p, 200).recompute, 0.04, 1e-6);
-  // ckpt-report's price search: the same values.
-  EXPECT_NEAR(recomputeLowerBound(p, 203, false).recompute, 0.01, 1e-6);
-  EXPECT_NEAR(recomputeLowerBound(p, 200, false).recompute, 0.04, 1e-6);
-  EXPECT_TRUE(recomputeLowerBound(p, 199, false).infeasible);
+  EXPECT_TRUE(recomputeLowerBound(p, 199).infeasible);
   PlanOptions options;
   options.budget = 203;
   PlanResult plan = planSchedule(p, options);
@@ -814,7 +817,7 @@ TEST(LowerBound, TightOnAChainByHand) {
   EXPECT_EQ(recomputeLowerBound(p, 204).recompute, 0);
   options.budget = 204;
   EXPECT_DOUBLE_EQ(planSchedule(p, options).time, 9);
-  RecomputeBound at199 = recomputeLowerBound(p, 199);
+  RecomputeBound at199 = recomputeLowerBound(p, 199, bisect);
   EXPECT_TRUE(at199.infeasible);
   EXPECT_EQ(at199.cutOp, 1); // f1
   options.budget = 199;
@@ -871,9 +874,9 @@ Problem randomWithEmpties(int n, unsigned seed) {
 TEST(LowerBound, NeverAboveAPlanOnRandomProblems) {
   // The bound holds for every schedule: never above what `optimal` plans,
   // and never "infeasible" where a plan fits. It binds somewhere. At the
-  // store-all peak it is 0. ckpt-report's price search (keepSet = false:
-  // probes where the dual's bounding lines cross) reaches the bisection's
-  // bound within a relative 1e-6, in fewer minimum cuts.
+  // store-all peak it is 0. The default price search (probes where the
+  // dual's bounding lines cross) reaches the bisection's bound within a
+  // relative 1e-6, in fewer minimum cuts.
   int binding = 0, infeasible = 0, withEmpties = 0, inOrder = 0;
   for (unsigned seed = 1; seed <= 45; ++seed) {
     Problem p = seed % 3 == 0   ? randomWithEmpties(6 + seed / 3, seed)
@@ -888,8 +891,9 @@ TEST(LowerBound, NeverAboveAPlanOnRandomProblems) {
     for (double fraction : {0.9, 0.7, 0.5, 0.35, 0.2}) {
       const int64_t budget = static_cast<int64_t>(fraction * top);
       std::string at = std::to_string(seed) + "@" + std::to_string(fraction);
-      RecomputeBound bound = recomputeLowerBound(p, budget);
-      RecomputeBound fast = recomputeLowerBound(p, budget, /*keepSet=*/false);
+      RecomputeBound bound = recomputeLowerBound(
+          p, budget, {BoundScope::Any, /*keepSet=*/true, /*bisect=*/true});
+      RecomputeBound fast = recomputeLowerBound(p, budget);
       EXPECT_EQ(fast.infeasible, bound.infeasible) << at;
       EXPECT_NEAR(fast.recompute, bound.recompute,
                   1e-6 * bound.recompute + 1e-12)
@@ -909,7 +913,7 @@ TEST(LowerBound, NeverAboveAPlanOnRandomProblems) {
       EXPECT_LE(base + fast.recompute, plan.time * (1 + 1e-12)) << at;
       // In order: never above a plan that runs the ops in order.
       RecomputeBound ordered =
-          recomputeLowerBound(p, budget, false, BoundScope::InOrder);
+          recomputeLowerBound(p, budget, {BoundScope::InOrder});
       EXPECT_FALSE(ordered.infeasible) << at;
       if (firstRunsInOrder(plan.schedule)) {
         EXPECT_LE(base + ordered.recompute, plan.time * (1 + 1e-12)) << at;
@@ -1015,12 +1019,12 @@ TEST(LowerBound, InOrderNeverAboveTheProgramOptimum) {
       done = exhaustive == std::numeric_limits<double>::infinity();
       std::string at = std::to_string(seed) + "@" + std::to_string(budget);
       RecomputeBound any = recomputeLowerBound(p, budget);
-      for (bool keepSet : {true, false}) {
-        RecomputeBound ordered =
-            recomputeLowerBound(p, budget, keepSet, BoundScope::InOrder);
+      for (bool bisect : {true, false}) {
+        RecomputeBound ordered = recomputeLowerBound(
+            p, budget, {BoundScope::InOrder, /*keepSet=*/true, bisect});
         if (ordered.infeasible) {
           EXPECT_TRUE(done) << at;
-          infeasible += keepSet;
+          infeasible += bisect;
           continue;
         }
         if (done)
@@ -1028,9 +1032,9 @@ TEST(LowerBound, InOrderNeverAboveTheProgramOptimum) {
         EXPECT_LE(all.cost + ordered.recompute, exhaustive * (1 + 1e-12)) << at;
         if (!any.infeasible) {
           EXPECT_GE(ordered.recompute, any.recompute * (1 - 1e-6) - 1e-9) << at;
-          above += keepSet && ordered.recompute > any.recompute * 1.01;
+          above += bisect && ordered.recompute > any.recompute * 1.01;
         }
-        binding += keepSet && ordered.recompute > 0;
+        binding += bisect && ordered.recompute > 0;
       }
     }
   }

@@ -376,7 +376,7 @@ struct CutBound {
   std::vector<int> recomputed;
 };
 
-CutBound boundAt(const Cut &cut, bool keepSet) {
+CutBound boundAt(const Cut &cut, const BoundOptions &options) {
   CutBound out;
   // Price 0: keeping is free, nothing is recomputed, what is kept is what
   // must be available: when that fits, the bound is 0. (A cut whose room is
@@ -405,8 +405,8 @@ CutBound boundAt(const Cut &cut, bool keepSet) {
   // The price between lo (the optimum keeps more than the room) and hi (it
   // fits). The dual g is concave and piecewise linear, with slope
   // kept - room at each price tried; at price 0 keeping all that must be
-  // available is optimal: g(0) = 0, slope kept - room. With `keepSet`: 48
-  // bisection steps, the keep set the last price that fits. Without: the
+  // available is optimal: g(0) = 0, slope kept - room. With `bisect`: 48
+  // bisection steps. Without: the
   // lines through (lo, g(lo)) and (hi, g(hi)) with those slopes bound g
   // above between them; the probe is where they cross (the middle when
   // that is within 1% of an end), until the crossing's value is within a
@@ -414,9 +414,10 @@ CutBound boundAt(const Cut &cut, bool keepSet) {
   double lo = 0, gLo = 0, slopeLo = cut.kept - cut.room;
   double gHi = atHi.cost - hi * cut.room, slopeHi = atHi.kept - cut.room;
   Closure fits = std::move(atHi);
-  for (int step = 0; step < (keepSet ? 48 : 64); ++step) {
+  const bool bisect = options.bisect;
+  for (int step = 0; step < (bisect ? 48 : 64); ++step) {
     double price = 0.5 * (lo + hi);
-    if (!keepSet) {
+    if (!bisect) {
       if (!(slopeLo > slopeHi))
         break;
       double cross = std::clamp((gHi - gLo + slopeLo * lo - slopeHi * hi) /
@@ -442,7 +443,7 @@ CutBound boundAt(const Cut &cut, bool keepSet) {
       fits = std::move(c);
     }
   }
-  if (keepSet)
+  if (options.keepSet)
     for (int i : fits.recomputed)
       out.recomputed.push_back(cut.values[i]);
   return out;
@@ -462,9 +463,9 @@ bool ckpt::sched::firstRunsInOrder(const Schedule &schedule) {
 }
 
 RecomputeBound ckpt::sched::recomputeLowerBound(const Problem &problem,
-                                                int64_t budget, bool keepSet,
-                                                BoundScope scope) {
-  const bool inOrder = scope == BoundScope::InOrder;
+                                                int64_t budget,
+                                                const BoundOptions &options) {
+  const bool inOrder = options.scope == BoundScope::InOrder;
   RecomputeBound out;
   const int numOps = problem.numOps();
   if (numOps == 0)
@@ -521,7 +522,7 @@ RecomputeBound ckpt::sched::recomputeLowerBound(const Problem &problem,
     binding.resize(kLagrangianCuts);
   for (const auto &[excess, j] : binding) {
     CutBound b =
-        boundAt(buildCut(problem, j, budget, readers, inOrder), keepSet);
+        boundAt(buildCut(problem, j, budget, readers, inOrder), options);
     if (b.infeasible) {
       out.infeasible = true;
       out.cutOp = j;

@@ -572,8 +572,16 @@ Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
   // transformer families of bench/plan_quality.py near the least budget it
   // finds plans 3-18% cheaper.
   if (bothRankings && !large && problem.numOps() <= kBoundStartOps) {
-    RecomputeBound bound = recomputeLowerBound(problem, options.budget);
-    if (!bound.infeasible && !bound.recomputed.empty()) {
+    std::vector<int> tried;
+    for (BoundScope scope : {BoundScope::Any, BoundScope::InOrder}) {
+      RecomputeBound bound = recomputeLowerBound(problem, options.budget,
+                                                 {scope, /*keepSet=*/true});
+      if (bound.infeasible || bound.recomputed.empty())
+        continue;
+      std::sort(bound.recomputed.begin(), bound.recomputed.end());
+      if (bound.recomputed == tried)
+        continue; // the same start again
+      tried = bound.recomputed;
       std::vector<char> keep(problem.numValues(), 1);
       for (int v : bound.recomputed)
         keep[v] = 0;

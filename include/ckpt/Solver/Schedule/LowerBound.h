@@ -33,7 +33,7 @@
 // it instead; recomputing implies its inputs are available), solved exactly
 // by a minimum cut; minus lambda times the bytes the budget leaves, it is a
 // lower bound for every lambda >= 0 (weak duality). The price is searched
-// (the dual is concave in it; recomputeLowerBound says how) at the 16 cuts
+// (the dual is concave in it; BoundOptions says how) at the 16 cuts
 // whose excess (what must be available, all kept, over the room) is the
 // largest relative to the room; at the others it is not searched. On
 // problems of over 1500 ops the excess is computed at 1500 cuts spread
@@ -86,16 +86,23 @@ enum class BoundScope {
   InOrder ///< those whose first executions are in the problem's op order
 };
 
-/// The bound at `budget` (bytes), from a cut at every op. With `keepSet`
-/// (the planner's bound start), each cut's price is searched by 48
-/// bisection steps and `recomputed` is filled; without (ckpt-report), the
-/// price search probes where the dual's two bounding lines cross and stops
-/// once no price can raise the bound by more than a relative 1e-9: the
-/// same bound to that precision in a few minimum cuts per cut instead of
-/// about fifty, and no `recomputed`.
+/// How recomputeLowerBound works.
+struct BoundOptions {
+  BoundScope scope = BoundScope::Any;
+  /// Fill RecomputeBound::recomputed (the planner's bound start): the keep
+  /// set of the least price tried at which the cut's optimum fits.
+  bool keepSet = false;
+  /// Search each cut's price by 48 bisection steps (about fifty minimum
+  /// cuts per cut) instead of probing where the dual's two bounding lines
+  /// cross until no price can raise the bound by more than a relative 1e-9
+  /// (a few minimum cuts): the same bound to that precision, a reference
+  /// for the tests.
+  bool bisect = false;
+};
+
+/// The bound at `budget` (bytes), from a cut at every op.
 RecomputeBound recomputeLowerBound(const Problem &problem, int64_t budget,
-                                   bool keepSet = true,
-                                   BoundScope scope = BoundScope::Any);
+                                   const BoundOptions &options = {});
 
 /// Whether `schedule` runs each op a first time in the problem's order
 /// (ops 0, 1, 2, ...; recomputations anywhere after): the schedules a
