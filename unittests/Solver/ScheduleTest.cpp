@@ -1001,6 +1001,30 @@ Problem randomSixOps(unsigned seed) {
   return p;
 }
 
+TEST(LowerBound, InOrderKeptBytesIsTheStoreAllLiveBytes) {
+  // On problems of fresh buffers alone, what must be available when op j
+  // first runs in order, plus j's results, is what the simulator finds live
+  // while j runs in the schedule as written.
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    Problem p = randomLayered(10 + seed, seed);
+    EvalOptions live;
+    live.live = true;
+    Evaluation all = evaluate(p, identitySchedule(p), live);
+    ASSERT_TRUE(all.valid) << all.error;
+    std::vector<double> kept = inOrderKeptBytes(p);
+    ASSERT_EQ(kept.size(), static_cast<size_t>(p.numOps()));
+    for (int j = 0; j < p.numOps(); ++j) {
+      double fresh = 0;
+      for (int v : p.ops[j].results) {
+        ASSERT_EQ(p.values[v].rule, BufferRule::Fresh);
+        fresh += static_cast<double>(p.values[v].bytes);
+      }
+      EXPECT_EQ(kept[j] + fresh, static_cast<double>(all.live[j]))
+          << seed << " at " << j;
+    }
+  }
+}
+
 TEST(LowerBound, InOrderNeverAboveTheProgramOptimum) {
   // Random 6-op graphs (randomSixOps), every budget from the store-all peak
   // down to where nothing fits: the in-order bound (both price searches) never

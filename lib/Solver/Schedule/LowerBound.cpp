@@ -199,6 +199,17 @@ double keptBytes(const Problem &problem, int v) {
   return 0;
 }
 
+/// The budget less j's results, which are live during T: the fresh ones in
+/// buffers of their own (a view or an in-place result may share what j
+/// reads).
+double roomAt(const Problem &problem, int j, int64_t budget) {
+  double room = static_cast<double>(budget);
+  for (int v : problem.ops[j].results)
+    if (problem.values[v].rule == BufferRule::Fresh)
+      room -= static_cast<double>(problem.values[v].bytes);
+  return room;
+}
+
 /// The cut at op j; its recomputations' inputs only when `withInputs` and
 /// the cut binds. With `inOrder`, the ops before j in the problem's order
 /// have run and those after it have not (BoundScope::InOrder).
@@ -242,13 +253,7 @@ Cut buildCut(const Problem &problem, int j, int64_t budget,
           stack.push_back(reader);
         }
   }
-  // j's results are live during T: the fresh ones in buffers of their own
-  // (a view or an in-place result may share what j reads).
-  double room = static_cast<double>(budget);
-  for (int v : problem.ops[j].results)
-    if (problem.values[v].rule == BufferRule::Fresh)
-      room -= static_cast<double>(problem.values[v].bytes);
-  cut.room = room;
+  cut.room = roomAt(problem, j, budget);
   std::vector<int> local(problem.numValues(), -1);
   for (int op = 0; op < numOps; ++op) {
     if (!ancestor[op])
@@ -451,6 +456,40 @@ CutBound boundAt(const Cut &cut, const BoundOptions &options) {
 
 } // namespace
 
+std::vector<double> ckpt::sched::inOrderKeptBytes(const Problem &problem) {
+  const int numOps = problem.numOps();
+  // A value counts at the cut at j when its producer runs before j and it,
+  // or a view of it (transitively), is read at j or later or is returned
+  // (buildCut's needed, read-by-j and view rules): from its producer + 1 to
+  // `last`. Views come after their sources: a backward pass carries `last`
+  // down chains of views.
+  std::vector<int> last(problem.numValues(), -1);
+  for (int op = 0; op < numOps; ++op)
+    for (int r : problem.ops[op].reads)
+      last[r] = std::max(last[r], op);
+  for (int v = problem.numValues(); v-- > 0;) {
+    const Value &value = problem.values[v];
+    if (value.returned)
+      last[v] = numOps;
+    if (value.rule == BufferRule::View && value.source >= 0)
+      last[value.source] = std::max(last[value.source], last[v]);
+  }
+  std::vector<double> delta(numOps + 1, 0);
+  for (int v = 0; v < problem.numValues(); ++v) {
+    const int p = problem.values[v].producer;
+    if (p < 0 || last[v] <= p)
+      continue;
+    const double bytes = keptBytes(problem, v);
+    delta[p + 1] += bytes;
+    delta[std::min(last[v], numOps - 1) + 1] -= bytes;
+  }
+  std::vector<double> kept(numOps);
+  double sum = 0;
+  for (int j = 0; j < numOps; ++j)
+    kept[j] = sum += delta[j];
+  return kept;
+}
+
 bool ckpt::sched::firstRunsInOrder(const Schedule &schedule) {
   int next = 0; // the op whose first execution comes next
   for (int op : schedule) {
@@ -485,23 +524,35 @@ RecomputeBound ckpt::sched::recomputeLowerBound(const Problem &problem,
     });
   };
   std::vector<char> tried(numOps, 0);
+  // In order, every cut's kept bytes at once (a sweep): every cut is tried.
+  const std::vector<double> keptInOrder =
+      inOrder ? inOrderKeptBytes(problem) : std::vector<double>();
   auto tryCut = [&](int j) {
     if (tried[j])
       return true;
     tried[j] = 1;
-    Cut cut =
-        buildCut(problem, j, budget, readers, inOrder, /*withInputs=*/false);
+    double kept, room;
+    if (inOrder) {
+      kept = keptInOrder[j];
+      room = roomAt(problem, j, budget);
+    } else {
+      Cut cut =
+          buildCut(problem, j, budget, readers, inOrder, /*withInputs=*/false);
+      kept = cut.kept;
+      room = cut.room;
+    }
     ++out.cutsTried;
-    if (cut.room < 0) {
+    if (room < 0) {
       out.infeasible = true;
       out.cutOp = j;
       return false;
     }
-    if (cut.binds)
-      binding.push_back({(cut.kept - cut.room) / std::max(cut.room, 1.0), j});
+    if (kept > room)
+      binding.push_back({(kept - room) / std::max(room, 1.0), j});
     return true;
   };
-  const int stride = std::max(1, (numOps + kScanCuts - 1) / kScanCuts);
+  const int stride =
+      inOrder ? 1 : std::max(1, (numOps + kScanCuts - 1) / kScanCuts);
   for (int j = 0; j < numOps; j += stride)
     if (!tryCut(j))
       return out;

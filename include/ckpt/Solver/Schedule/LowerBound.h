@@ -104,6 +104,13 @@ struct BoundOptions {
 RecomputeBound recomputeLowerBound(const Problem &problem, int64_t budget,
                                    const BoundOptions &options = {});
 
+/// In order, per op j: the bytes of what must be available when j first
+/// runs, all kept (the values of earlier ops read at j or later, or
+/// returned; a view's source with the view), the excess estimate that picks
+/// the cuts to search. On problems of fresh buffers alone, plus j's
+/// results, the bytes live while j runs in the schedule as written.
+std::vector<double> inOrderKeptBytes(const Problem &problem);
+
 /// Whether `schedule` runs each op a first time in the problem's order
 /// (ops 0, 1, 2, ...; recomputations anywhere after): the schedules a
 /// BoundScope::InOrder bound covers.
