@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <queue>
 #include <vector>
 
 using namespace ckpt::sched;
@@ -22,20 +21,51 @@ namespace {
 // Maximum flow
 //===----------------------------------------------------------------------===//
 
-/// Dinic's maximum flow on double capacities.
+/// Dinic's maximum flow on double capacities, on a network built once
+/// (`add`, then `finish`) and run again with other capacities.
 class MaxFlow {
 public:
-  explicit MaxFlow(int nodes) : adj(nodes), level(nodes), next(nodes) {}
+  explicit MaxFlow(int nodes)
+      : start(nodes + 1, 0), level(nodes), next(nodes) {}
 
-  void add(int from, int to, double cap) {
-    adj[from].push_back({to, cap, static_cast<int>(adj[to].size())});
-    adj[to].push_back({from, 0, static_cast<int>(adj[from].size()) - 1});
+  /// An edge; its capacity is given to `run` (by the returned index).
+  int add(int from, int to) {
+    ends.push_back({from, to});
+    return static_cast<int>(ends.size()) - 1;
   }
 
-  double run(int s, int t) {
+  /// Lays the edges out by node: each node's half-edges in the order of the
+  /// `add` calls that name it.
+  void finish() {
+    const int nodes = static_cast<int>(level.size());
+    for (const auto &[from, to] : ends) {
+      ++start[from + 1];
+      ++start[to + 1];
+    }
+    for (int u = 0; u < nodes; ++u)
+      start[u + 1] += start[u];
+    half.resize(start[nodes]);
+    forward.resize(ends.size());
+    std::vector<int> fill(start.begin(), start.end() - 1);
+    for (size_t k = 0; k < ends.size(); ++k) {
+      const auto [from, to] = ends[k];
+      const int f = fill[from]++, b = fill[to]++;
+      half[f] = {to, 0, b};
+      half[b] = {from, 0, f};
+      forward[k] = f;
+    }
+  }
+
+  /// The maximum flow from s to t with edge k's capacity cap[k].
+  double run(int s, int t, const std::vector<double> &cap) {
+    for (Half &h : half)
+      h.cap = 0;
+    for (size_t k = 0; k < forward.size(); ++k)
+      half[forward[k]].cap = cap[k];
     double flow = 0;
     while (bfs(s, t)) {
-      std::fill(next.begin(), next.end(), 0);
+      for (size_t u = 0; u < next.size(); ++u)
+        next[u] = start[u];
       while (double pushed = dfs(s, t, kInf))
         flow += pushed;
     }
@@ -48,7 +78,7 @@ public:
   static constexpr double kInf = std::numeric_limits<double>::infinity();
 
 private:
-  struct Edge {
+  struct Half {
     int to;
     double cap;
     int rev;
@@ -57,17 +87,18 @@ private:
 
   bool bfs(int s, int t) {
     std::fill(level.begin(), level.end(), -1);
-    std::queue<int> queue;
+    queue.clear();
     level[s] = 0;
-    queue.push(s);
-    while (!queue.empty()) {
-      int u = queue.front();
-      queue.pop();
-      for (const Edge &e : adj[u])
+    queue.push_back(s);
+    for (size_t head = 0; head < queue.size(); ++head) {
+      int u = queue[head];
+      for (int k = start[u]; k < start[u + 1]; ++k) {
+        const Half &e = half[k];
         if (e.cap > kEps && level[e.to] < 0) {
           level[e.to] = level[u] + 1;
-          queue.push(e.to);
+          queue.push_back(e.to);
         }
+      }
     }
     return level[t] >= 0;
   }
@@ -75,22 +106,25 @@ private:
   double dfs(int u, int t, double limit) {
     if (u == t)
       return limit;
-    for (int &i = next[u]; i < static_cast<int>(adj[u].size()); ++i) {
-      Edge &e = adj[u][i];
+    for (int &k = next[u]; k < start[u + 1]; ++k) {
+      Half &e = half[k];
       if (e.cap <= kEps || level[e.to] != level[u] + 1)
         continue;
       double pushed = dfs(e.to, t, std::min(limit, e.cap));
       if (pushed > 0) {
         e.cap -= pushed;
-        adj[e.to][e.rev].cap += pushed;
+        half[e.rev].cap += pushed;
         return pushed;
       }
     }
     return 0;
   }
 
-  std::vector<std::vector<Edge>> adj;
-  std::vector<int> level, next;
+  std::vector<std::pair<int, int>> ends; ///< per edge: from, to
+  std::vector<int> start;                ///< per node: its first half-edge
+  std::vector<Half> half;
+  std::vector<int> forward; ///< per edge: its half-edge at `from`
+  std::vector<int> level, next, queue;
 };
 
 //===----------------------------------------------------------------------===//
@@ -133,49 +167,87 @@ struct Closure {
   std::vector<int> recomputed; ///< local indexes recomputed after the cut
 };
 
-Closure solveAt(const Cut &cut, double lambda) {
-  const int n = static_cast<int>(cut.values.size());
-  const int S = 0, T = 1;
-  auto a = [](int i) { return 2 + 2 * i; };
-  auto r = [](int i) { return 3 + 2 * i; };
-  MaxFlow flow(2 + 2 * n);
-  const double inf = MaxFlow::kInf;
-  double constant = 0;
-  for (int i = 0; i < n; ++i) {
-    // Available: lambda * bytes (kept unless recomputed).
-    double keep = lambda * cut.bytes[i];
-    if (keep > 0)
-      flow.add(a(i), T, keep);
-    if (cut.needed[i] || cut.fixedKeep[i])
-      flow.add(S, a(i), inf);
-    if (cut.viewOf[i] >= 0)
-      flow.add(a(i), a(cut.viewOf[i]), inf);
-    if (cut.mustKeep[i]) {
-      flow.add(r(i), T, inf);
-      continue;
+/// The closure problem of a cut as a network: built once, solved at each
+/// price tried.
+class CutNetwork {
+public:
+  explicit CutNetwork(const Cut &cut)
+      : cut(cut), n(static_cast<int>(cut.values.size())), flow(2 + 2 * n) {
+    for (int i = 0; i < n; ++i) {
+      // Available: lambda * bytes (kept unless recomputed).
+      if (cut.bytes[i] > 0)
+        edge(a(i), kT, Cap::Keep, i);
+      if (cut.needed[i] || cut.fixedKeep[i])
+        edge(kS, a(i), Cap::Inf, i);
+      if (cut.viewOf[i] >= 0)
+        edge(a(i), a(cut.viewOf[i]), Cap::Inf, i);
+      if (cut.mustKeep[i]) {
+        edge(r(i), kT, Cap::Inf, i);
+        continue;
+      }
+      // Recomputed instead of kept: c - lambda * bytes more (a cost when
+      // positive, a gain when negative).
+      edge(r(i), kT, Cap::ExtraCost, i);
+      edge(kS, r(i), Cap::ExtraGain, i);
+      edge(r(i), a(i), Cap::Inf, i);
+      for (int u : cut.inputs[i])
+        edge(r(i), a(u), Cap::Inf, i);
     }
-    // Recomputed instead of kept: c - lambda * bytes more.
-    double extra = cut.cost[i] - keep;
-    if (extra > 0) {
-      flow.add(r(i), T, extra);
-    } else if (extra < 0) {
-      flow.add(S, r(i), -extra);
-      constant += extra;
+    flow.finish();
+    cap.resize(kinds.size());
+  }
+
+  Closure solve(double lambda) {
+    double constant = 0;
+    for (size_t k = 0; k < kinds.size(); ++k) {
+      const int i = owner[k];
+      const double keep = lambda * cut.bytes[i];
+      const double extra = cut.cost[i] - keep;
+      switch (kinds[k]) {
+      case Cap::Keep:
+        cap[k] = keep > 0 ? keep : 0;
+        break;
+      case Cap::Inf:
+        cap[k] = MaxFlow::kInf;
+        break;
+      case Cap::ExtraCost:
+        cap[k] = extra > 0 ? extra : 0;
+        break;
+      case Cap::ExtraGain:
+        cap[k] = extra < 0 ? -extra : 0;
+        constant += extra < 0 ? extra : 0;
+        break;
+      }
     }
-    flow.add(r(i), a(i), inf);
-    for (int u : cut.inputs[i])
-      flow.add(r(i), a(u), inf);
+    Closure out;
+    out.cost = flow.run(kS, kT, cap) + constant;
+    for (int i = 0; i < n; ++i) {
+      if (flow.sourceSide(a(i)) && !flow.sourceSide(r(i)))
+        out.kept += cut.bytes[i];
+      if (flow.sourceSide(r(i)) && cut.values[i] >= 0)
+        out.recomputed.push_back(i);
+    }
+    return out;
   }
-  Closure out;
-  out.cost = flow.run(S, T) + constant;
-  for (int i = 0; i < n; ++i) {
-    if (flow.sourceSide(a(i)) && !flow.sourceSide(r(i)))
-      out.kept += cut.bytes[i];
-    if (flow.sourceSide(r(i)) && cut.values[i] >= 0)
-      out.recomputed.push_back(i);
+
+private:
+  enum class Cap : uint8_t { Keep, Inf, ExtraCost, ExtraGain };
+  static constexpr int kS = 0, kT = 1;
+  static int a(int i) { return 2 + 2 * i; }
+  static int r(int i) { return 3 + 2 * i; }
+  void edge(int from, int to, Cap kind, int i) {
+    flow.add(from, to);
+    kinds.push_back(kind);
+    owner.push_back(i);
   }
-  return out;
-}
+
+  const Cut &cut;
+  const int n;
+  MaxFlow flow;
+  std::vector<Cap> kinds; ///< per edge: how its capacity follows the price
+  std::vector<int> owner; ///< per edge: the value whose price it follows
+  std::vector<double> cap;
+};
 
 /// The bytes a kept value holds: never more than what is live.
 double keptBytes(const Problem &problem, int v) {
@@ -397,10 +469,11 @@ CutBound boundAt(const Cut &cut, const BoundOptions &options) {
     out.value = std::max(out.value, c.cost - lambda * cut.room);
   };
   // A price at which the optimum fits the room (or none: infeasible).
-  Closure atHi = solveAt(cut, hi);
+  CutNetwork network(cut);
+  Closure atHi = network.solve(hi);
   for (int doubling = 0; atHi.kept > cut.room && doubling < 40; ++doubling) {
     hi *= 4;
-    atHi = solveAt(cut, hi);
+    atHi = network.solve(hi);
   }
   if (atHi.kept > cut.room) {
     out.infeasible = true;
@@ -435,7 +508,7 @@ CutBound boundAt(const Cut &cut, const BoundOptions &options) {
       if (cross - lo >= margin && hi - cross >= margin)
         price = cross;
     }
-    Closure c = solveAt(cut, price);
+    Closure c = network.solve(price);
     offer(price, c);
     if (c.kept > cut.room) {
       lo = price;
