@@ -484,11 +484,11 @@ CutBound boundAt(const Cut &cut, const BoundOptions &options) {
   // fits). The dual g is concave and piecewise linear, with slope
   // kept - room at each price tried; at price 0 keeping all that must be
   // available is optimal: g(0) = 0, slope kept - room. With `bisect`: 48
-  // bisection steps. Without: the
-  // lines through (lo, g(lo)) and (hi, g(hi)) with those slopes bound g
-  // above between them; the probe is where they cross (the middle when
-  // that is within 1% of an end), until the crossing's value is within a
-  // relative 1e-9 of the best found.
+  // bisection steps. Without: the lines through (lo, g(lo)) and (hi, g(hi))
+  // with those slopes bound g above between them; the probe is where they
+  // cross (the middle when that is within 1% of an end), until the
+  // crossing's value is within a relative 1e-9 of the best found. The keep
+  // set is that of the least price tried that fits.
   double lo = 0, gLo = 0, slopeLo = cut.kept - cut.room;
   double gHi = atHi.cost - hi * cut.room, slopeHi = atHi.kept - cut.room;
   Closure fits = std::move(atHi);

@@ -37,18 +37,18 @@
 // whose excess (what must be available, all kept, over the room) is the
 // largest relative to the room; at the others it is not searched. On
 // problems of over 1500 ops the excess is computed at 1500 cuts spread
-// evenly, then around the 16 largest.
+// evenly, then around the 16 largest (in order: at every cut, in one
+// sweep, inOrderKeptBytes).
 //
 // In order (BoundScope::InOrder): the same bound over the schedules that run
 // each op a first time in the problem's order, as Checkmate's program does
-// (Ilp.h) and as the plans of every strategy here do (firstRunsInOrder says
-// whether one does). At op j's first execution every op before j has run
-// and none after it, so the cut's values are those of every earlier op that
-// a later op reads (or that is returned), not only of j's ancestors read by
-// its descendants: no reordering can move a value out of the instant. A
-// stronger bound where independent branches leave the planner no room
-// that a reordering would (random layered graphs), but only for schedules
-// in order.
+// (Ilp.h) and as most plans do (firstRunsInOrder says whether one does; a
+// chain schedule may run a later branch first). At op j's first execution
+// every op before j has run and none after it, so the cut's values are
+// those of every earlier op that a later op reads (or that is returned),
+// not only of j's ancestors read by its descendants: no reordering can move
+// a value out of the instant. Stronger where independent branches could be
+// reordered (random layered graphs), but only for schedules in order.
 //
 // Plain C++17, no MLIR/LLVM.
 //
