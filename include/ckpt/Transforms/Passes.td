@@ -207,7 +207,10 @@ def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
     at the same budget; a lower bound on the time of every schedule of
     recomputation alone within the budget (`lower_bound`: cuts at single
     ops, Lagrangian relaxation; `plan_above_percent` is how far the plan is
-    above it, so at most how far from the optimum); the runs of identical
+    above it, so at most how far from the optimum), and one on the time of
+    those that run each op a first time in the step's order, as the `ilp`
+    program does (`lower_bound_in_order`; `plan_in_order` says whether the
+    plan does, and only then is `plan_above_percent` given); the runs of identical
     blocks `ckpt-plan`'s `repeated-blocks` uses (`repeated_blocks`: each
     run's first position, op and location, ops per block and blocks); and
     the step's chain model (`chain`, in ckpt-chain's input format, with its
@@ -224,8 +227,9 @@ def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
     Option<"slots", "slots", "int64_t", /*default=*/"500",
            "Memory slots of the chain DP (as given to ckpt-plan)">,
     Option<"lowerBoundOption", "lower-bound", "bool", /*default=*/"true",
-           "Report a lower bound on the time of every schedule of "
-           "recomputation alone within the budget (`lower_bound`)">,
+           "Report lower bounds on the time of every schedule of "
+           "recomputation alone within the budget (`lower_bound`) and of "
+           "those in the step's order (`lower_bound_in_order`)">,
     Option<"device", "device", "::ckpt::Device", /*default=*/"::ckpt::Device::H100",
            "Device profile: the plan's (recorded in it); given, it must be "
            "the plan's", [{CKPT_DEVICE_VALUES}]>,
