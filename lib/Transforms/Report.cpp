@@ -225,7 +225,7 @@ void ReportPass::runOnOperation() {
     // step's order (LowerBound.h), and how far the plan is above each.
     if (lowerBoundOption) {
       const bool inOrder = sched::firstRunsInOrder(schedule);
-      auto bound = [&](sched::BoundScope scope, const char *text) {
+      auto describe = [&](sched::BoundScope scope, const char *text) {
         sched::RecomputeBound bound = sched::recomputeLowerBound(
             problem, static_cast<int64_t>(budget), {scope});
         json::Value lb = json::Value::object();
@@ -252,15 +252,15 @@ void ReportPass::runOnOperation() {
         return lb;
       };
       entry.set("lower_bound",
-                bound(sched::BoundScope::Any,
-                      "every schedule of recomputation alone within the "
-                      "budget (cuts at single ops, Lagrangian relaxation)"));
+                describe(sched::BoundScope::Any,
+                         "every schedule of recomputation alone within the "
+                         "budget (cuts at single ops, Lagrangian relaxation)"));
       entry.set("lower_bound_in_order",
-                bound(sched::BoundScope::InOrder,
-                      "every schedule of recomputation alone within the "
-                      "budget that runs each op a first time in the step's "
-                      "order, as the ilp program does (cuts at single ops, "
-                      "Lagrangian relaxation)"));
+                describe(sched::BoundScope::InOrder,
+                         "every schedule of recomputation alone within the "
+                         "budget that runs each op a first time in the step's "
+                         "order, as the ilp program does (cuts at single ops, "
+                         "Lagrangian relaxation)"));
     }
 
     json::Value all = json::Value::object();

@@ -294,36 +294,35 @@ Cut buildCut(const Problem &problem, int j, int64_t budget,
   // Ancestors of j (ops that ran before T) and its descendants (ops that
   // run after): in order, every op is one or the other.
   std::vector<char> ancestor(numOps, 0), descendant(numOps, 0);
-  if (inOrder)
+  if (inOrder) {
     for (int op = 0; op < numOps; ++op) {
       ancestor[op] = op < j;
       descendant[op] = op > j;
     }
-  std::vector<int> stack;
-  if (!inOrder)
-    stack.push_back(j);
-  while (!stack.empty()) {
-    int op = stack.back();
-    stack.pop_back();
-    for (int r : problem.ops[op].reads) {
-      int p = problem.values[r].producer;
-      if (p >= 0 && !ancestor[p]) {
-        ancestor[p] = 1;
-        stack.push_back(p);
+  } else {
+    std::vector<int> stack{j};
+    while (!stack.empty()) {
+      int op = stack.back();
+      stack.pop_back();
+      for (int r : problem.ops[op].reads) {
+        int p = problem.values[r].producer;
+        if (p >= 0 && !ancestor[p]) {
+          ancestor[p] = 1;
+          stack.push_back(p);
+        }
       }
     }
-  }
-  if (!inOrder)
     stack.push_back(j);
-  while (!stack.empty()) {
-    int op = stack.back();
-    stack.pop_back();
-    for (int v : problem.ops[op].results)
-      for (int reader : readers[v])
-        if (!descendant[reader]) {
-          descendant[reader] = 1;
-          stack.push_back(reader);
-        }
+    while (!stack.empty()) {
+      int op = stack.back();
+      stack.pop_back();
+      for (int v : problem.ops[op].results)
+        for (int reader : readers[v])
+          if (!descendant[reader]) {
+            descendant[reader] = 1;
+            stack.push_back(reader);
+          }
+    }
   }
   cut.room = roomAt(problem, j, budget);
   std::vector<int> local(problem.numValues(), -1);
@@ -609,8 +608,8 @@ RecomputeBound ckpt::sched::recomputeLowerBound(const Problem &problem,
       kept = keptInOrder[j];
       room = roomAt(problem, j, budget);
     } else {
-      Cut cut =
-          buildCut(problem, j, budget, readers, inOrder, /*withInputs=*/false);
+      Cut cut = buildCut(problem, j, budget, readers, /*inOrder=*/false,
+                         /*withInputs=*/false);
       kept = cut.kept;
       room = cut.room;
     }
