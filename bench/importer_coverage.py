@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What the PyTorch importer covers, model family by model family.
 
-    PYTHONPATH=build/python PATH=build/bin:$PATH /usr/bin/python3 \\
+    PYTHONPATH=build/python PATH=build/bin:$PATH .venv/bin/python \\
         bench/importer_coverage.py [--models llama,vit,...] [--doc docs/IMPORTERS.md]
 
 For each family of python/tests/models_e2e.py at its coverage size — the

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """ckpt-run's compile time against the size of the step, per --opt-level.
 
-    PYTHONPATH=build/python /usr/bin/python3 bench/jit_time.py \\
+    PYTHONPATH=build/python .venv/bin/python bench/jit_time.py \\
         [--bin build/bin] [--depths 2,8,24,34] [--levels 0,2] \\
         [--max-o2-ops 3000] [--doc docs/BENCHMARKS.md]
 

@@ -13,7 +13,7 @@ Checkmate's program), when the plan is in that order. Steps: GPT-2 small and Res
 `ckpt.torch_import`), and with --graphs, the 1000-node random layered graph
 and ResNet-50 of the Checkmate graphs (through `ckpt.import_graph`).
 
-    /usr/bin/python3 bench/lower_bound.py --build build \
+    .venv/bin/python bench/lower_bound.py --build build \
         --graphs ../shared/graphs/checkmate --doc docs/BENCHMARKS.md
 """
 
@@ -98,7 +98,7 @@ def main():
                 print(rows[-1], flush=True)
     commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
-    text = (f"Commit {commit}, with `/usr/bin/python3 bench/lower_bound.py --build build "
+    text = (f"Commit {commit}, with `.venv/bin/python bench/lower_bound.py --build build "
             f"--graphs ../shared/graphs/checkmate --doc docs/BENCHMARKS.md`. Overheads are "
             f"over the step's own time (each op once); budgets are of the store-all peak.\n\n"
             + "\n".join(rows) + "\n")

@@ -38,7 +38,7 @@ the offload-plans, offload-runs and offload-graphs markers:
    --budget=B --offload-link=1e6 --compact` at 70%, 50%, 30% and 20%, the
    graphs' own cost units and a link of 10^6 bytes per unit each way.
 
-    /usr/bin/python3 bench/offload_steps.py --build build --doc docs/BENCHMARKS.md \
+    .venv/bin/python bench/offload_steps.py --build build --doc docs/BENCHMARKS.md \
         --graphs ../shared/graphs/checkmate
 
 (--only plans|runs|graphs makes one of the blocks.)
@@ -250,7 +250,7 @@ def main():
     commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
     where = f"Measured on {cpu_name()}, commit {commit}, with "
-    command = "`/usr/bin/python3 bench/offload_steps.py --build build --doc docs/BENCHMARKS.md"
+    command = "`.venv/bin/python bench/offload_steps.py --build build --doc docs/BENCHMARKS.md"
     with tempfile.TemporaryDirectory() as tmp:
         for block, make in (("plans", lambda: plans_table(opt, build, tmp, failures)),
                             ("runs", lambda: runs_table(build, tmp, failures))):

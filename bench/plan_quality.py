@@ -29,7 +29,7 @@ that order, else the bound over every schedule, marked "(any order)". ILP
 results are cached in
 --cache (they take minutes each); --fresh ignores the cache.
 
-    /usr/bin/python3 bench/plan_quality.py --time-limit 600 --doc docs/BENCHMARKS.md
+    .venv/bin/python bench/plan_quality.py --time-limit 600 --doc docs/BENCHMARKS.md
 
 (--large-ops N --large-time-limit S give graphs over N ops S seconds instead.)
 

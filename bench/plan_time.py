@@ -19,7 +19,7 @@ The steps are imported once with `python -m ckpt.torch_import`. Prints a
 Markdown table with the CPU's name and vector extensions; --doc writes it
 into docs/BENCHMARKS.md between the plan-time markers.
 
-    /usr/bin/python3 bench/plan_time.py --build build --doc docs/BENCHMARKS.md
+    .venv/bin/python bench/plan_time.py --build build --doc docs/BENCHMARKS.md
 """
 
 import argparse
@@ -79,7 +79,7 @@ def publish(rows, runs, what, script, block, doc):
     commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
     text = (f"Measured on {name} ({ext}), commit {commit}, medians of {runs} {what}, "
-            f"with `/usr/bin/python3 bench/{script} --build build "
+            f"with `.venv/bin/python bench/{script} --build build "
             f"--doc docs/BENCHMARKS.md`.\n\n" + "\n".join(rows) + "\n")
     print(text)
     if doc:

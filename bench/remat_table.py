@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Predicted against measured peak and time of rematerialized steps (CPU).
 
-    PATH=build/bin:$PATH /usr/bin/python3 bench/remat_table.py STEP.mlir ENTRY PERCENT... [--repeat N]
+    PATH=build/bin:$PATH .venv/bin/python bench/remat_table.py STEP.mlir ENTRY PERCENT... [--repeat N]
 
 For each budget (a percentage of the step's store-all peak): ckpt-plan with
 device=cpu (fit=simulation, optimal), ckpt-rematerialize, ckpt-insert-frees,

@@ -16,7 +16,7 @@ runs of identical blocks come from `--ckpt-report="lower-bound=false"`
 (`repeated_blocks`). Prints a Markdown table with the CPU's name; --doc
 writes it into docs/BENCHMARKS.md between the repeated-blocks markers.
 
-    /usr/bin/python3 bench/repeated_blocks.py --build build --doc docs/BENCHMARKS.md
+    .venv/bin/python bench/repeated_blocks.py --build build --doc docs/BENCHMARKS.md
 """
 
 import json

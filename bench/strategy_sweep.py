@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`optimal` against every other strategy, on the models of the rotor experiment.
 
-    PYTHONPATH=build/python /usr/bin/python3 bench/strategy_sweep.py \
+    PYTHONPATH=build/python .venv/bin/python bench/strategy_sweep.py \
         [--ckpt-opt build/bin/ckpt-opt] [--inputs DIR] [--json OUT.json] \
         [--before BEFORE.json] [--doc docs/BENCHMARKS.md] [--quick] [SOURCE ...]
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`optimal` against the recompute policies transformer users know.
 
-    PYTHONPATH=build/python PATH=build/bin:$PATH /usr/bin/python3 \\
+    PYTHONPATH=build/python PATH=build/bin:$PATH .venv/bin/python \\
         bench/transformer_baselines.py [--models tinygpt,gpt2small] [--batch 8] \\
         [--doc docs/BENCHMARKS.md] [--plot docs/figures/transformer-baselines.png]
 

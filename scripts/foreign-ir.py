@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!.venv/bin/python
 """Runs the ckpt passes over .mlir files we did not write.
 
 For every .mlir file under the given paths, splits it on `// -----` lines (as

@@ -14,4 +14,4 @@ build_dir=${BUILD_DIR:-$root/build}
 }
 export PATH="$build_dir/bin:$PATH"
 export PYTHONPATH="$build_dir/python${PYTHONPATH:+:$PYTHONPATH}"
-exec /usr/bin/python3 "$root/scripts/gpu_check.py" "$@"
+exec "${CKPT_VENV:-$root/.venv}/bin/python" "$root/scripts/gpu_check.py" "$@"

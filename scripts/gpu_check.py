@@ -32,7 +32,7 @@ Checks, each a MISS when it fails (the script exits 1 on any):
 
 --cpu-only skips the GPU half (the test suite runs this; machines without
 a GPU). Needs ckpt-opt and ckpt-run on PATH (the shell wrapper puts
-build/bin there) and /usr/bin/python3 with python3-torch for ResNet-18.
+build/bin there) and .venv/bin/python with torch for ResNet-18.
 """
 
 import argparse

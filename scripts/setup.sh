@@ -6,7 +6,9 @@
 #   scripts/setup.sh              install + build + run examples/mlp.mlir
 #   scripts/setup.sh --no-example install + build only
 #
-# Environment: BUILD_DIR (default: build), JOBS (default: 2).
+# Environment: BUILD_DIR (default: build), JOBS (default: 2), CKPT_VENV (the
+# Python environment, default: .venv), CKPT_PYTHON (the Python 3.11 it is made
+# with, default: python3 on PATH).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -28,8 +30,7 @@ packages=(
   cmake ninja-build g++ git
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libgtest-dev libbenchmark-dev pkg-config coinor-libcbc-dev clang-format-22
-  pybind11-dev python3-pybind11 python3-numpy python3-pytest
-  python3-torch python3-torchvision python3-matplotlib python3-tqdm
+  pybind11-dev python3-dev python3-venv
 )
 
 missing=()
@@ -54,6 +55,30 @@ fi
 
 [ -x /usr/lib/llvm-22/bin/mlir-opt ] || die "/usr/lib/llvm-22/bin/mlir-opt is missing after install"
 
+# The Python environment: PyTorch 2, transformers, timm and what the tests
+# use, at the versions of python/requirements.lock, in $venv. Remade only when
+# the requirements change (a stamp holds their checksum). The bindings are
+# built for its interpreter, and every Python command of the project runs it.
+venv=${CKPT_VENV:-$root/.venv}
+py=${CKPT_PYTHON:-python3}
+req="$root/python/requirements.txt"
+lock="$root/python/requirements.lock"
+stamp="$venv/.ckpt-requirements"
+want=$(cat "$req" "$lock" | sha256sum | cut -d' ' -f1)
+if [ ! -x "$venv/bin/python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  ver=$("$py" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) \
+    || die "no Python interpreter '$py' (set CKPT_PYTHON)"
+  [ "$ver" = "3.11" ] || say "warning: $py is Python $ver; python/requirements.lock was made on 3.11"
+  say "making the Python environment $venv ($py, Python $ver): torch, transformers, timm (a few minutes)"
+  [ -x "$venv/bin/python" ] || "$py" -m venv "$venv" || die "python -m venv $venv failed"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check -r "$req" -c "$lock" \
+    2> >(grep -v "is ignored: it is neither" >&2) || die "pip install -r $req failed"
+  echo "$want" > "$stamp"
+else
+  say "Python environment $venv up to date"
+fi
+python="$venv/bin/python"
+
 # The CUDA toolkit (not in Debian main; these machines' image has one in
 # /usr/local/cuda): CUDA_HOME, else /usr/local/cuda, else the toolkit of the
 # ptxas on PATH. When one is found, the GPU tests require its ptxas and
@@ -75,26 +100,22 @@ else
 fi
 
 if [ ! -f "$build_dir/build.ninja" ] || \
-    ! grep -qx "CKPT_CUDA_TOOLKIT:PATH=$cuda" "$build_dir/CMakeCache.txt" 2>/dev/null; then
+    ! grep -qx "CKPT_CUDA_TOOLKIT:PATH=$cuda" "$build_dir/CMakeCache.txt" 2>/dev/null || \
+    ! grep -qx "CKPT_PYTHON_EXECUTABLE:FILEPATH=$python" "$build_dir/CMakeCache.txt" 2>/dev/null; then
   say "configuring in $build_dir"
   cmake -G Ninja -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release \
-    -DCKPT_CUDA_TOOLKIT="$cuda" || die "cmake configure failed"
+    -DCKPT_CUDA_TOOLKIT="$cuda" -DCKPT_PYTHON_EXECUTABLE="$python" || die "cmake configure failed"
 fi
 
 say "building with ninja -j$jobs"
 ninja -C "$build_dir" -j"$jobs" || die "build failed"
 
-# Make `import ckpt` work for Debian's python3 (like `pip install -e`): a .pth
+# Make `import ckpt` work in the environment (like `pip install -e`): a .pth
 # file pointing at the package built in $build_dir/python.
 if [ -d "$build_dir/python/ckpt" ]; then
-  site=$(/usr/bin/python3 -c 'import sysconfig; print(sysconfig.get_path("purelib", "posix_local"))' 2>/dev/null || true)
-  [ -n "$site" ] || site=/usr/local/lib/python3/dist-packages
-  if [ "$(id -u)" -eq 0 ] || [ -w "$(dirname "$site")" ]; then
-    mkdir -p "$site" && echo "$build_dir/python" > "$site/ckpt-build.pth" \
-      && say "python: 'import ckpt' now finds $build_dir/python (via $site/ckpt-build.pth)"
-  else
-    say "python: run with PYTHONPATH=$build_dir/python to import ckpt"
-  fi
+  site=$("$python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')
+  echo "$build_dir/python" > "$site/ckpt-build.pth" \
+    && say "python: '$python -c \"import ckpt\"' finds $build_dir/python (via $site/ckpt-build.pth)"
 fi
 
 if [ $run_example -eq 1 ]; then

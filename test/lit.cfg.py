@@ -45,15 +45,18 @@ llvm_config.add_tool_substitutions(tools, [config.ckpt_tools_dir, config.llvm_to
 config.substitutions.append(("%mlir_include_dir", os.path.join(
     os.path.dirname(os.path.dirname(config.mlir_opt)), "include")))
 
-# Tests that check numerics against numpy need Debian's python3 with numpy.
+# %ckpt_python: the interpreter the bindings are built for (CKPT_PYTHON_EXECUTABLE,
+# the environment scripts/setup.sh makes: PyTorch 2, transformers, timm).
+# Tests that check numerics against numpy need numpy there.
+config.substitutions.append(("%ckpt_python", config.python_executable))
 import subprocess
 try:
-    if subprocess.call(["/usr/bin/python3", "-c", "import numpy"],
+    if subprocess.call([config.python_executable, "-c", "import numpy"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
         config.available_features.add("python-numpy")
     for module, feature in [("pytest", "python-pytest"), ("torch", "python-torch"),
                             ("matplotlib", "python-matplotlib"), ("tqdm", "python-tqdm")]:
-        if subprocess.call(["/usr/bin/python3", "-c", "import " + module],
+        if subprocess.call([config.python_executable, "-c", "import " + module],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) == 0:
             config.available_features.add(feature)
 except OSError:
@@ -122,6 +125,6 @@ if "asan" in config.available_features or "ubsan" in config.available_features:
     config.environment["ASAN_SYMBOLIZER_PATH"] = os.path.join(
         config.llvm_tools_dir, "llvm-symbolizer")
     # The instrumented _ckpt extension needs the ASan runtime loaded first,
-    # which /usr/bin/python3 does not do (importing it aborts with "ASan
+    # which the Python interpreter does not do (importing it aborts with "ASan
     # runtime does not come first"): the Python tests do not run here.
     config.available_features.discard("python-bindings")

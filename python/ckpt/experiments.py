@@ -1,6 +1,6 @@
 """Throughput against memory with ckpt-opt's plans (rotor's Figure 3).
 
-    /usr/bin/python3 -m ckpt.experiments [SOURCE ...] [--out DIR] [--points N]
+    .venv/bin/python -m ckpt.experiments [SOURCE ...] [--out DIR] [--points N]
                                          [--doc FILE] [--slots S] [--device D]
                                          [--chain-model] [--no-plots] [--quiet]
 
@@ -53,7 +53,7 @@ SOURCE is one of
   graph:PATH.json             a Checkmate graph through ckpt.import_graph
   PATH.mlir                   a step in a file
 Without SOURCEs: the default set written in DEFAULT_SOURCES.
-Needs matplotlib for the plots (Debian's python3-matplotlib).
+Needs matplotlib for the plots (python/requirements.txt, in .venv).
 """
 
 import argparse

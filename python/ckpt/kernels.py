@@ -1,6 +1,6 @@
 """Write the kernels of a `ckpt-lower-to-nvptx` output to files.
 
-    /usr/bin/python3 -m ckpt.kernels LOWERED.mlir -o OUTDIR
+    .venv/bin/python -m ckpt.kernels LOWERED.mlir -o OUTDIR
 
 Every `gpu.binary @NAME` of the module becomes OUTDIR/NAME.ptx (the PTX text
 of `format=isa`), OUTDIR/NAME.cubin (the ELF of `format=bin`) or

@@ -41,7 +41,10 @@ def _round(v, dt):
     if dt == "f64":
         return v
     if dt == "f32":
-        return struct.unpack("<f", struct.pack("<f", v))[0]
+        try:
+            return struct.unpack("<f", struct.pack("<f", v))[0]
+        except OverflowError:   # beyond float32's range (finfo(float64).min)
+            return math.copysign(math.inf, v)
     if dt == "f16":
         try:
             return struct.unpack("<e", struct.pack("<e", v))[0]

@@ -1,7 +1,7 @@
 """One updating progress line on stderr, for work that takes more than about
 a second (importing a model, running an experiment over many models).
 
-Drawn by python3-tqdm, and only when stderr is a terminal: redirected
+Drawn by tqdm, and only when stderr is a terminal: redirected
 output, logs and tests never see it. `quiet=True` (the tools' `--quiet`)
 turns it off, and without tqdm installed there is none. Usage::
 
@@ -9,6 +9,7 @@ turns it off, and without tqdm installed there is none. Usage::
         ...; line.step("tracing")
 """
 
+import os
 import sys
 
 
@@ -24,8 +25,17 @@ class Line:
             from tqdm import tqdm
         except ImportError:
             return
+        # A terminal that reports no size (a pseudo-terminal without a
+        # window size, as `script` makes) is taken as 80x24: tqdm 4.70 hides
+        # a bar below the terminal's last row, and 0 rows hides every bar.
+        try:
+            size = os.get_terminal_size(sys.stderr.fileno())
+            sized = size.columns > 0 and size.lines > 0
+        except (OSError, ValueError):
+            sized = False
         self._bar = tqdm(total=total, desc=desc, file=sys.stderr, leave=False,
-                         dynamic_ncols=True)
+                         dynamic_ncols=sized, ncols=None if sized else 80,
+                         nrows=None if sized else 24)
 
     def step(self, what=""):
         if self._bar is not None:

@@ -1,8 +1,8 @@
 """pytest configuration of the ckpt Python suite.
 
-Run it with Debian's python3 (the one the bindings are built for):
+Run it with the environment scripts/setup.sh makes (the bindings are built for it):
 
-    /usr/bin/python3 -m pytest python/tests            # after scripts/setup.sh
+    .venv/bin/python -m pytest python/tests            # after scripts/setup.sh
 
 `CKPT_BUILD_DIR` (default: build/ at the repository root) names the build
 whose Python package (build/python) and tools (build/bin: ckpt-opt, ckpt-run)

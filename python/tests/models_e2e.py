@@ -5,7 +5,7 @@
 Each family is a factory called with no arguments, so that it is also a
 user model of the command line:
 
-    PYTHONPATH=build/python /usr/bin/python3 -m ckpt.torch_import \\
+    PYTHONPATH=build/python .venv/bin/python -m ckpt.torch_import \\
         python/tests/models_e2e.py:vit_small --input-shape 2x3x32x32
 
 FAMILIES names every model with its input shape and dtype, the only things
@@ -311,6 +311,41 @@ def ckpt_run_inputs(text, name):
     return splitmix_inputs(shapes, SEED, dtypes)
 
 
+def bias_term_hooks(m, state, sums):
+    """Hooks on every module of `m` with a bias parameter in `state` that
+    add, into sums["<module>.bias"], the sum|terms| of each entry of the
+    bias gradient (the sum over every axis but the bias's of |gradient at
+    the module's output|; numerics.bound). Returns the hook handles."""
+    handles = []
+    for mname, mod in m.named_modules():
+        bias = getattr(mod, "bias", None)
+        if not isinstance(bias, torch.nn.Parameter) or f"{mname}.bias" not in state:
+            continue
+
+        # The bias is on the channels (dim 1) of convolutions, channel
+        # norms and LayerNorm subclasses over NCHW (ConvNeXt's LayerNorm2d),
+        # on the trailing dims of every other module (nn.Linear, nn.LayerNorm,
+        # a language model head's own bias).
+        channels = isinstance(mod, (nn.modules.conv._ConvNd, nn.modules.batchnorm._BatchNorm,
+                                    nn.GroupNorm, nn.modules.instancenorm._InstanceNorm)) or (
+            isinstance(mod, nn.LayerNorm) and type(mod) is not nn.LayerNorm)
+
+        def hook(mod, inputs, out, key=f"{mname}.bias", nd=bias.dim(), numel=bias.numel(),
+                 trailing=not channels):
+            if not isinstance(out, torch.Tensor) or not out.requires_grad:
+                return
+
+            def grad_hook(g):
+                a = g.abs()
+                a = (a.flatten(0, a.dim() - nd - 1).sum(0) if trailing and a.dim() > nd
+                     else a.transpose(0, 1).flatten(1).sum(1) if not trailing else a)
+                if a.numel() == numel:      # else the output is not biased as assumed
+                    sums[key] = sums.get(key, 0) + a.detach().numpy()
+            out.register_hook(grad_hook)
+        handles.append(mod.register_forward_hook(hook))
+    return handles
+
+
 def eager_step(model, x, t, params, dtype, terms=False):
     """Loss (cross entropy, the importer's default) and every gradient by
     eager autograd with the importer's training-mode semantics, in `dtype`
@@ -318,7 +353,7 @@ def eager_step(model, x, t, params, dtype, terms=False):
     With `terms`, also returns, per result, the sum|terms| of each entry of a
     bias gradient (the sum over every axis but the bias's of |gradient at
     the module's output|; numerics.bound), None for the other results."""
-    from torch.nn.utils.stateless import functional_call
+    from torch.func import functional_call
     from ckpt.torch_import import trace
     m = trace._prepare(model)
     names = [n for n, _ in m.named_parameters()]
@@ -326,31 +361,15 @@ def eager_step(model, x, t, params, dtype, terms=False):
     state = dict(zip(names, ps))
     state.update((n, b.to(dtype)) for n, b in m.named_buffers()
                  if b is not None and b.is_floating_point())
-    sums, handles = {}, []
-    if terms:
-        for mname, mod in m.named_modules():
-            bias = getattr(mod, "bias", None)
-            if not isinstance(bias, torch.nn.Parameter) or f"{mname}.bias" not in state:
-                continue
-
-            def hook(mod, inputs, out, key=f"{mname}.bias", nd=bias.dim(),
-                     trailing=isinstance(mod, nn.Linear) or type(mod) is nn.LayerNorm):
-                if not isinstance(out, torch.Tensor) or not out.requires_grad:
-                    return
-
-                def grad_hook(g):
-                    a = g.abs()
-                    a = (a.flatten(0, a.dim() - nd - 1).sum(0) if trailing and a.dim() > nd
-                         else a.transpose(0, 1).flatten(1).sum(1) if not trailing else a)
-                    sums[key] = sums.get(key, 0) + a.detach().numpy()
-                out.register_hook(grad_hook)
-            handles.append(mod.register_forward_hook(hook))
+    sums = {}
+    handles = bias_term_hooks(m, state, sums) if terms else []
     try:
         x = torch.tensor(x)
         x = x.to(dtype) if x.is_floating_point() else x
         out = functional_call(m, state, (x,))
         value = torch.nn.functional.cross_entropy(out, torch.tensor(t).to(dtype))
-        grads = torch.autograd.grad(value, ps)
+        grads = torch.autograd.grad(value, ps, allow_unused=True)
+        grads = [g if g is not None else torch.zeros_like(p) for g, p in zip(grads, ps)]
     finally:
         for h in handles:
             h.remove()
@@ -431,6 +450,6 @@ def tempdir():
     return tempfile.TemporaryDirectory(prefix="ckpt-e2e-")
 
 
-__all__ = ["FAMILIES", "import_family", "base_run", "plan_only", "plan_and_run", "compare_with_eager",
+__all__ = ["FAMILIES", "import_family", "bias_term_hooks", "base_run", "plan_only", "plan_and_run", "compare_with_eager",
            "ckpt_run_inputs", "step_arguments", "splitmix_has_ranges", "Unreproducible",
            "cli_spec"]

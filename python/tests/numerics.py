@@ -135,7 +135,7 @@ def check_results(got, ref32, ref64, what, k, printed=False, terms=None):
 
 def reduction_length(model, x, loss="mse"):
     """K of the error model: the longest reduction of `model`'s training step
-    on input `x` (forward and backward), from its modules' types and the
+    on input `x` (a tuple: the model's inputs) (forward and backward), from its modules' types and the
     shapes they see in one forward pass (a copy in training mode: nothing of
     the model changes), and from the loss: "mse" a mean over all the
     output's entries, "cross_entropy" a log-sum-exp over the classes (the
@@ -192,11 +192,13 @@ def reduction_length(model, x, loss="mse"):
     handles = [mod.register_forward_hook(hook) for mod in m.modules()]
     try:
         with torch.no_grad():
-            out = m(x)
+            out = m(*x) if isinstance(x, (tuple, list)) else m(x)
     finally:
         for h in handles:
             h.remove()
-    if loss.split(":")[0] in ("cross_entropy", "nll_loss"):    # losses.py specs too
+    if loss == "model":     # the model's own loss: cross entropy of its logits
+        out = out.logits
+    if loss.split(":")[0] in ("cross_entropy", "nll_loss", "model"):    # losses.py specs too
         lengths.extend([out.shape[-1], numel(out) // out.shape[-1]])
     else:
         lengths.append(numel(out))

@@ -40,7 +40,7 @@ parallel work have not landed yet, are strict xfails naming the ops; flip
 them when they land. Each test takes a few seconds here (2-core machine).
 The full sizes are bench/importer_coverage.py's (and CKPT_SLOW=1 here).
 
-Run: /usr/bin/python3 -m pytest python/tests/test_models_e2e.py
+Run: .venv/bin/python -m pytest python/tests/test_models_e2e.py
 """
 
 import os

@@ -2,7 +2,7 @@
 
 Plain test_* functions with assert: run under pytest, or directly:
 
-    PYTHONPATH=build/python /usr/bin/python3 python/tests/test_solver.py
+    PYTHONPATH=build/python .venv/bin/python python/tests/test_solver.py
 
 which runs every test and prints "OK: N tests" when all pass.
 """

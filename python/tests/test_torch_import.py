@@ -13,7 +13,7 @@ torchvision models are imported and planned with ckpt-opt (no execution).
 torchvision's ResNet-18 (64x64, batch 2) is run against eager autograd in the
 default suite; only the biggest planning cases need CKPT_SLOW=1.
 
-Run: /usr/bin/python3 -m pytest python/tests/test_torch_import.py
+Run: .venv/bin/python -m pytest python/tests/test_torch_import.py
 """
 
 import importlib.util
@@ -28,7 +28,7 @@ import time
 import numpy as np
 import pytest
 
-# torch is a declared dependency (scripts/setup.sh installs python3-torch):
+# torch is a declared dependency (scripts/setup.sh installs it in .venv):
 # without it these checks fail instead of turning into skips.
 import torch  # noqa: E402
 
@@ -67,7 +67,7 @@ def eager_step(model, loss, x, t, params, dtype=torch.float32):
     training-mode semantics (batch statistics, no dropout), in `dtype`
     (torch.float64: the error model's reference, on the same float32 values
     upcast; integer inputs stay integers)."""
-    from torch.nn.utils.stateless import functional_call
+    from torch.func import functional_call
     m = ti.trace._prepare(model)
     names = [n for n, _ in m.named_parameters()]
     ps = [torch.tensor(p).to(dtype).requires_grad_() for p in params]
@@ -491,22 +491,26 @@ def test_keep_policies_mark_what_the_baselines_keep():
     # residual sum) is kept.
     kept, dropped, outside = _policy_split("blocks")
     assert kept == ["add", "add"] and outside == []
-    # save matmuls: the products (in-projection mm, scores baddbmm, context
-    # bmm, three addmm) and the block outputs.
+    # save matmuls (torchtitan's list): the products (in-projection mm, three
+    # addmm), PyTorch 2's fused attention with its two outputs (getitem: the
+    # context and the logsumexp; nn.MultiheadAttention runs it in training
+    # without dropout), and the block outputs.
+    flash = "_scaled_dot_product_flash_attention_for_cpu"
     kept, dropped, outside = _policy_split("matmuls")
-    assert kept == sorted(["add", "addmm", "addmm", "addmm", "baddbmm", "bmm", "mm"] * 2)
-    assert outside == [] and not {"mm", "addmm", "bmm", "baddbmm"} & set(dropped)
+    assert kept == sorted(["add", "addmm", "addmm", "addmm", flash, "getitem", "getitem",
+                           "mm"] * 2)
+    assert outside == [] and not {"mm", "addmm", flash} & set(dropped)
     # Megatron's selective recompute: the attention core alone is dropped,
-    # the scores (baddbmm with the mask), softmax (amax, sub, exp, sum, div)
-    # and autograd's saved views of them (detach), per block; the context
-    # bmm and everything else is kept.
+    # the fused kernel, its outputs and the views of them (getitem, detach,
+    # the heads' permute and view back), per block; everything else is kept.
     kept, dropped, outside = _policy_split("attention")
-    assert dropped == sorted(["amax", "baddbmm", "detach", "detach", "detach", "detach",
-                              "div", "exp", "sub", "sum"] * 2)
-    assert outside == [] and "bmm" in kept
-    # With dropout on, the attention-weight dropout is in the core too.
+    assert dropped == sorted([flash, "detach", "getitem", "getitem", "permute", "view"] * 2)
+    assert outside == [] and "mm" in kept and "addmm" in kept
+    # With dropout on, nn.MultiheadAttention takes the unfused path: the
+    # core is between the scores bmm (dropped) and the context bmm (kept),
+    # the attention-weight dropout in it.
     kept, dropped, outside = _policy_split("attention", dropout=True)
-    assert "bernoulli_" in dropped and "bmm" in kept
+    assert "bernoulli_" in dropped and kept.count("bmm") == 2 and dropped.count("bmm") == 2
 
 
 def test_keep_policy_errors(tmp_path):
@@ -628,7 +632,7 @@ def test_dropout_masks_are_philox_and_gradients_match(tmp_path):
         masks.append(mask)
     assert not np.array_equal(masks[0], masks[1])   # the mask number matters
 
-    from torch.nn.utils.stateless import functional_call
+    from torch.func import functional_call
 
     def eager(dtype):
         ps = [torch.tensor(a).to(dtype).requires_grad_() for a in ins[2:-1]]

@@ -15,7 +15,7 @@ Philox gives for ckpt-run's seed. Planned with `ckpt-opt
 names), lowered and run, the steps give bit-identical outputs to the
 unplanned run.
 
-Run: /usr/bin/python3 -m pytest python/tests/test_torch_import_conv.py
+Run: .venv/bin/python -m pytest python/tests/test_torch_import_conv.py
 """
 
 import json
@@ -210,7 +210,7 @@ def _eager(model, loss, ins, dtype, masks=None, terms=False):
     With `terms`, also the sum|terms| of each bias gradient's entries (the
     sum over all but the bias's axis of |gradient at the module's output|;
     numerics.bound), None for the other results."""
-    from torch.nn.utils.stateless import functional_call
+    from torch.func import functional_call
     from torchvision.ops import StochasticDepth
     m = ti.trace._prepare(model, dropout=masks is not None)
     if masks is not None:

@@ -10,7 +10,7 @@ integers in [-8, 8]: out of range for the small tables here, which is what
 the clamping tests want), except in `test_integer_ranges_run_*`, which need
 ckpt-prepare-entry / ckpt-run to honour `ckpt.range` (ids drawn in [LO, HI)).
 
-Run: /usr/bin/python3 -m pytest python/tests/test_torch_import_index.py
+Run: .venv/bin/python -m pytest python/tests/test_torch_import_index.py
 """
 
 import os
@@ -57,7 +57,7 @@ def step_args(text, name):
 def eager(model, loss, x, t, params, dtype):
     """Loss and gradients by eager autograd (the importer's semantics) with
     PyTorch's own loss functions for the spec `loss`, in `dtype`."""
-    from torch.nn.utils.stateless import functional_call
+    from torch.func import functional_call
     spec = parse_loss(loss)
     m = ti.trace._prepare(model)
     names = [n for n, _ in m.named_parameters()]

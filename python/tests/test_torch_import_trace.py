@@ -2,7 +2,7 @@
 default (fake-tensor) tracing, the one-line tracing errors, the built-in
 llama and the size options of the built-in transformers.
 
-Run: /usr/bin/python3 -m pytest python/tests/test_torch_import_trace.py
+Run: .venv/bin/python -m pytest python/tests/test_torch_import_trace.py
 """
 
 import math

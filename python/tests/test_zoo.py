@@ -14,7 +14,7 @@ from ckpt import zoo
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 STEPS = os.path.join(ROOT, "test", "Inputs", "steps")
 
-# A declared dependency (python3-torch): missing, the suite fails.
+# A declared dependency (torch, in .venv): missing, the suite fails.
 import torch  # noqa: E402
 
 torch.set_num_threads(1)

@@ -13,13 +13,13 @@
 // PREPARED-SAME: ckpt.input_ranges = [array<i64: 1000, 1003>, array<i64>, array<i64: -2, 0>]
 // RUN: ckpt-opt %s --ckpt-remat-pipeline --ckpt-lower-to-cpu -o %t.mlir
 // RUN: ckpt-run %t.mlir --entry=ids --seed=3 --print-outputs > %t.json
-// RUN: /usr/bin/python3 -c "import json,sys; o=json.load(open(sys.argv[1]))['outputs']; a=o[1]['values']; b=o[2]['values']; print('ids', sorted(set(a)), 'neg', sorted(set(b)), 'n', len(a), len(b))" %t.json | FileCheck %s
+// RUN: %ckpt_python -c "import json,sys; o=json.load(open(sys.argv[1]))['outputs']; a=o[1]['values']; b=o[2]['values']; print('ids', sorted(set(a)), 'neg', sorted(set(b)), 'n', len(a), len(b))" %t.json | FileCheck %s
 // With 64 draws each, every value of each range turns up.
 // CHECK: ids [1000, 1001, 1002] neg [-2, -1] n 64 64
 // Without the attribute the same argument gets [-8, 8].
 // RUN: sed -e 's/ {ckpt.range = array<i64: 1000, 1003>}//' -e 's/ {ckpt.range = array<i64: -2, 0>}//' %s | ckpt-opt --ckpt-remat-pipeline --ckpt-lower-to-cpu -o %t.plain.mlir
 // RUN: ckpt-run %t.plain.mlir --entry=ids --seed=3 --print-outputs > %t.plain.json
-// RUN: /usr/bin/python3 -c "import json,sys; a=json.load(open(sys.argv[1]))['outputs'][1]['values']; print('plain', min(a) >= -8 and max(a) <= 8 and min(a) < 0)" %t.plain.json | FileCheck %s --check-prefix=PLAIN
+// RUN: %ckpt_python -c "import json,sys; a=json.load(open(sys.argv[1]))['outputs'][1]['values']; print('plain', min(a) >= -8 and max(a) <= 8 and min(a) < 0)" %t.plain.json | FileCheck %s --check-prefix=PLAIN
 // PLAIN: plain True
 func.func @ids(%ids: tensor<64xi64> {ckpt.range = array<i64: 1000, 1003>},
                %x: tensor<3xf32>,

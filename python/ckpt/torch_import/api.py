@@ -15,6 +15,7 @@ from .models import MODELS, SIZES, build_model
 from .policies import POLICIES, keep_nodes
 from .trace import _Scopes, _shape, _trace, load_user_model, user_inputs
 from .translate import _Translator
+from .emit import _mlir_dtype, _ttype
 from .losses import parse_loss
 
 
@@ -23,7 +24,7 @@ from .losses import parse_loss
 
 def import_module_info(module, example_inputs, target, loss="cross_entropy", name=None,
                        device=None, tracing_mode="fake", dropout=False, keep=None,
-                       block_class=None):
+                       block_class=None, input_names=None, input_ranges=None):
     """Like import_module, but returns (text, info): info holds the counts
     ('aten_ops', 'mlir_ops', 'opaque_ops', 'opaque' by name), the parameter
     names ('params'), the seconds spent tracing ('trace_s', functionalization
@@ -46,17 +47,27 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
                     else (set(), None))
     start = time.perf_counter()
     arg_info = []
-    if len(inputs) == 1:
+    if input_names is not None:
+        for x, xn in zip(inputs, input_names):
+            arg_info.append((re.sub(r"\W", "_", xn), f"{xn} {list(x.shape)}"))
+    elif len(inputs) == 1:
         arg_info.append(("x", f"input {list(inputs[0].shape)}"))
     else:
         for i, x in enumerate(inputs):
             arg_info.append((f"x{i}", f"input {i} {list(x.shape)}"))
-    arg_info.append(("t", f"target {list(target.shape)} ({loss})"))
+    if target is not None:
+        arg_info.append(("t", f"target {list(target.shape)} ({loss})"))
     for i, (pn, ps) in enumerate(zip(pnames, pshapes)):
         arg_info.append((f"p{i}", f"{pn} {list(ps)}"))
     tr = _Translator(gm, name, arg_info, kept)
     body = tr.run()
-    ranges = getattr(tr, "ranges", {})   # valid ranges of integer arguments (ops_index)
+    ranges = dict(getattr(tr, "ranges", {}))   # valid ranges of integer arguments (ops_index)
+    # Ranges the caller knows (class labels), intersected with the ops' own.
+    for arg, (lo, hi) in (input_ranges or {}).items():
+        i = [a for a, _ in arg_info].index(arg)
+        if arg in ranges:
+            lo, hi = max(lo, ranges[arg][0]), min(hi, ranges[arg][1])
+        ranges[arg] = (lo, hi, _ttype(tuple(inputs[i].shape), _mlir_dtype(inputs[i].dtype)))
     body = _with_ranges(body, ranges)
     arg_info = [(a, c + (f", valid range [{ranges[a][0]}, {ranges[a][1]})" if a in ranges else ""))
                 for a, c in arg_info]
@@ -162,9 +173,12 @@ def main(argv=None):
                     "your own nn.Module as path/to/file.py:ClassOrFactory.")
     ap.add_argument("model", help="a built-in (" + ", ".join(MODELS) + "), another "
                     "torchvision.models constructor (e.g. mobilenet_v2, vit_b_16, "
-                    "convnext_tiny), or path/to/file.py:Name, where Name is an "
-                    "nn.Module class or a function returning one, called with no "
-                    "arguments (needs --input-shape)")
+                    "convnext_tiny), hf:CONFIG.json (a Hugging Face model built from "
+                    "its config, no weights, trained with its own loss: --batch, "
+                    "--seq or --image), timm:NAME (a timm model, random weights: "
+                    "--batch, --image, --classes), or path/to/file.py:Name, where "
+                    "Name is an nn.Module class or a function returning one, called "
+                    "with no arguments (needs --input-shape)")
     ap.add_argument("--batch", type=int, help="batch size (built-in and torchvision "
                     "models)")
     ap.add_argument("--image", type=int, help="image size (default: 224; 299 for "
@@ -219,8 +233,34 @@ def main(argv=None):
     try:
         import torch
         torch.set_num_threads(max(1, min(torch.get_num_threads(), 4)))
-        user = ":" in opts.model
-        if user:
+        hf_spec = opts.model.startswith("hf:")
+        timm_spec = opts.model.startswith("timm:")
+        user = ":" in opts.model and not hf_spec and not timm_spec
+        ranges, names = None, None
+        if hf_spec or timm_spec:
+            for flag in ("input_shape", "target_shape") + tuple(
+                    f for f in SIZES if f != "seq" or timm_spec):
+                if getattr(opts, flag) is not None:
+                    raise ValueError(f"--{flag.replace('_', '-')} is not for "
+                                     f"{opts.model.split(':')[0]}: models")
+            if opts.batch is None or opts.batch < 1:
+                raise ValueError("--batch (at least 1) is required")
+        if hf_spec:
+            if opts.loss != "cross_entropy" or opts.classes is not None:
+                raise ValueError("hf: models train with their own loss (labels given): "
+                                 "no --loss or --classes")
+            from . import hf
+            model, x, names, name, ranges = hf.build_model(
+                opts.model[3:], opts.batch, seq=opts.seq, image=opts.image)
+            opts.loss, target = "model", None
+        elif timm_spec:
+            from . import timm_models
+            model, x, target = timm_models.build_model(
+                opts.model[5:], opts.batch, opts.image, opts.classes)
+            name = opts.model[5:]
+            if parse_loss(opts.loss).indices:
+                target = target.argmax(-1)
+        elif user:
             if opts.input_shape is None:
                 raise ValueError("a model given as path/to/file.py:Name needs --input-shape")
             for flag in ("batch", "image", "classes") + SIZES:
@@ -257,7 +297,8 @@ def main(argv=None):
         text, info = import_module_info(model, x, target, opts.loss, name=name,
                                         tracing_mode=opts.tracing,
                                         dropout=opts.dropout, keep=opts.keep,
-                                        block_class=opts.block_class)
+                                        block_class=opts.block_class,
+                                        input_names=names, input_ranges=ranges)
         line.step("writing")
     except ValueError as e:
         line.close()

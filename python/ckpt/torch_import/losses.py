@@ -12,6 +12,11 @@
                                          argument of the step (not one-hot)
     nll_loss[:ignore_index=I]            negative log-likelihood of an output
                                          of log-probabilities, class indices
+    model                                the model computes its own loss (a
+                                         Hugging Face model given `labels`):
+                                         its output's `.loss` (or ["loss"],
+                                         or the output itself when it is a
+                                         0-d tensor); no target argument
 
 Options join with commas (`cross_entropy:label_smoothing=0.1,ignore_index=3`).
 The same string is `import_module(..., loss=SPEC)` and `--loss SPEC`.
@@ -25,7 +30,7 @@ with `ignore_index` over the rows not ignored (NaN when all are).
 Part of ckpt.torch_import (see its docstring).
 """
 
-KINDS = ("cross_entropy", "mse", "nll_loss")
+KINDS = ("cross_entropy", "mse", "nll_loss", "model")
 
 
 class LossSpec:
@@ -65,7 +70,7 @@ def parse_loss(spec):
         if key in opts:
             raise ValueError(f"loss '{spec}': option '{key}' given twice")
         allowed = {"cross_entropy": ("label_smoothing", "ignore_index", "indices"),
-                   "nll_loss": ("ignore_index",), "mse": ()}[kind]
+                   "nll_loss": ("ignore_index",), "mse": (), "model": ()}[kind]
         if key not in allowed:
             raise ValueError(f"loss '{spec}': {kind} takes "
                              + (f"the options {', '.join(allowed)}" if allowed else "no options")
@@ -96,6 +101,8 @@ def loss_value(spec, out, t):
     import torch
     F = torch.nn.functional
     spec = parse_loss(spec)
+    if spec.kind == "model":
+        return model_loss(out)
     if spec.kind == "mse":
         return F.mse_loss(out, t)
     ii = spec.ignore_index
@@ -118,3 +125,23 @@ def loss_value(spec, out, t):
         return per_row.mean()
     keep = t != ii
     return torch.where(keep, per_row, torch.zeros_like(per_row)).sum() / keep.sum()
+
+
+def model_loss(out):
+    """The loss a model returned: `out.loss` (Hugging Face's ModelOutput),
+    `out["loss"]`, the first field of a tuple, or `out` itself, which must
+    be a 0-d floating tensor."""
+    import torch
+    loss = getattr(out, "loss", None)
+    if loss is None and isinstance(out, dict):
+        loss = out.get("loss")
+    if loss is None and isinstance(out, (tuple, list)) and out:
+        loss = out[0]
+    if loss is None:
+        loss = out
+    if not isinstance(loss, torch.Tensor) or loss.dim() != 0 or not loss.is_floating_point():
+        what = (f"a tensor of shape {list(loss.shape)}" if isinstance(loss, torch.Tensor)
+                else type(out).__name__)
+        raise ValueError(f"loss 'model': the model returned {what}, not a loss "
+                         "(a 0-d float tensor, or an output with .loss: pass the labels)")
+    return loss

@@ -383,6 +383,13 @@ def _ew_to_copy(r, a, dt, kw):
     return _sc(r, a[0], dt)
 
 
+@_ew("copy.default", "fill.Tensor")
+def _ew_copy(r, a, dt, kw):
+    """copy(self, src) and fill(self, value): src (value) broadcast to self's
+    shape, in self's type (the functional form of copy_ and fill_)."""
+    return _sc(r, a[1], dt)
+
+
 _VIEW_OPS = {"detach.default", "alias.default", "lift_fresh_copy.default", "clone.default",
              "contiguous.default", "lift_fresh.default", "conj_physical.default",
              "view.default", "_reshape_alias.default", "_unsafe_view.default",
@@ -394,7 +401,8 @@ _VIEW_OPS = {"detach.default", "alias.default", "lift_fresh_copy.default", "clon
 
 _REDUCTIONS = {"sum.dim_IntList", "sum.default", "mean.dim", "mean.default",
                "amax.default", "amin.default", "var.correction", "var_mean.correction",
-               "var.dim", "var.default"}
+               "var.dim", "var.default", "all.dim", "all.dims", "all.default", "any.dim",
+               "any.dims", "any.default"}
 
 # Ops that lower to executable MLIR (some only for some arguments: convolution
 # for 2-D, ungrouped, untransposed; pooling for 2-D without ceil-mode

@@ -287,7 +287,120 @@ def _h_repeat(tr, node, base, metas):
     return tr.em.reshape(t, shape, base)
 
 
-_OPS = ["index_select.default", "gather.default", "scatter.src", "scatter.value",
-        "scatter_add.default", "index_add.default", "stack.default", "repeat.default"]
+def _one_index(node, n):
+    """(dim, index node) of advanced indexing x[..., idx, ...] with one index
+    tensor (the others None, as `x[:, idx]`): PyTorch's index.Tensor and
+    index_put with more than one index tensor are not translated."""
+    from torch.fx import Node
+    indices = list(node.args[1])
+    given = [i for i, t in enumerate(indices) if t is not None]
+    if len(given) != 1 or not isinstance(indices[given[0]], Node) or given[0] >= n:
+        raise _Unsupported()
+    return given[0], indices[given[0]]
+
+
+@_handler("index.Tensor")
+def _h_index(tr, node, base, metas):
+    """x[..., idx, ...] (one index tensor, at dim d): the result is x's
+    shape with dim d replaced by idx's shape, and reads x at the clamped
+    idx[i] along d (Swin's relative position bias table)."""
+    shape, dt = metas[0]
+    x = tr.mat(node.args[0], base + "_x")
+    n = len(x.shape)
+    dim, index_node = _one_index(node, n)
+    idx = tr.view(index_node)
+    _int_index(idx)
+    k = len(idx.shape)
+    if tuple(shape) != x.shape[:dim] + idx.shape + x.shape[dim + 1:]:
+        raise _Unsupported()
+    note_range(tr, idx, x.shape[dim])
+    m = len(shape)
+    ids = [f"d{i}" for i in range(m)]
+    e = tr.em.empty(shape, dt, base)
+
+    def body(r, a, o):
+        j = clamp_index(r, a[0], idx.dt, x.shape[dim])
+        coords = ([r.index(d) for d in range(dim)] + [j]
+                  + [r.index(d + k - 1) for d in range(dim + 1, n)])
+        return [_extract(r, x, coords)]
+    return tr.em.generic(base, m, ["parallel"] * m,
+                         [(idx.root, idx.access(ids[dim:dim + k]))], [(e, ids)], body)[0]
+
+
+@_handler("index_put.default")
+def _h_index_put(tr, node, base, metas):
+    """x.index_put([..., idx, ...], values, accumulate): out = x, then for
+    every position p of idx, out[..., clamp(idx[p]), ...] = values[..., p,
+    ...] (the last writer in order wins, as PyTorch's CPU loop) or, with
+    accumulate (the backward of index.Tensor), += in order. A reduction
+    over the positions for every result element."""
+    shape, dt = metas[0]
+    x = tr.mat(node.args[0], base + "_x")
+    n = len(x.shape)
+    dim, index_node = _one_index(node, n)
+    idx = tr.view(index_node)
+    _int_index(idx)
+    values = tr.view(node.args[2])
+    accumulate = node.args[3] if len(node.args) > 3 else node.kwargs.get("accumulate", False)
+    k = len(idx.shape)
+    if (values.shape != x.shape[:dim] + idx.shape + x.shape[dim + 1:] or x.dt != dt
+            or _numel(idx.shape) == 0):
+        raise _Unsupported()
+    note_range(tr, idx, x.shape[dim])
+    ids = [f"d{i}" for i in range(n)]
+    pos = [f"d{n + i}" for i in range(k)]
+    ins = [(idx.root, idx.access(pos)),
+           (values.root, values.access(ids[:dim] + pos + ids[dim + 1:]))]
+
+    def body(r, a, o):
+        j = clamp_index(r, a[0], idx.dt, x.shape[dim])
+        hit = r.cmp("eq", j, r.index(dim), "index")
+        v = r.cast(a[1], values.dt, dt)
+        if accumulate:
+            return [r.add(o[0], r.select(hit, v, r.scalar(0, dt), dt), dt)]
+        return [r.select(hit, v, o[0], dt)]
+    if any(s == 1 for s in idx.shape):
+        # a unit position dim gives a loop no operand bounds (_position_loop)
+        raise _Unsupported()
+    init = tr.em.materialize(_View(x), base + "_init")
+    return tr.em.generic(base, n + k, ["parallel"] * n + ["reduction"] * k, ins,
+                         [(init, ids)], body)[0]
+
+
+@_handler("roll.default")
+def _h_roll(tr, node, base, metas):
+    """x.roll(shifts, dims): out[i] = x[i with each rolled dim d ->
+    (i[d] - shift) mod size] (Swin's shifted windows). Without dims (a roll
+    of the flattened tensor) it is not translated."""
+    shape, dt = metas[0]
+    x = tr.mat(node.args[0], base + "_x")
+    n = len(x.shape)
+    shifts = list(node.args[1]) if isinstance(node.args[1], (list, tuple)) else [node.args[1]]
+    dims = node.args[2] if len(node.args) > 2 else node.kwargs.get("dims", [])
+    dims = list(dims) if isinstance(dims, (list, tuple)) else [dims]
+    if not dims or len(dims) != len(shifts) or n == 0:
+        raise _Unsupported()
+    amount = {}
+    for sh, d in zip(shifts, dims):
+        d %= n
+        amount[d] = (amount.get(d, 0) + sh) % x.shape[d]
+    ids = [f"d{i}" for i in range(n)]
+    e = tr.em.empty(shape, dt, base)
+
+    def body(r, a, o):
+        coords = []
+        for d in range(n):
+            i = r.index(d)
+            if amount.get(d):
+                back = x.shape[d] - amount[d]
+                i = r.op(f"affine.apply affine_map<(a) -> ((a + {back}) mod {x.shape[d]})>({i})")
+            coords.append(i)
+        return [_extract(r, x, coords)]
+    return tr.em.generic(base, n, ["parallel"] * n, [], [(e, ids)], body)[0]
+
+
+_OPS = ["roll.default", "index_select.default", "gather.default", "scatter.src", "scatter.value",
+        "scatter_add.default", "index_add.default", "stack.default", "repeat.default",
+        "index.Tensor", "index_put.default"]
 EXECUTABLE_OPS.extend(o for o in _OPS if o not in EXECUTABLE_OPS)
 EXECUTABLE_OPS.sort()

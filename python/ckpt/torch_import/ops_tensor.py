@@ -99,8 +99,15 @@ def _h_embedding_backward(tr, node, base, metas):
     if by_freq or len(shape) != 2 or idx.dt not in ("i64", "i32") or not _is_float(dt):
         raise _Unsupported()
     em = tr.em
-    k = len(idx.shape)
-    pos = [f"d{2 + i}" for i in range(k)]
+    # One reduction dim per position dim of size > 1 (a unit dim, as of
+    # position ids [1, S] viewed from arange(S), reads index 0 and gives no
+    # loop dim: its loop's range could not be taken from any operand).
+    pos = ["0"] * len(idx.shape)
+    k = 0
+    for i, size in enumerate(idx.shape):
+        if size != 1:
+            pos[i] = f"d{2 + k}"
+            k += 1
     init = em.fill(0.0, shape, dt, base)
 
     note_range(tr, idx, shape[0])
@@ -403,15 +410,29 @@ def _h_split(tr, node, base, metas):
 
 @_handler("constant_pad_nd.default")
 def _h_constant_pad(tr, node, base, metas):
+    """F.pad with a constant: pads (last dim first, low then high) may be
+    negative, which crops (Swin and MaxViT undo their window padding so):
+    the crop first, as a slice, then the padding."""
     x = tr.mat(node.args[0], base + "_x")
     pads = list(node.args[1])
     value = node.args[2] if len(node.args) > 2 else 0
-    if any(p < 0 for p in pads):
-        raise _Unsupported()
     n = len(x.shape)
+    if len(pads) % 2 or len(pads) > 2 * n:
+        raise _Unsupported()
     low, high = [0] * n, [0] * n
     for i in range(len(pads) // 2):
         low[n - 1 - i], high[n - 1 - i] = pads[2 * i], pads[2 * i + 1]
+    if any(lo < 0 or hi < 0 for lo, hi in zip(low, high)):
+        start = [max(0, -lo) for lo in low]
+        sizes = [x.shape[d] - start[d] - max(0, -high[d]) for d in range(n)]
+        if min(sizes) < 0:
+            raise _Unsupported()
+        name = tr.em.fresh(base + "_crop")
+        crop = _T(name, sizes, x.dt)
+        tr.em.emit(f"{name} = tensor.extract_slice {x.name}{start} {sizes} {[1] * n} : "
+                   f"{x.type} to {crop.type}")
+        x = crop
+        low, high = [max(0, v) for v in low], [max(0, v) for v in high]
     return tr.em.pad(x, low, high, value, base)
 
 

@@ -8,11 +8,12 @@ model (the repeated modules: transformer layers, residual blocks):
              input; everything inside is recomputed in its backward.
   attention  Megatron-LM's selective recompute: keep everything but the
              attention core (the scores, mask, softmax and dropout between the
-             two batched matmuls of an attention module); recompute that.
+             two batched matmuls of an attention module, or PyTorch 2's fused
+             attention kernel, scaled_dot_product_attention); recompute that.
   matmuls    PyTorch's selective activation checkpointing with the policy
-             "save the matmuls": inside blocks, keep the outputs of matrix
-             products (mm, addmm, bmm, baddbmm, convolution) and recompute
-             the rest.
+             "save the matmuls" (torchtitan's): inside blocks, keep the outputs
+             of matrix products (mm, addmm, bmm, baddbmm, convolution) and of
+             the fused attention kernel, and recompute the rest.
 
 Under every policy, what lies outside the blocks (embeddings, the head, the
 loss) is kept, and so is every value a block passes on to the rest of the
@@ -26,7 +27,14 @@ from collections import Counter
 
 POLICIES = ("blocks", "attention", "matmuls")
 
-_MATMULS = {"mm", "addmm", "bmm", "baddbmm", "convolution", "matmul"}
+# PyTorch 2's fused attention kernels: the attention core in one op (its
+# outputs: the context and the logsumexp).
+_ATTENTION_KERNELS = {"_scaled_dot_product_flash_attention_for_cpu",
+                      "_scaled_dot_product_flash_attention",
+                      "_scaled_dot_product_efficient_attention",
+                      "_scaled_dot_product_cudnn_attention"}
+# torchtitan's "save the matmuls" list saves the fused attention's outputs too.
+_MATMULS = {"mm", "addmm", "bmm", "baddbmm", "convolution", "matmul"} | _ATTENTION_KERNELS
 _BATCHED = {"bmm", "baddbmm"}
 # Ops whose result is a view (an alias) of their first input: autograd saves
 # such views (a detach of softmax's output), which must follow their input.
@@ -102,6 +110,10 @@ def keep_nodes(gm, scopes, policy, block_cls=None):
             if span is not None:
                 by_span.setdefault(span, []).append(n)
         for nodes in by_span.values():
+            fused = {n for n in nodes if _op(n) in _ATTENTION_KERNELS}
+            if fused:           # PyTorch 2: the core is the fused kernel
+                core |= fused
+                continue
             members = set(nodes)
             down = set()
             for n in nodes:  # in graph order
@@ -129,7 +141,8 @@ def keep_nodes(gm, scopes, policy, block_cls=None):
         if any(u in is_forward and block_of.get(u) != block for u in n.users):
             keep.add(n)
             continue
-        if policy == "matmuls" and _op(n) in _MATMULS:
+        if policy == "matmuls" and (_op(n) in _MATMULS or (
+                _op(n) == "getitem" and n.all_input_nodes[0] in keep)):
             keep.add(n)
         elif policy == "attention" and n not in core:
             keep.add(n)

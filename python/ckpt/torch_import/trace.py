@@ -8,7 +8,7 @@ import os
 import re
 import time
 
-from .losses import loss_value, parse_loss
+from .losses import loss_value, model_loss, parse_loss
 
 
 # ---------------------------------------------------------------------------
@@ -22,6 +22,8 @@ _DECOMPOSED = [
     "leaky_relu", "leaky_relu_backward",
     "hardswish", "hardswish_backward", "hardsigmoid", "hardsigmoid_backward",
     "logsumexp", "log_sigmoid_forward", "log_sigmoid_backward",
+    # torch 2: the softmax of SDPA's math path (0 for rows masked whole)
+    "_safe_softmax",
 ]
 
 _META_REGISTERED = []
@@ -56,7 +58,8 @@ def _register_meta_kernels():
 def _prepare(module, dropout=False):
     """A copy of `module` in training mode with batch-norm running statistics
     dropped, and dropout off unless `dropout` (nn.Dropout modules in eval
-    mode, nn.MultiheadAttention's dropout probability set to 0)."""
+    mode, as are stochastic depth (torchvision) and DropPath (timm);
+    nn.MultiheadAttention's dropout probability set to 0)."""
     import torch
     from torch import nn
     # A copy of the module objects only: parameters and buffers are shared
@@ -73,7 +76,7 @@ def _prepare(module, dropout=False):
         if dropout:
             continue
         if isinstance(mod, nn.modules.dropout._DropoutNd) or \
-                type(mod).__name__ == "StochasticDepth":
+                type(mod).__name__ in ("StochasticDepth", "DropPath"):
             mod.eval()
         if isinstance(mod, nn.MultiheadAttention):
             mod.dropout = 0.0
@@ -214,6 +217,18 @@ def _fake_mode():
     return _LENIENT[0]
 
 
+def _new_fake_mode(**options):
+    """A fake mode of _fake_mode() with fallback kernels, and those of
+    `options` that this PyTorch takes (torch 2 has no
+    throw_on_data_dependent_ops: it always raises on data-dependent ops)."""
+    import inspect
+    cls = _fake_mode()
+    accepted = inspect.signature(cls.__init__).parameters
+    kwargs = {k: v for k, v in dict(allow_fallback_kernels=True, **options).items()
+              if k in accepted}
+    return cls(**kwargs)
+
+
 def _repeat_interleave(x, repeats, dim=None, *, output_size=None):
     """x.repeat_interleave(repeats, dim) for an int `repeats`, by a
     broadcast and a reshape: the same values, a static shape (PyTorch's
@@ -291,27 +306,27 @@ def _make_fx(fn, args, decomp, tracing_mode):
     from torch.fx.experimental.proxy_tensor import make_fx
     if tracing_mode != "fake":
         return make_fx(fn, decomposition_table=decomp, tracing_mode=tracing_mode)(*args)
-    mode = _fake_mode()(allow_fallback_kernels=True)
+    mode = _new_fake_mode()
     fake = [mode.from_tensor(a) for a in args]
     with mode:
         return make_fx(fn, decomposition_table=decomp, tracing_mode="real")(*fake)
 
 
-def _output_shape(model, inputs):
-    """The shape of the model's output for `inputs`, computed on fake
-    tensors (shapes only): (shape, None), or (None, one line saying why the
-    model cannot run)."""
+def _output_shape(model, inputs, own_loss=False):
+    """The shape of the model's output for `inputs` (with `own_loss`, of the
+    loss it returns), computed on fake tensors (shapes only): (shape, None),
+    or (None, one line saying why the model cannot run)."""
     import torch
-    from torch.nn.utils.stateless import functional_call
+    from torch.func import functional_call
     where = _Where().attach(model)
     try:
-        mode = _fake_mode()(allow_fallback_kernels=True, throw_on_data_dependent_ops=True)
+        mode = _new_fake_mode(throw_on_data_dependent_ops=True)
         with torch.no_grad():
             state = {n: mode.from_tensor(t) for n, t in model.named_parameters()}
             xs = tuple(mode.from_tensor(x) for x in inputs)
             with mode, _static_shapes():
                 out = functional_call(model, state, xs)
-            return tuple(_output(out).shape), None
+            return tuple((model_loss(out) if own_loss else _output(out)).shape), None
     except Exception as e:  # noqa: BLE001
         return None, _failure(e, where)
     finally:
@@ -477,7 +492,7 @@ def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False,
     (a _Scopes), records which module created each node."""
     import torch
     from torch._decomp import get_decompositions
-    from torch.nn.utils.stateless import functional_call
+    from torch.func import functional_call
 
     aten = torch.ops.aten
     spec = parse_loss(loss)     # raises ValueError for an unknown loss
@@ -490,14 +505,20 @@ def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False,
     for i, x in enumerate(inputs):
         if not isinstance(x, torch.Tensor):
             raise ValueError(f"example input {i} is not a tensor")
-    if not isinstance(target, torch.Tensor):
+    own_loss = spec.kind == "model"
+    if own_loss:
+        if target is not None:
+            raise ValueError("loss 'model' takes no target: the model computes its loss")
+    elif not isinstance(target, torch.Tensor):
         raise ValueError("the target is not a tensor")
 
     # The output's shape, for checking the target (and class count): the
     # model run on the meta device (shapes only). Where that fails, the trace
     # below reports the error.
-    out_shape, why = _output_shape(model, inputs)
-    if out_shape is None:
+    out_shape, why = _output_shape(model, inputs, own_loss)
+    if own_loss:
+        pass
+    elif out_shape is None:
         target = target.to(torch.float32) if target.is_floating_point() else target
     elif spec.classes:
         if len(out_shape) != 2:
@@ -523,7 +544,7 @@ def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False,
             target = target.to(torch.float32)
     else:
         target = target.to(torch.float32)
-    if out_shape is not None and tuple(target.shape) != (
+    if not own_loss and out_shape is not None and tuple(target.shape) != (
             out_shape[:1] if spec.indices else out_shape):
         raise ValueError(f"target of shape {list(target.shape)} for an output of "
                          f"shape {list(out_shape)}")
@@ -531,13 +552,16 @@ def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False,
     n_in = len(inputs)
     where = _Where()
 
+    n_t = 0 if own_loss else 1
+
     def step(*args):
-        xs, t, ps = args[:n_in], args[n_in], args[n_in + 1:]
+        xs, ps = args[:n_in], args[n_in + n_t:]
+        t = None if own_loss else args[n_in]
         where.stack.clear()
         where.backward = False
         with _static_shapes():
-            out = _output(functional_call(model, dict(zip(names, ps)), tuple(xs)))
-            value = loss_value(spec, out, t)
+            out = functional_call(model, dict(zip(names, ps)), tuple(xs))
+            value = loss_value(spec, out if own_loss else _output(out), t)
         where.backward = True
         if scopes is not None:
             scopes.end_forward()
@@ -554,7 +578,8 @@ def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False,
         scopes.attach(model)
     where.attach(model)
     try:
-        gm = _make_fx(step, [x.detach() for x in inputs] + [target.detach()] + params,
+        targets = [] if own_loss else [target.detach()]
+        gm = _make_fx(step, [x.detach() for x in inputs] + targets + params,
                       decomp, tracing_mode)
     except Exception as e:  # noqa: BLE001
         if why is not None and not _data_dependent(e):
@@ -574,7 +599,7 @@ def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False,
     first = {node: i for i, node in enumerate(gm.graph.nodes)} if scopes is not None else {}
     functionalized = not _inplace_rewrite_is_safe(gm.graph)
     if functionalized:
-        from functorch.experimental import functionalize
+        from torch.func import functionalize
         origin = []   # (first position, start, end) in the new graph
 
         class _Origins(torch.fx.Interpreter):
@@ -589,7 +614,7 @@ def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False,
         fn = gm if scopes is None else (lambda *a: _Origins(source).run(*a))
         try:
             gm = _make_fx(functionalize(fn),
-                          [x.detach() for x in inputs] + [target.detach()] + params,
+                          [x.detach() for x in inputs] + targets + params,
                           None, tracing_mode)
         except Exception as e:  # noqa: BLE001
             raise ValueError(f"cannot functionalize the traced step: "

@@ -379,6 +379,7 @@ class _Translator:
         else:
             dims = args[1] if len(args) > 1 else kw.get("dim")
             keep = args[2] if len(args) > 2 else kw.get("keepdim", False)
+            dims = [dims] if isinstance(dims, int) else dims
             dims = list(range(n)) if not dims else list(dims)
         dims = sorted(set(d % n for d in dims)) if n else []
         # A reduced dimension the view maps to no root dimension (a unit or
@@ -388,8 +389,9 @@ class _Translator:
         if any(x.dims[d] is None for d in dims):
             x = _View(self.em.materialize(x, base))
         out_dt = metas[0][1]
-        if not _is_float(out_dt) and name not in ("sum.dim_IntList", "sum.default",
-                                                  "amax.default", "amin.default"):
+        logical = name.startswith("all") or name.startswith("any")
+        if not _is_float(out_dt) and not logical and name not in (
+                "sum.dim_IntList", "sum.default", "amax.default", "amin.default"):
             raise _Unsupported()
         kept = [i for i in range(n) if i not in dims]
         red_shape = tuple(x.shape[i] for i in kept)
@@ -422,6 +424,14 @@ class _Translator:
                 if scale is not None:
                     v = r.mul(v, r.scalar(scale, out_dt), out_dt)
                 return [r.add(o[0], v, out_dt)]
+            t = self.em.generic(base, n, iters, [xin], [(init, out_exprs)], body)[0]
+            return finish(t)
+        if logical:     # all / any: and / or of x != 0, into a bool
+            is_all = name.startswith("all")
+            init = self.em.fill(is_all, red_shape, "i1", base)
+
+            def body(r, a, o):
+                return [(r.mul if is_all else r.add)(o[0], r.cast(a[0], x.dt, "i1"), "i1")]
             t = self.em.generic(base, n, iters, [xin], [(init, out_exprs)], body)[0]
             return finish(t)
         if name.startswith("amax") or name.startswith("amin"):

@@ -8,7 +8,7 @@ model's tape in torch, in float64, on the same (float32) inputs, and takes
 the gradients with torch.autograd: an implementation of the forward and of
 the derivatives independent of the MLIR the builder wrote.
 
-Needs numpy and torch (Debian's python3-numpy, python3-torch).
+Needs numpy and torch (python/requirements.txt, in .venv).
 """
 
 import os
