@@ -1,6 +1,6 @@
 """Import a PyTorch training step into MLIR (a `ckpt` training step).
 
-    /usr/bin/python3 -m ckpt.torch_import MODEL --batch N [--image S]
+    .venv/bin/python -m ckpt.torch_import MODEL --batch N [--image S]
         [--classes K] [--loss cross_entropy|mse] [-o OUT.mlir]
 
 MODEL is a torchvision model (resnet18/34/50/101/152, densenet121,
@@ -16,7 +16,7 @@ its parameters as inputs, the loss and `torch.autograd.grad` of the loss
 w.r.t. every parameter, with `make_fx` (fake tensors: no real compute) and the
 decompositions of PyTorch 1.13 for batch norm, layer/group norm, softmax,
 log-softmax, nll loss and mse loss. In-place ops are made functional (by a
-checked local rewrite, or `functorch.experimental.functionalize` where that
+checked local rewrite, or `torch.func.functionalize` where that
 rewrite does not apply). The result is one
 `func.func @<name>_step(%x, %t, %p0, ...) -> (loss, grad0, ...)
 attributes {ckpt.loss = 0 : i64}` on static-shape tensors, the loss a 0-d
@@ -71,6 +71,8 @@ from .trace import load_user_model, user_inputs
 from .ops import EXECUTABLE_OPS
 from . import ops_structured, ops_tensor, ops_index  # noqa: F401  (register their op handlers)
 from . import ops_conv  # noqa: F401,E402  (after ops_structured: grouped and transposed convolutions)
+from . import ops_attention  # noqa: F401,E402  (scaled_dot_product_attention)
+from . import ops_resize  # noqa: F401,E402  (F.interpolate: nearest, bilinear)
 from .api import import_module, import_module_info, main
 
 __all__ = [
