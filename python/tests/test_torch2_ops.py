@@ -1,0 +1,130 @@
+"""The ops PyTorch 2 traces that the model families reach, one small model
+each, through the whole pipeline: imported with no opaque op (the fused
+attention kernel, interpolation, negative padding, roll, advanced indexing
+and their backwards), run by ckpt-run, the loss and every gradient against
+eager float64 under the error model of numerics.py (PyTorch's float32 must
+pass the same bound), and for the attention variants planned at 50% (or the
+least budget) with bit-identical outputs and peak = predicted <= budget.
+"""
+
+import os
+import sys
+
+import pytest
+
+torch = pytest.importorskip("torch")
+from torch import nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+import models_e2e as me  # noqa: E402
+
+
+class Attention(nn.Module):
+    """Token embedding, one F.scaled_dot_product_attention over heads from
+    linear projections (kv heads for grouped-query attention), a head on
+    the mean over positions."""
+
+    def __init__(self, dim=32, heads=4, kv=2, causal=True, mask=None, scale=None):
+        super().__init__()
+        self.h, self.kv, self.d = heads, kv, dim // heads
+        self.emb = nn.Embedding(50, dim)
+        self.q = nn.Linear(dim, dim)
+        self.k = nn.Linear(dim, kv * self.d)
+        self.v = nn.Linear(dim, kv * self.d)
+        self.o = nn.Linear(dim, 10)
+        self.causal, self.mask, self.scale = causal, mask, scale
+
+    def forward(self, x):
+        h = self.emb(x)
+        b, n, _ = h.shape
+        q = self.q(h).view(b, n, self.h, self.d).transpose(1, 2)
+        k = self.k(h).view(b, n, self.kv, self.d).transpose(1, 2)
+        v = self.v(h).view(b, n, self.kv, self.d).transpose(1, 2)
+        m = None
+        if self.mask == "bool":
+            m = torch.ones(n, n, dtype=torch.bool).tril(1)
+        elif self.mask == "float":
+            m = torch.arange(n, dtype=torch.float32).view(1, n) * -0.25
+        a = F.scaled_dot_product_attention(q, k, v, attn_mask=m, is_causal=self.causal,
+                                           scale=self.scale, enable_gqa=self.kv != self.h)
+        return self.o(a.transpose(1, 2).reshape(b, n, -1)).mean(1)
+
+
+class Resize(nn.Module):
+    """A convolution, F.interpolate, a pad with a negative side (a crop) and
+    a roll, then a linear head."""
+
+    def __init__(self, out, **interpolate):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.interpolate = interpolate
+        self.head = nn.Linear(4 * out * out, 10)
+
+    def forward(self, x):
+        y = F.interpolate(self.conv(x), **self.interpolate)
+        y = F.pad(y, (1, -1, -1, 1)).roll(shifts=(2, -1), dims=(2, 3))
+        return self.head(y.flatten(1))
+
+
+class Indexed(nn.Module):
+    """A learned table read through a constant index tensor (Swin's relative
+    position bias): index.Tensor forward, index_put with accumulate in the
+    backward."""
+
+    def __init__(self):
+        super().__init__()
+        self.table = nn.Parameter(torch.randn(7, 3))
+        self.register_buffer("index", torch.tensor([[0, 3, 6], [2, 2, 5]]), persistent=False)
+        self.lin = nn.Linear(12, 10)
+
+    def forward(self, x):
+        bias = self.table[self.index]                  # [2, 3, 3]
+        return self.lin(x + bias.flatten()[:12])
+
+
+def _check(model, shape, dtype, tmp_path, plan=False):
+    from ckpt import torch_import as ti
+    x, t = ti.user_inputs(model, shape, dtype)
+    text, info = ti.import_module_info(model, x, t, name="m")
+    assert info["opaque_ops"] == 0, info["opaque"]
+    tmp = str(tmp_path)
+    wrapped, base = me.base_run(me.write_step(text, "m", tmp), "m", tmp)
+    me.compare_with_eager(model, x, text, "m", base)
+    if plan:
+        measured, nbytes, _, _ = me.plan_and_run(wrapped, "m", "50%", base, tmp)
+        assert measured["outputs_sha256"] == base["outputs_sha256"]
+        assert measured["peak_bytes"] <= nbytes
+    return text
+
+
+@pytest.mark.parametrize("kwargs", [
+    dict(), dict(kv=4), dict(kv=1, causal=False), dict(causal=False, mask="bool"),
+    dict(causal=False, mask="float", scale=0.3),
+], ids=["causal-gqa", "causal-mha", "mqa", "bool-mask", "float-mask-scale"])
+def test_scaled_dot_product_attention(kwargs, tmp_path):
+    torch.manual_seed(0)
+    text = _check(Attention(**kwargs), (2, 8), "int64", tmp_path, plan=True)
+    # The fused kernel's contract: the forward returns the output and the
+    # logsumexp [B, H, L] (f32), which the backward reads.
+    assert "_scaled_dot_product_flash_attention_for_cpu_lse" in text
+    assert "tensor<2x4x8xf32>" in text
+
+
+@pytest.mark.parametrize("out, kwargs", [
+    (16, dict(scale_factor=2, mode="nearest")),
+    (13, dict(size=(13, 13), mode="nearest")),
+    (16, dict(scale_factor=2, mode="bilinear")),
+    (13, dict(size=(13, 13), mode="bilinear", align_corners=True)),
+    (24, dict(scale_factor=3, mode="bilinear")),
+], ids=["nearest-x2", "nearest-13", "bilinear-x2", "bilinear-13-align", "bilinear-x3"])
+def test_interpolate_pad_roll(out, kwargs, tmp_path):
+    torch.manual_seed(0)
+    _check(Resize(out, **kwargs), (2, 3, 8, 8), "float32", tmp_path)
+
+
+def test_index_and_index_put(tmp_path):
+    torch.manual_seed(0)
+    _check(Indexed(), (2, 12), "float32", tmp_path)
