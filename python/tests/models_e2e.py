@@ -379,6 +379,41 @@ def eager_step(model, x, t, params, dtype, terms=False):
     return results
 
 
+def eager_model_step(model, inputs, params, dtype, terms=False):
+    """The model's own loss and every gradient by eager autograd, in `dtype`,
+    on the step's inputs (numpy) and parameters (numpy, float32). With
+    `terms`, also the sum|terms| of each bias gradient's entries
+    (models_e2e.eager_step): a key projection's bias has a gradient that is
+    exactly 0 (softmax ignores a constant per row), its float32 sum is not."""
+    from torch.func import functional_call
+    from ckpt.torch_import import trace
+    from ckpt.torch_import.losses import model_loss
+    m = trace._prepare(model)
+    names = [n for n, _ in m.named_parameters()]
+    ps = [torch.tensor(p).to(dtype).requires_grad_() for p in params]
+    state = dict(zip(names, ps))
+    state.update((n, b.to(dtype)) for n, b in m.named_buffers()
+                 if b is not None and b.is_floating_point())
+    xs = []
+    for x in inputs:
+        x = torch.tensor(x)
+        xs.append(x.to(dtype) if x.is_floating_point() else x)
+    sums = {}
+    handles = bias_term_hooks(m, state, sums) if terms else []
+    try:
+        value = model_loss(functional_call(m, state, tuple(xs)))
+        grads = torch.autograd.grad(value, ps, allow_unused=True)
+    finally:
+        for h in handles:
+            h.remove()
+    results = [value.detach().numpy()] + [
+        (g if g is not None else torch.zeros_like(p)).detach().numpy()
+        for g, p in zip(grads, ps)]
+    if terms:
+        return results, [None] + [sums.get(n) for n in names]
+    return results
+
+
 def base_run(step_file, name, tmp):
     """The unplanned step (wrapped, lowered, run with --print-outputs):
     (wrapped file, ckpt-run's JSON)."""
@@ -439,6 +474,20 @@ def compare_with_eager(model, x, text, name, result):
     return numerics.check_results(got, ref32, ref64, name, k, terms=terms)
 
 
+def compare_model_loss_with_eager(model, xs, text, name, result):
+    """compare_with_eager for a step with the model's own loss (hf: models):
+    `xs` the example inputs (their count), eager_model_step the reference."""
+    import numerics
+    inputs = ckpt_run_inputs(text, name)
+    n_in = len(xs)
+    got = [np.asarray(o["values"]) for o in result["outputs"]]
+    k = numerics.reduction_length(model, xs, "model")
+    ref32 = eager_model_step(model, inputs[:n_in], inputs[n_in:], torch.float32)
+    ref64, terms = eager_model_step(model, inputs[:n_in], inputs[n_in:], torch.float64,
+                                    terms=True)
+    return numerics.check_results(got, ref32, ref64, name, k, terms=terms)
+
+
 def write_step(text, name, tmp):
     path = os.path.join(tmp, f"{name}.mlir")
     with open(path, "w") as f:
@@ -450,6 +499,7 @@ def tempdir():
     return tempfile.TemporaryDirectory(prefix="ckpt-e2e-")
 
 
-__all__ = ["FAMILIES", "import_family", "bias_term_hooks", "base_run", "plan_only", "plan_and_run", "compare_with_eager",
+__all__ = ["FAMILIES", "import_family", "bias_term_hooks", "eager_model_step",
+           "compare_model_loss_with_eager", "base_run", "plan_only", "plan_and_run", "compare_with_eager",
            "ckpt_run_inputs", "step_arguments", "splitmix_has_ranges", "Unreproducible",
            "cli_spec"]

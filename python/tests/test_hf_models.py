@@ -14,7 +14,6 @@ import glob
 import os
 import sys
 
-import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -25,7 +24,6 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
 import models_e2e as me  # noqa: E402
-import numerics  # noqa: E402
 
 CONFIGS = sorted(glob.glob(os.path.join(ROOT, "examples", "hf", "*.json")))
 BUDGETS = ("70%", "50%")
@@ -40,41 +38,6 @@ def _import(path):
     return model, xs, names, name, text, info
 
 
-def eager_model_step(model, inputs, params, dtype, terms=False):
-    """The model's own loss and every gradient by eager autograd, in `dtype`,
-    on the step's inputs (numpy) and parameters (numpy, float32). With
-    `terms`, also the sum|terms| of each bias gradient's entries
-    (models_e2e.eager_step): a key projection's bias has a gradient that is
-    exactly 0 (softmax ignores a constant per row), its float32 sum is not."""
-    from torch.func import functional_call
-    from ckpt.torch_import import trace
-    from ckpt.torch_import.losses import model_loss
-    m = trace._prepare(model)
-    names = [n for n, _ in m.named_parameters()]
-    ps = [torch.tensor(p).to(dtype).requires_grad_() for p in params]
-    state = dict(zip(names, ps))
-    state.update((n, b.to(dtype)) for n, b in m.named_buffers()
-                 if b is not None and b.is_floating_point())
-    xs = []
-    for x in inputs:
-        x = torch.tensor(x)
-        xs.append(x.to(dtype) if x.is_floating_point() else x)
-    sums = {}
-    handles = me.bias_term_hooks(m, state, sums) if terms else []
-    try:
-        value = model_loss(functional_call(m, state, tuple(xs)))
-        grads = torch.autograd.grad(value, ps, allow_unused=True)
-    finally:
-        for h in handles:
-            h.remove()
-    results = [value.detach().numpy()] + [
-        (g if g is not None else torch.zeros_like(p)).detach().numpy()
-        for g, p in zip(grads, ps)]
-    if terms:
-        return results, [None] + [sums.get(n) for n in names]
-    return results
-
-
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: os.path.basename(p)[:-5])
 def test_hf_model_end_to_end(path, tmp_path):
     model, xs, names, name, text, info = _import(path)
@@ -84,14 +47,7 @@ def test_hf_model_end_to_end(path, tmp_path):
     wrapped, base = me.base_run(step, name, tmp)
     # Eager PyTorch on ckpt-run's inputs (the splitmix draw, in the ranges
     # the step declares).
-    inputs = me.ckpt_run_inputs(text, name)
-    n_in = len(xs)
-    got = [np.asarray(o["values"]) for o in base["outputs"]]
-    k = numerics.reduction_length(model, xs, "model")
-    ref32 = eager_model_step(model, inputs[:n_in], inputs[n_in:], torch.float32)
-    ref64, terms = eager_model_step(model, inputs[:n_in], inputs[n_in:], torch.float64,
-                                    terms=True)
-    ours, theirs = numerics.check_results(got, ref32, ref64, name, k, terms=terms)
+    ours, theirs = me.compare_model_loss_with_eager(model, xs, text, name, base)
     print(f"{name}: {info['aten_ops']} aten ops, worst error / bound {ours:.3g} "
           f"(PyTorch float32 {theirs:.3g})")
     for budget in BUDGETS:

@@ -128,3 +128,45 @@ def test_interpolate_pad_roll(out, kwargs, tmp_path):
 def test_index_and_index_put(tmp_path):
     torch.manual_seed(0)
     _check(Indexed(), (2, 12), "float32", tmp_path)
+
+
+class Adaptive(nn.Module):
+    """Adaptive average pooling to sizes that do not divide the input: a
+    larger output (AlexNet's 6x6 after a smaller map) and overlapping
+    windows."""
+
+    def __init__(self, out):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.out = out
+        self.head = nn.Linear(4 * out[0] * out[1], 10)
+
+    def forward(self, x):
+        return self.head(F.adaptive_avg_pool2d(self.conv(x), self.out).flatten(1))
+
+
+@pytest.mark.parametrize("out", [(6, 6), (3, 5)], ids=["larger", "overlapping"])
+def test_adaptive_avg_pool_of_any_size(out, tmp_path):
+    torch.manual_seed(0)
+    _check(Adaptive(out), (2, 3, 4, 4), "float32", tmp_path)
+
+
+class Recurrent(nn.Module):
+    """A two-layer nn.LSTM or nn.GRU over an embedded sequence, a head on
+    the last step (traced without oneDNN: the cells' matmuls, unsafe_split
+    of the gates, sigmoid and tanh)."""
+
+    def __init__(self, cell):
+        super().__init__()
+        self.emb = nn.Embedding(20, 6)
+        self.rnn = cell(6, 8, num_layers=2, batch_first=True)
+        self.head = nn.Linear(8, 10)
+
+    def forward(self, x):
+        return self.head(self.rnn(self.emb(x))[0][:, -1])
+
+
+@pytest.mark.parametrize("cell", [nn.LSTM, nn.GRU], ids=["lstm", "gru"])
+def test_recurrent_layers(cell, tmp_path):
+    torch.manual_seed(0)
+    _check(Recurrent(cell), (2, 5), "int64", tmp_path, plan=True)

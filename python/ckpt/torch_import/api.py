@@ -59,15 +59,21 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
         arg_info.append(("t", f"target {list(target.shape)} ({loss})"))
     for i, (pn, ps) in enumerate(zip(pnames, pshapes)):
         arg_info.append((f"p{i}", f"{pn} {list(ps)}"))
+    classes = gm.meta.get("ckpt_target_classes")
+    if classes is not None and target is not None:
+        input_ranges = dict(input_ranges or {}, t=(0, classes))
     tr = _Translator(gm, name, arg_info, kept)
     body = tr.run()
     ranges = dict(getattr(tr, "ranges", {}))   # valid ranges of integer arguments (ops_index)
     # Ranges the caller knows (class labels), intersected with the ops' own.
+    values = dict(zip([a for a, _ in arg_info[:len(inputs)]], inputs))
+    if target is not None:
+        values["t"] = target
     for arg, (lo, hi) in (input_ranges or {}).items():
-        i = [a for a, _ in arg_info].index(arg)
         if arg in ranges:
             lo, hi = max(lo, ranges[arg][0]), min(hi, ranges[arg][1])
-        ranges[arg] = (lo, hi, _ttype(tuple(inputs[i].shape), _mlir_dtype(inputs[i].dtype)))
+        t = values[arg]
+        ranges[arg] = (lo, hi, _ttype(tuple(t.shape), _mlir_dtype(t.dtype)))
     body = _with_ranges(body, ranges)
     arg_info = [(a, c + (f", valid range [{ranges[a][0]}, {ranges[a][1]})" if a in ranges else ""))
                 for a, c in arg_info]

@@ -420,7 +420,7 @@ EXECUTABLE_OPS = sorted(set(_ELEMENTWISE) | _VIEW_OPS | _REDUCTIONS | {
     "new_zeros.default", "new_ones.default", "new_full.default", "new_empty.default",
     "zeros.default", "ones.default", "full.default", "scalar_tensor.default",
     "empty.memory_format", "fill.Scalar", "split.Tensor", "split_with_sizes.default",
-    "unbind.int", "as_strided.default", "as_strided_scatter.default",
+    "unbind.int", "unsafe_split.Tensor", "unsafe_split_with_sizes.default", "as_strided.default", "as_strided_scatter.default",
     "new_empty_strided.default", "arange.default", "arange.start",
     "arange.start_step", "triu.default", "tril.default", "baddbmm.default",
     "embedding.default", "embedding_dense_backward.default", "bernoulli.float",

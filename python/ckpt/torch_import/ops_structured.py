@@ -309,12 +309,60 @@ def _h_avg_pool_backward(tr, node, base, metas):
     return _avg_pool_backward(tr, g, x_shape, k, stride, padding, base)
 
 
+def _adaptive_window(r, o, n_in, n_out):
+    """(start, end) of output index o's window along an axis of an adaptive
+    pooling, as PyTorch: floor(o * I / O) and ceil((o + 1) * I / O)."""
+    start = r.op(f"affine.apply affine_map<(a) -> ((a * {n_in}) floordiv {n_out})>({o})")
+    end = r.op(f"affine.apply affine_map<(a) -> ((a * {n_in} + {n_in}) ceildiv {n_out})>({o})")
+    return start, end
+
+
+def _in_window(r, i, start, end):
+    lo = r.op(f"arith.cmpi sge, {i}, {start} : index")
+    hi = r.op(f"arith.cmpi slt, {i}, {end} : index")
+    return r.op(f"arith.andi {lo}, {hi} : i1")
+
+
+def _adaptive_any(tr, x, g, in_shape, out_shape, dt, base):
+    """Adaptive average pooling of any sizes (windows that differ in size or
+    overlap, an output larger than the input: AlexNet's and VGG's 6x6 or 7x7
+    pool after a smaller feature map), as a masked reduction. Forward (x
+    given): out[o] = sum of x over o's window / its size, dims (n, c, oh,
+    ow, h, w). Backward (g given): grad[h, w] = sum over the windows holding
+    (h, w) of g[o] / the window's size, dims (n, c, h, w, oh, ow)."""
+    em = tr.em
+    (ih, iw), (oh, ow) = in_shape[2:], out_shape[2:]
+    forward = g is None
+    res_shape = out_shape if forward else in_shape
+    init = em.fill(0.0, res_shape, dt, base)
+    ids = ["d0", "d1", "d2", "d3"]
+    src = x if forward else g
+
+    def body(r, a, o):
+        if forward:
+            po, qo, pi, qi = r.index(2), r.index(3), r.index(4), r.index(5)
+        else:
+            pi, qi, po, qo = r.index(2), r.index(3), r.index(4), r.index(5)
+        h0, h1 = _adaptive_window(r, po, ih, oh)
+        w0, w1 = _adaptive_window(r, qo, iw, ow)
+        inside = r.op(f"arith.andi {_in_window(r, pi, h0, h1)}, {_in_window(r, qi, w0, w1)} : i1")
+        count = r.op(f"arith.muli {r.op(f'arith.subi {h1}, {h0} : index')}, "
+                     f"{r.op(f'arith.subi {w1}, {w0} : index')} : index")
+        count = r.cast(r.cast(count, "index", "i64"), "i64", dt)
+        term = r.select(inside, r.div(a[0], count, dt), r.c(0.0, dt), dt)
+        return [r.add(o[0], term, dt)]
+    return em.generic(base, 6, ["parallel"] * 4 + ["reduction"] * 2,
+                      [(src, ["d0", "d1", "d4", "d5"])], [(init, ids)], body)[0]
+
+
 @_handler("_adaptive_avg_pool2d.default")
 def _h_adaptive(tr, node, base, metas):
     x = tr.mat(node.args[0], base + "_x")
     shape, dt = metas[0]
-    if len(x.shape) != 4 or x.shape[2] % shape[2] or x.shape[3] % shape[3]:
+    if len(x.shape) != 4 or not _is_float(dt):
         raise _Unsupported()
+    if x.shape[2] % shape[2] or x.shape[3] % shape[3]:
+        return _adaptive_any(tr, x, None, x.shape, shape, dt, base)
     k = [x.shape[2] // shape[2], x.shape[3] // shape[3]]
     if k == [1, 1]:
         return x
@@ -325,8 +373,10 @@ def _h_adaptive(tr, node, base, metas):
 def _h_adaptive_backward(tr, node, base, metas):
     g = tr.mat(node.args[0], base + "_g")
     x_shape = _meta(node.args[1])[0][0]
-    if len(x_shape) != 4 or x_shape[2] % g.shape[2] or x_shape[3] % g.shape[3]:
+    if len(x_shape) != 4 or not _is_float(g.dt):
         raise _Unsupported()
+    if x_shape[2] % g.shape[2] or x_shape[3] % g.shape[3]:
+        return _adaptive_any(tr, None, g, x_shape, g.shape, g.dt, base)
     k = [x_shape[2] // g.shape[2], x_shape[3] // g.shape[3]]
     if k == [1, 1]:
         return g

@@ -383,7 +383,8 @@ def _h_as_strided_scatter(tr, node, base, metas):
     return _insert(tr.em, src, x, offs, size, steps, base)
 
 
-@_handler("split.Tensor", "split_with_sizes.default", "unbind.int")
+@_handler("split.Tensor", "split_with_sizes.default", "unbind.int", "unsafe_split.Tensor",
+          "unsafe_split_with_sizes.default")
 def _h_split(tr, node, base, metas):
     em = tr.em
     x = tr.mat(node.args[0], base + "_x")

@@ -22,8 +22,9 @@ _DECOMPOSED = [
     "leaky_relu", "leaky_relu_backward",
     "hardswish", "hardswish_backward", "hardsigmoid", "hardsigmoid_backward",
     "logsumexp", "log_sigmoid_forward", "log_sigmoid_backward",
-    # torch 2: the softmax of SDPA's math path (0 for rows masked whole)
-    "_safe_softmax",
+    # torch 2: the softmax of SDPA's math path (0 for rows masked whole);
+    # F.normalize's norm (Swin V2's cosine attention)
+    "_safe_softmax", "linalg_vector_norm",
 ]
 
 _META_REGISTERED = []
@@ -300,16 +301,46 @@ def _static_shapes():
     return _StaticShapes()
 
 
+class _quiet_fake_tensor_log:
+    """torch 2's FakeTensorMode logs every failing op's traceback at ERROR
+    level before raising it; the importer reports the error itself in one
+    line (_failure), so that log is silenced while tracing."""
+
+    def __enter__(self):
+        import logging
+        self.logger = logging.getLogger("torch._subclasses.fake_tensor")
+        self.level = self.logger.level
+        self.logger.setLevel(logging.CRITICAL)
+        return self
+
+    def __exit__(self, *exc):
+        self.logger.setLevel(self.level)
+        return False
+
+
 def _make_fx(fn, args, decomp, tracing_mode):
     """make_fx(fn)(*args); with tracing_mode 'fake', under a FakeTensorMode
     that takes real tensors too (see _fake_mode)."""
+    import torch
     from torch.fx.experimental.proxy_tensor import make_fx
-    if tracing_mode != "fake":
-        return make_fx(fn, decomposition_table=decomp, tracing_mode=tracing_mode)(*args)
-    mode = _new_fake_mode()
-    fake = [mode.from_tensor(a) for a in args]
-    with mode:
-        return make_fx(fn, decomposition_table=decomp, tracing_mode="real")(*fake)
+    # Without oneDNN, nn.LSTM and nn.GRU trace to their cells' matmuls and
+    # pointwise ops (torch 2 on the CPU otherwise calls mkldnn_rnn_layer).
+    # The switch alone (torch.backends.mkldnn.flags also sets oneDNN's TF32,
+    # with a warning on every machine without an Intel GPU).
+    enabled = torch._C._get_mkldnn_enabled()
+    torch._C._set_mkldnn_enabled(False)
+    quiet = _quiet_fake_tensor_log()
+    quiet.__enter__()
+    try:
+        if tracing_mode != "fake":
+            return make_fx(fn, decomposition_table=decomp, tracing_mode=tracing_mode)(*args)
+        mode = _new_fake_mode()
+        fake = [mode.from_tensor(a) for a in args]
+        with mode:
+            return make_fx(fn, decomposition_table=decomp, tracing_mode="real")(*fake)
+    finally:
+        quiet.__exit__(None, None, None)
+        torch._C._set_mkldnn_enabled(enabled)
 
 
 def _output_shape(model, inputs, own_loss=False):
@@ -321,7 +352,7 @@ def _output_shape(model, inputs, own_loss=False):
     where = _Where().attach(model)
     try:
         mode = _new_fake_mode(throw_on_data_dependent_ops=True)
-        with torch.no_grad():
+        with torch.no_grad(), _quiet_fake_tensor_log():
             state = {n: mode.from_tensor(t) for n, t in model.named_parameters()}
             xs = tuple(mode.from_tensor(x) for x in inputs)
             with mode, _static_shapes():
@@ -628,6 +659,10 @@ def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False,
     elif scopes is not None:
         scopes.position = first
     _share_constants(gm)
+    if spec.indices and out_shape is not None and len(out_shape) >= 2:
+        # Class indices: the target's valid values are [0, classes) (the
+        # index ops reach it through the loss's where(t != ignore_index)).
+        gm.meta["ckpt_target_classes"] = out_shape[1]
     return (gm, names, [tuple(p.shape) for p in params], inputs, target, seconds,
             functionalized)
 

@@ -16,6 +16,13 @@ from .ops import _ELEMENTWISE, _HANDLERS, _REDUCTIONS, _Unsupported, _VIEW_OPS, 
 # ---------------------------------------------------------------------------
 # The translation of one graph.
 
+# In-place view ops whose functional form has another overload name
+# (nn.GRU's transpose_ of its hidden state).
+_INPLACE_VIEWS = {"transpose_.default": "transpose.int", "t_.default": "t.default",
+                  "unsqueeze_.default": "unsqueeze.default", "squeeze_.dim": "squeeze.dim",
+                  "squeeze_.default": "squeeze.default"}
+
+
 class _Translator:
     def __init__(self, gm, name, arg_info, keep=()):
         self.gm = gm
@@ -201,12 +208,14 @@ class _Translator:
     def translate(self, node):
         name = _opname(node)
         base = node.name
-        metas = _meta(node)
+        metas = self._inplace_view_meta(node) if name in _INPLACE_VIEWS else _meta(node)
         try:
             if _mutates_first(node) and name not in _ELEMENTWISE:
                 # op_ -> op on the same arguments
-                functional = name.split(".")[0][:-1] + "." + name.split(".", 1)[1]
-                if functional in _ELEMENTWISE or functional in _HANDLERS:
+                functional = _INPLACE_VIEWS.get(
+                    name, name.split(".")[0][:-1] + "." + name.split(".", 1)[1])
+                if functional in _ELEMENTWISE or functional in _HANDLERS or \
+                        functional in _VIEW_OPS:
                     result = self.dispatch(node, functional, base, metas)
                 else:
                     raise _Unsupported()
@@ -217,6 +226,18 @@ class _Translator:
         self.env[node] = result
         if _mutates_first(node):
             self.env[node.args[0]] = result
+
+    def _inplace_view_meta(self, node):
+        """The result meta of an in-place view op (transpose_): make_fx
+        records the fake tensor's metadata after the mutation, for this
+        node and its input alike, so the op is evaluated again on a meta
+        tensor of the input's translated shape."""
+        import torch
+        src = self.val(node.args[0])
+        if not isinstance(src, (_T, _View)):
+            return _meta(node)
+        out = node.target(torch.empty(src.shape, device="meta"), *node.args[1:])
+        return [(tuple(out.shape), src.dt)]
 
     def dispatch(self, node, name, base, metas):
         if name in _VIEW_OPS:
