@@ -3,6 +3,7 @@
 Part of ckpt.torch_import (see its docstring).
 """
 
+import functools
 import math
 
 
@@ -307,11 +308,43 @@ def _sizes(name, defaults, sizes):
     return config
 
 
+def _torchvision_names():
+    """torchvision's trainable models: classification, segmentation and video."""
+    import torchvision
+    tv = torchvision.models
+    return set(tv.list_models(module=tv) + tv.list_models(module=tv.segmentation)
+               + tv.list_models(module=tv.video))
+
+
+@functools.lru_cache(maxsize=None)
+def _pixel_rows():
+    import torch
+
+    class PixelRows(torch.nn.Module):
+        """A segmentation model's per-pixel class scores ("out" [B, K, H, W])
+        as rows [B*H*W, K], for the cross entropy over classes."""
+
+        def __init__(self, model):
+            super().__init__()
+            self.model = model
+
+        def forward(self, x):
+            out = self.model(x)["out"]
+            return out.permute(0, 2, 3, 1).reshape(-1, out.shape[1])
+    return PixelRows
+
+
+def PixelRows(model):  # noqa: N802 - the class, made on first use (torch imported lazily)
+    return _pixel_rows()(model)
+
+
 def build_model(name, classes=None, image=None, batch=1, seed=0, **sizes):
-    """The model `name` (see MODELS; other torchvision classification models
-    by their constructor's name too, 224x224 by default) and example inputs:
-    returns (module, x, target) with x of shape [batch, 3, image, image] for
-    the image models ([batch, 12] for tinymlp, [batch, 6, 8] for
+    """The model `name` (see MODELS; any other torchvision model by its name
+    in torchvision.models.list_models(), 224x224 by default: classification;
+    segmentation, whose per-pixel scores become rows [batch*image*image,
+    classes] scored against one-hot targets of that shape; video, on clips
+    [batch, 3, 4, image, image]) and example inputs: returns (module, x,
+    target) with x of shape [batch, 3, image, image] for the image models ([batch, 12] for tinymlp, [batch, 6, 8] for
     tinytransformer) and target one-hot class probabilities [batch, classes].
     The GPTs (tinygpt: vocabulary 256, width 64, 4 heads, sequence 32, 2
     layers; gpt2small: GPT-2 small's 50257, 768, 12, 1024, 12) and llama
@@ -323,12 +356,11 @@ def build_model(name, classes=None, image=None, batch=1, seed=0, **sizes):
     transformer's configuration; with `heads` alone, llama's kv_heads becomes
     the largest divisor of heads not above its default."""
     import torch
-    if name not in MODELS:
-        import torchvision
-        ctor = getattr(torchvision.models, name, None)
-        if name.startswith("_") or not callable(ctor) or isinstance(ctor, type):
-            raise ValueError(f"unknown model '{name}'; known: {', '.join(MODELS)} "
-                             f"(or another torchvision.models constructor)")
+    if name not in MODELS and name not in _torchvision_names():
+        raise ValueError(f"unknown model '{name}'; known: {', '.join(MODELS)}, any "
+                         "torchvision classification, segmentation or video model "
+                         "(torchvision.models.list_models()), hf:CONFIG.json, timm:NAME, "
+                         "or path/to/file.py:Name")
     unknown = [k for k in sizes if k not in SIZES]
     if unknown:
         raise TypeError(f"build_model() got unexpected keyword(s) {', '.join(unknown)}")
@@ -368,10 +400,26 @@ def build_model(name, classes=None, image=None, batch=1, seed=0, **sizes):
         classes = classes or 1000
         image = image or MODELS.get(name) or 224
         kwargs = {"num_classes": classes}
-        if name == "inception_v3":
+        segmentation = name in torchvision.models.list_models(
+            module=torchvision.models.segmentation)
+        video = name in torchvision.models.list_models(module=torchvision.models.video)
+        if name in ("inception_v3", "googlenet"):
+            # Their auxiliary heads would get no gradient from the loss on
+            # the main output: left out, as for evaluation.
             kwargs.update(aux_logits=False, init_weights=False)
-        model = getattr(torchvision.models, name)(**kwargs)
-        x = torch.rand(batch, 3, image, image, generator=gen) - 0.5
+        if segmentation:
+            # No download of a pretrained backbone; the main head only.
+            kwargs.update(weights_backbone=None, aux_loss=False)
+        model = torchvision.models.get_model(name, **kwargs)
+        if segmentation:
+            model = PixelRows(model)
+        if video:
+            x = torch.rand(batch, 3, 4, image, image, generator=gen) - 0.5
+        else:
+            x = torch.rand(batch, 3, image, image, generator=gen) - 0.5
+        if segmentation:
+            labels = torch.randint(0, classes, (batch * image * image,), generator=gen)
+            return model, x, torch.nn.functional.one_hot(labels, classes).to(torch.float32)
     labels = torch.randint(0, classes, (batch,), generator=gen)
     target = torch.nn.functional.one_hot(labels, classes).to(torch.float32)
     return model, x, target

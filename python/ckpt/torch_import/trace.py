@@ -447,6 +447,12 @@ def user_inputs(model, input_shape, input_dtype="float32", target_shape=None,
     return x, torch.rand(*target_shape, generator=gen) * 2 - 1
 
 
+# What a user changes when the model rejects its input: the flags of the
+# command line that made the input (set by the command line for built-in,
+# torchvision, timm and hf: models; import_module's callers give the input).
+INPUT_FLAGS = ["--input-shape and --input-dtype"]
+
+
 def _run_error(why, x):
     """The error of a model that cannot run on its example input `x`."""
     shape = "x".join(str(d) for d in x.shape)
@@ -454,7 +460,7 @@ def _run_error(why, x):
     if "DataDependent" in why or "DynamicOutputShape" in why:
         return f"cannot trace the model (data-dependent or dynamic shapes are not supported): {why}"
     return (f"the model fails on an input of shape {shape} ({dtype}; check "
-            f"--input-shape and --input-dtype): {why}")
+            f"{INPUT_FLAGS[0]}): {why}")
 
 
 def _graph_len():
@@ -709,6 +715,13 @@ def _output(out):
     if isinstance(out, torch.Tensor):
         return out
     if isinstance(out, (tuple, list)) and out and isinstance(out[0], torch.Tensor):
+        rest = sum(1 for o in out[1:] if isinstance(o, torch.Tensor))
+        if rest:
+            import warnings
+            warnings.warn(f"the model returns {1 + rest} tensors ({type(out).__name__}); the "
+                          "loss reads the first, so what computes only the others (auxiliary "
+                          "heads: torchvision's googlenet and inception_v3 with "
+                          "aux_logits=True) gets zero gradients", stacklevel=2)
         return out[0]
     if hasattr(out, "logits"):
         return out.logits

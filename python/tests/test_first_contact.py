@@ -1,0 +1,67 @@
+"""What a new user meets first: a model name the importer does not know, an
+input the model rejects, a model whose output has auxiliary heads, and
+torchvision's segmentation and video models by name."""
+
+import pytest
+
+torch = pytest.importorskip("torch")
+from torch import nn  # noqa: E402
+
+
+def _main(args, capsys):
+    from ckpt.torch_import import main
+    rc = main(args + ["--quiet"])
+    return rc, capsys.readouterr().err.strip().splitlines()
+
+
+def test_unknown_model_names_every_kind(capsys):
+    rc, err = _main(["nosuch", "--batch", "1", "-o", "/dev/null"], capsys)
+    assert rc == 1 and len(err) == 1, err
+    for kind in ("resnet18", "segmentation or video model", "hf:CONFIG.json", "timm:NAME",
+                 "path/to/file.py:Name"):
+        assert kind in err[0]
+
+
+@pytest.mark.parametrize("args, flags", [
+    (["vit_b_16", "--batch", "2", "--image", "32"], "check --batch and --image"),
+    (["timm:resnet18", "--batch", "1", "--image", "16"], "check --batch and --image"),
+])
+def test_rejected_input_names_the_flags_used(args, flags, capsys):
+    rc, err = _main(args + ["-o", "/dev/null"], capsys)
+    assert rc == 1 and len(err) == 1, err
+    assert flags in err[0] and "--input-shape" not in err[0], err[0]
+
+
+class _TwoHeads(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(4, 8)
+        self.head, self.aux = nn.Linear(8, 3), nn.Linear(8, 3)
+
+    def forward(self, x):
+        h = self.body(x)
+        return self.head(h), self.aux(h)
+
+
+def test_auxiliary_outputs_warn_that_they_get_no_gradient():
+    from ckpt.torch_import import import_module_info
+    x, t = torch.rand(2, 4), torch.nn.functional.one_hot(torch.tensor([0, 2]), 3).float()
+    with pytest.warns(UserWarning, match="returns 2 tensors .* gets zero gradients"):
+        import_module_info(_TwoHeads(), x, t)
+
+
+def test_googlenet_is_built_without_aux_heads():
+    from ckpt.torch_import import build_model
+    model, _, _ = build_model("googlenet", classes=10, image=64, batch=2)
+    assert model.aux_logits is False and model.aux1 is None
+
+
+def test_segmentation_model_by_name(tmp_path, capsys):
+    out = tmp_path / "seg.mlir"
+    rc, err = _main(["lraspp_mobilenet_v3_large", "--batch", "2", "--image", "32",
+                     "--classes", "5", "-o", str(out)], capsys)
+    assert rc == 0, err
+    text = out.read_text()
+    # per-pixel rows scored against one-hot targets [2*32*32, 5]
+    assert "%t: tensor<2048x5xf32>" in text
+    assert "ckpt.opaque" not in text and "upsample_bilinear2d" in text
