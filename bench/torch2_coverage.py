@@ -9,7 +9,9 @@ Per model: the import (default fake tracing, the model's own loss for hf:
 configs, cross entropy for the others) and its traced ATen op count and
 opaque ops; `ckpt-plan` at 70% and 50% of the store-all peak (wall time, and
 the least feasible budget where one is infeasible); and, for a step of at
-most --max-run-ops ATen ops (default 3000) without opaque ops, the run:
+most --max-run-ops ATen ops (default 3000) and --max-run-params parameters
+(default 30 million), inputs no larger than 2x3x64x64 and no opaque ops,
+the run:
 lowered to the CPU, run by ckpt-run, the loss and every gradient against
 eager PyTorch in float64 under the error model of python/tests/numerics.py
 (the worst |error| / bound, ours and PyTorch's float32). A model that fails
@@ -142,7 +144,7 @@ def torchvision_models():
         yield f"{name}", build
 
 
-def measure(name, build, tmp, run, max_run_ops):
+def measure(name, build, tmp, run, max_run_ops, max_run_params):
     row = {"name": name}
     start = time.perf_counter()
     try:
@@ -172,8 +174,10 @@ def measure(name, build, tmp, run, max_run_ops):
     if info["opaque_ops"]:
         row["runs"] = "no (opaque ops)"
         return row
-    if not run or info["aten_ops"] > max_run_ops:
-        row["runs"] = "not run"
+    params = sum(p.numel() for p in model.parameters())
+    big_input = any(x.numel() > 2 * 3 * 64 * 64 for x in xs)
+    if not run or info["aten_ops"] > max_run_ops or params > max_run_params or big_input:
+        row["runs"] = "not run (size)"
         return row
     try:
         _, base = me.base_run(step, "m", tmp)
@@ -220,6 +224,7 @@ def main(argv=None):
     a.add_argument("--models", help="only these (comma-separated names as in the table)")
     a.add_argument("--no-run", action="store_true", help="import and plan only")
     a.add_argument("--max-run-ops", type=int, default=3000)
+    a.add_argument("--max-run-params", type=float, default=30e6)
     a.add_argument("--doc", help="write the table into this Markdown file")
     args = a.parse_args(argv)
     sources = {"hf": hf_models, "timm": timm_models, "torchvision": torchvision_models}
@@ -232,7 +237,8 @@ def main(argv=None):
             if only is not None and name not in only:
                 continue
             with tempfile.TemporaryDirectory() as tmp:
-                rows.append(measure(name, build, tmp, not args.no_run, args.max_run_ops))
+                rows.append(measure(name, build, tmp, not args.no_run, args.max_run_ops,
+                                    args.max_run_params))
             print(f"{name}: {rows[-1].get('runs', rows[-1].get('error'))} "
                   f"({time.time() - start:.0f} s)", file=sys.stderr, flush=True)
     clean = sum(1 for r in rows if "aten" in r and not r["opaque"])

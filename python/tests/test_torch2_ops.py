@@ -170,3 +170,29 @@ class Recurrent(nn.Module):
 def test_recurrent_layers(cell, tmp_path):
     torch.manual_seed(0)
     _check(Recurrent(cell), (2, 5), "int64", tmp_path, plan=True)
+
+
+class Video(nn.Module):
+    """3-D convolutions as torchvision's video models have them: a strided
+    stem with padding, a dilated one, a (1, 3, 3) + (3, 1, 1) pair (R(2+1)D),
+    batch norm, a global pool and a head."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv3d(3, 4, (3, 5, 5), stride=(1, 2, 2), padding=(1, 2, 2), bias=False)
+        self.bn = nn.BatchNorm3d(4)
+        self.dil = nn.Conv3d(4, 4, 3, padding=2, dilation=2)
+        self.spatial = nn.Conv3d(4, 6, (1, 3, 3), stride=(1, 2, 2), padding=(0, 1, 1))
+        self.temporal = nn.Conv3d(6, 6, (3, 1, 1), stride=(2, 1, 1), padding=(1, 0, 0))
+        self.head = nn.Linear(6, 10)
+
+    def forward(self, x):
+        y = torch.relu(self.bn(self.stem(x)))
+        y = torch.relu(self.dil(y)) + y
+        y = self.temporal(torch.relu(self.spatial(y)))
+        return self.head(y.mean(dim=(2, 3, 4)))
+
+
+def test_conv3d(tmp_path):
+    torch.manual_seed(0)
+    _check(Video(), (2, 3, 4, 8, 8), "float32", tmp_path, plan=True)

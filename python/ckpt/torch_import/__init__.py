@@ -71,6 +71,7 @@ from .trace import load_user_model, user_inputs
 from .ops import EXECUTABLE_OPS
 from . import ops_structured, ops_tensor, ops_index  # noqa: F401  (register their op handlers)
 from . import ops_conv  # noqa: F401,E402  (after ops_structured: grouped and transposed convolutions)
+from . import ops_conv3d  # noqa: F401,E402  (after ops_conv: 3-D convolutions)
 from . import ops_attention  # noqa: F401,E402  (scaled_dot_product_attention)
 from . import ops_resize  # noqa: F401,E402  (F.interpolate: nearest, bilinear)
 from .api import import_module, import_module_info, main
