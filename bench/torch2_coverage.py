@@ -10,7 +10,7 @@ configs, cross entropy for the others) and its traced ATen op count and
 opaque ops; `ckpt-plan` at 70% and 50% of the store-all peak (wall time, and
 the least feasible budget where one is infeasible); and, for a step of at
 most --max-run-ops ATen ops (default 3000) and --max-run-params parameters
-(default 30 million), inputs no larger than 2x3x64x64 and no opaque ops,
+(default 30 million), inputs no larger than 4x3x64x64 and no opaque ops,
 the run:
 lowered to the CPU, run by ckpt-run, the loss and every gradient against
 eager PyTorch in float64 under the error model of python/tests/numerics.py
@@ -175,7 +175,7 @@ def measure(name, build, tmp, run, max_run_ops, max_run_params):
         row["runs"] = "no (opaque ops)"
         return row
     params = sum(p.numel() for p in model.parameters())
-    big_input = any(x.numel() > 2 * 3 * 64 * 64 for x in xs)
+    big_input = any(x.numel() > 4 * 3 * 64 * 64 for x in xs)
     if not run or info["aten_ops"] > max_run_ops or params > max_run_params or big_input:
         row["runs"] = "not run (size)"
         return row

@@ -235,10 +235,19 @@ def main(argv=None):
     if opts.block_class and not opts.keep:
         ap.error("--block-class needs --keep")
     from . import trace as _trace_module
+    flags = _trace_module.INPUT_FLAGS[0]
     _trace_module.INPUT_FLAGS[0] = (
         "--batch, --seq and --image" if opts.model.startswith("hf:") else
         "--input-shape and --input-dtype" if ":" in opts.model and
         not opts.model.startswith("timm:") else "--batch and --image")
+    try:
+        return _run(opts)
+    finally:
+        _trace_module.INPUT_FLAGS[0] = flags
+
+
+def _run(opts):
+    """main's work on the parsed options."""
     line = progress.Line(3, f"ckpt.torch_import {opts.model}", quiet=opts.quiet)
     line.step("building the model")
     try:

@@ -329,17 +329,15 @@ def _make_fx(fn, args, decomp, tracing_mode):
     # with a warning on every machine without an Intel GPU).
     enabled = torch._C._get_mkldnn_enabled()
     torch._C._set_mkldnn_enabled(False)
-    quiet = _quiet_fake_tensor_log()
-    quiet.__enter__()
     try:
-        if tracing_mode != "fake":
-            return make_fx(fn, decomposition_table=decomp, tracing_mode=tracing_mode)(*args)
-        mode = _new_fake_mode()
-        fake = [mode.from_tensor(a) for a in args]
-        with mode:
-            return make_fx(fn, decomposition_table=decomp, tracing_mode="real")(*fake)
+        with _quiet_fake_tensor_log():
+            if tracing_mode != "fake":
+                return make_fx(fn, decomposition_table=decomp, tracing_mode=tracing_mode)(*args)
+            mode = _new_fake_mode()
+            fake = [mode.from_tensor(a) for a in args]
+            with mode:
+                return make_fx(fn, decomposition_table=decomp, tracing_mode="real")(*fake)
     finally:
-        quiet.__exit__(None, None, None)
         torch._C._set_mkldnn_enabled(enabled)
 
 
@@ -448,8 +446,8 @@ def user_inputs(model, input_shape, input_dtype="float32", target_shape=None,
 
 
 # What a user changes when the model rejects its input: the flags of the
-# command line that made the input (set by the command line for built-in,
-# torchvision, timm and hf: models; import_module's callers give the input).
+# command line that made the input (api.main sets them for built-in,
+# torchvision, timm and hf: models while it runs, and restores them).
 INPUT_FLAGS = ["--input-shape and --input-dtype"]
 
 
