@@ -196,3 +196,26 @@ class Video(nn.Module):
 def test_conv3d(tmp_path):
     torch.manual_seed(0)
     _check(Video(), (2, 3, 4, 8, 8), "float32", tmp_path, plan=True)
+
+
+class Router(nn.Module):
+    """A mixture-of-experts router: top-2 of the gate's scores, softmax over
+    the two, the experts' outputs gathered at the chosen indices."""
+
+    def __init__(self, largest=True):
+        super().__init__()
+        self.gate = nn.Linear(6, 5)
+        self.experts = nn.Linear(6, 5)
+        self.head = nn.Linear(2, 10)
+        self.largest = largest
+
+    def forward(self, x):
+        top, idx = self.gate(x).topk(2, dim=-1, largest=self.largest)
+        chosen = self.experts(x).gather(1, idx)
+        return self.head(top.softmax(-1) * chosen)
+
+
+@pytest.mark.parametrize("largest", [True, False], ids=["largest", "smallest"])
+def test_topk(largest, tmp_path):
+    torch.manual_seed(0)
+    _check(Router(largest), (4, 6), "float32", tmp_path, plan=True)

@@ -19,6 +19,8 @@ argument there.
 Part of ckpt.torch_import (see its docstring).
 """
 
+import math
+
 from .emit import _T, _View, _is_float, _numel
 from .ops import EXECUTABLE_OPS, _Unsupported, _handler, _opname
 
@@ -403,4 +405,74 @@ _OPS = ["roll.default", "index_select.default", "gather.default", "scatter.src",
         "scatter_add.default", "index_add.default", "stack.default", "repeat.default",
         "index.Tensor", "index_put.default"]
 EXECUTABLE_OPS.extend(o for o in _OPS if o not in EXECUTABLE_OPS)
+EXECUTABLE_OPS.sort()
+
+
+@_handler("topk.default")
+def _h_topk(tr, node, base, metas):
+    """x.topk(k, dim, largest, sorted): k passes over dim, pass t picking the
+    largest (smallest) element that comes after pass t-1's pick in the
+    order (value descending (ascending), then index ascending): values and
+    int64 indices, sorted, ties to the lower index (PyTorch leaves the
+    order of ties unspecified). The backward is a scatter of the values'
+    gradient at the indices (translated as such). For a small k (MoE
+    routers): each pass reads the whole dim."""
+    (vshape, dt), (_, idt) = metas[0], metas[1]
+    x = tr.mat(node.args[0], base + "_x")
+    n = len(x.shape)
+    a = list(node.args) + [None] * 4
+    k = a[1]
+    dim = (a[2] if a[2] is not None else node.kwargs.get("dim", -1)) % n
+    largest = a[3] if a[3] is not None else node.kwargs.get("largest", True)
+    if not _is_float(dt) or k < 1 or k > x.shape[dim] or idt != "i64":
+        raise _Unsupported()
+    em = tr.em
+    red_shape = tuple(s for i, s in enumerate(x.shape) if i != dim)
+    ids = [f"d{i}" for i in range(n)]
+    out_ids = [f"d{i}" for i in range(n) if i != dim]
+    iters = ["reduction" if i == dim else "parallel" for i in range(n)]
+    worst = -math.inf if largest else math.inf
+    picks = []
+    prev = None
+    for t in range(k):
+        vals = em.fill(worst, red_shape, dt, f"{base}_v{t}")
+        idx = em.fill(-1, red_shape, "i64", f"{base}_i{t}")
+        ins = [(x, ids)] + ([] if prev is None else [(prev[0], out_ids), (prev[1], out_ids)])
+
+        def body(r, a_, o, first=prev is None):
+            v, j = a_[0], r.cast(r.index(dim), "index", "i64")
+            better = r.cmp("gt" if largest else "lt", v, o[0], dt)
+            tie = r.mul(r.cmp("eq", v, o[0], dt), r.cmp("eq", o[1], r.c(-1, "i64"), "i64"), "i1")
+            take = r.add(better, tie, "i1")
+            if not first:
+                after = r.cmp("lt" if largest else "gt", v, a_[1], dt)
+                same = r.mul(r.cmp("eq", v, a_[1], dt), r.cmp("gt", j, a_[2], "i64"), "i1")
+                take = r.mul(take, r.add(after, same, "i1"), "i1")
+            return [r.select(take, v, o[0], dt), r.select(take, j, o[1], "i64")]
+        prev = em.generic(f"{base}_k{t}", n, iters, ins, [(vals, out_ids), (idx, out_ids)], body)
+        picks.append(prev)
+    # stack the k picks along dim
+    full_v = em.empty(tuple(vshape), dt, base + "_values")
+    full_i = em.empty(tuple(vshape), "i64", base + "_indices")
+    for t, (v, i) in enumerate(picks):
+        offs = [0] * n
+        offs[dim] = t
+        sizes = list(vshape)
+        sizes[dim] = 1
+        v4 = em.reshape(v, tuple(sizes), f"{base}_v{t}r")
+        i4 = em.reshape(i, tuple(sizes), f"{base}_i{t}r")
+        full_v = _insert_at(em, v4, full_v, offs, f"{base}_values")
+        full_i = _insert_at(em, i4, full_i, offs, f"{base}_indices")
+    return (full_v, full_i)
+
+
+def _insert_at(em, src, dst, offs, base):
+    name = em.fresh(base)
+    n = len(dst.shape)
+    em.emit(f"{name} = tensor.insert_slice {src.name} into {dst.name}{offs} "
+            f"{list(src.shape)} {[1] * n} : {src.type} into {dst.type}")
+    return _T(name, dst.shape, dst.dt)
+
+
+EXECUTABLE_OPS.extend(o for o in ["topk.default"] if o not in EXECUTABLE_OPS)
 EXECUTABLE_OPS.sort()
