@@ -311,39 +311,7 @@ def ckpt_run_inputs(text, name):
     return splitmix_inputs(shapes, SEED, dtypes)
 
 
-def bias_term_hooks(m, state, sums):
-    """Hooks on every module of `m` with a bias parameter in `state` that
-    add, into sums["<module>.bias"], the sum|terms| of each entry of the
-    bias gradient (the sum over every axis but the bias's of |gradient at
-    the module's output|; numerics.bound). Returns the hook handles."""
-    handles = []
-    for mname, mod in m.named_modules():
-        bias = getattr(mod, "bias", None)
-        if not isinstance(bias, torch.nn.Parameter) or f"{mname}.bias" not in state:
-            continue
-
-        # The bias is on the channels (dim 1) of convolutions, channel
-        # norms and LayerNorm subclasses over NCHW (ConvNeXt's LayerNorm2d),
-        # on the trailing dims of every other module (nn.Linear, nn.LayerNorm,
-        # a language model head's own bias).
-        channels = isinstance(mod, (nn.modules.conv._ConvNd, nn.modules.batchnorm._BatchNorm,
-                                    nn.GroupNorm, nn.modules.instancenorm._InstanceNorm)) or (
-            isinstance(mod, nn.LayerNorm) and type(mod) is not nn.LayerNorm)
-
-        def hook(mod, inputs, out, key=f"{mname}.bias", nd=bias.dim(), numel=bias.numel(),
-                 trailing=not channels):
-            if not isinstance(out, torch.Tensor) or not out.requires_grad:
-                return
-
-            def grad_hook(g):
-                a = g.abs()
-                a = (a.flatten(0, a.dim() - nd - 1).sum(0) if trailing and a.dim() > nd
-                     else a.transpose(0, 1).flatten(1).sum(1) if not trailing else a)
-                if a.numel() == numel:      # else the output is not biased as assumed
-                    sums[key] = sums.get(key, 0) + a.detach().numpy()
-            out.register_hook(grad_hook)
-        handles.append(mod.register_forward_hook(hook))
-    return handles
+from ckpt.numerics import bias_term_hooks  # noqa: E402  (re-exported)
 
 
 def eager_step(model, x, t, params, dtype, terms=False):

@@ -65,3 +65,23 @@ def test_segmentation_model_by_name(tmp_path, capsys):
     # per-pixel rows scored against one-hot targets [2*32*32, 5]
     assert "%t: tensor<2048x5xf32>" in text
     assert "ckpt.opaque" not in text and "upsample_bilinear2d" in text
+
+
+def test_check_flag_runs_the_step_against_eager(capsys):
+    rc, err = _main(["tinymlp", "--batch", "4", "--check", "-o", "/dev/null"], capsys)
+    assert rc == 0, err
+    assert err[-1].startswith("tinymlp_step: loss and 6 gradients within the error bound"), err
+
+
+def test_check_fails_on_a_wrong_step():
+    """The check is not vacuous: the step's tanh written as an exp is
+    found."""
+    from ckpt.torch_import import build_model, import_module_info
+    from ckpt.torch_import.check import check
+    model, x, target = build_model("tinymlp", batch=4)
+    text, info = import_module_info(model, x, target, name="tinymlp")
+    assert text.count("math.tanh") == 1
+    wrong = text.replace("math.tanh", "math.exp")
+    assert check(model, x, target, "cross_entropy", text, "tinymlp_step")["ours"] < 1
+    with pytest.raises(ValueError, match="outside the error bound"):
+        check(model, x, target, "cross_entropy", wrong, "tinymlp_step")

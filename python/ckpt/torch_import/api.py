@@ -225,6 +225,11 @@ def main(argv=None):
     ap.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
     ap.add_argument("--stats", action="store_true",
                     help="print op counts and timings to stderr")
+    ap.add_argument("--check", action="store_true",
+                    help="run the imported step (ckpt-opt, ckpt-run on PATH) and compare its "
+                    "loss and every gradient with eager PyTorch in float64 under the error "
+                    "bound of ckpt.numerics; prints the worst error / bound to stderr, exit 1 "
+                    "outside the bound")
     ap.add_argument("--quiet", action="store_true",
                     help="no progress line on stderr (drawn only when stderr is a terminal)")
     opts = ap.parse_args(argv)
@@ -330,6 +335,18 @@ def _run(opts):
         with open(opts.output, "w") as f:
             f.write(text)
     line.close()
+    if opts.check:
+        from .check import check
+        try:
+            if info["opaque_ops"]:
+                raise ValueError("--check: the step has opaque ops, which do not run")
+            res = check(model, x, target, opts.loss, text, info["name"])
+        except ValueError as e:
+            print(f"ckpt.torch_import: error: {e}", file=sys.stderr)
+            return 1
+        print(f"{info['name']}: loss and {len(info['params'])} gradients within the error "
+              f"bound (K = {res['k']}): worst error / bound {res['ours']:.3g}, PyTorch's "
+              f"float32 {res['pytorch']:.3g}", file=sys.stderr)
     if opts.stats:
         op = ", ".join(f"{k} x{v}" for k, v in sorted(info["opaque"].items())) or "none"
         print(f"{info['name']}: {info['aten_ops']} aten ops -> {info['mlir_ops']} MLIR ops, "
