@@ -19,7 +19,8 @@ anywhere is reported in its row, not fatal.
 
 The sizes: hf: examples/hf/*.json at batch 2, sequence 8 (images 16x16);
 timm: the small variants of python/tests/test_timm_models.py; torchvision:
-each constructor with num_classes=10 (segmentation models with
+one model of each family (TORCHVISION below; --all-torchvision: all of
+them), each constructor with num_classes=10 (segmentation models with
 weights_backbone=None, aux_loss=False, their per-pixel scores as rows),
 batch 2 at 64x64 (224x224 for the vision transformers and Swin, whose
 patch grids are fixed; video models 1x3x4x32x32; inception_v3 and googlenet
@@ -114,12 +115,25 @@ class _Rows(torch.nn.Module):
         return out.permute(0, 2, 3, 1).reshape(-1, out.shape[1])
 
 
-def torchvision_models():
+# One model of each torchvision family (its smallest, and the ones named in
+# the issues: segmentation, Swin, MaxViT, the video models);
+# --all-torchvision takes every model of torchvision.models.list_models().
+TORCHVISION = [
+    "alexnet", "convnext_tiny", "densenet121", "efficientnet_b0", "efficientnet_v2_s",
+    "googlenet", "inception_v3", "maxvit_t", "mnasnet0_5", "mobilenet_v2",
+    "mobilenet_v3_small", "regnet_x_400mf", "regnet_y_400mf", "resnet18", "resnet50",
+    "resnext50_32x4d", "shufflenet_v2_x0_5", "squeezenet1_1", "swin_t", "swin_v2_t", "vgg11",
+    "vit_b_16", "wide_resnet50_2", "fcn_resnet50", "deeplabv3_mobilenet_v3_large",
+    "lraspp_mobilenet_v3_large", "r3d_18", "mc3_18", "r2plus1d_18", "s3d", "mvit_v2_s",
+    "swin3d_t"]
+
+
+def torchvision_models(every=False):
     import torchvision
     tv = torchvision.models
     seg = set(tv.list_models(module=tv.segmentation))
     video = set(tv.list_models(module=tv.video))
-    names = tv.list_models(module=tv) + sorted(seg) + sorted(video)
+    names = (tv.list_models(module=tv) + sorted(seg) + sorted(video)) if every else TORCHVISION
     for name in names:
         def build(name=name):
             kw = dict(num_classes=10)
@@ -225,9 +239,12 @@ def main(argv=None):
     a.add_argument("--no-run", action="store_true", help="import and plan only")
     a.add_argument("--max-run-ops", type=int, default=3000)
     a.add_argument("--max-run-params", type=float, default=30e6)
+    a.add_argument("--all-torchvision", action="store_true",
+                   help="every torchvision model, not one of each family")
     a.add_argument("--doc", help="write the table into this Markdown file")
     args = a.parse_args(argv)
-    sources = {"hf": hf_models, "timm": timm_models, "torchvision": torchvision_models}
+    sources = {"hf": hf_models, "timm": timm_models,
+               "torchvision": lambda: torchvision_models(args.all_torchvision)}
     only = set(args.models.split(",")) if args.models else None
     rows, start = [], time.time()
     for group in args.groups.split(","):
