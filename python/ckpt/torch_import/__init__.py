@@ -3,19 +3,23 @@
     .venv/bin/python -m ckpt.torch_import MODEL --batch N [--image S]
         [--classes K] [--loss cross_entropy|mse] [-o OUT.mlir]
 
-MODEL is a torchvision model (resnet18/34/50/101/152, densenet121,
-inception_v3, vgg16) or a small built-in one (`tinyresnet`, `tinymlp`,
-`tinytransformer`, the transformers `tinygpt`, `gpt2small`, `llama`, sized by
---layers/--width/--heads/--kv-heads/--seq/--vocab). From Python::
+MODEL is any torchvision model (classification, segmentation, video), a
+small built-in one (`tinyresnet`, `tinymlp`, `tinytransformer`, the
+transformers `tinygpt`, `gpt2small`, `llama`, sized by
+--layers/--width/--heads/--kv-heads/--seq/--vocab), `hf:CONFIG.json` (a
+Hugging Face model from its config, trained with its own loss: `hf`),
+`timm:NAME`, or your own `path/to/file.py:Name`. `--check` runs the step
+against eager PyTorch (`check`). PyTorch 2 (torch.func). From Python::
 
     from ckpt.torch_import import import_module
     text = import_module(model, x, target, loss="cross_entropy")
 
 What is traced: the whole training step, `functional_call` of the model with
 its parameters as inputs, the loss and `torch.autograd.grad` of the loss
-w.r.t. every parameter, with `make_fx` (fake tensors: no real compute) and the
-decompositions of PyTorch 1.13 for batch norm, layer/group norm, softmax,
-log-softmax, nll loss and mse loss. In-place ops are made functional (by a
+w.r.t. every parameter, with `make_fx` (fake tensors: no real compute; oneDNN
+off, so that recurrent layers trace to their cells) and PyTorch's
+decompositions for batch norm, layer/group norm, softmax, log-softmax, nll
+loss, mse loss, SDPA's safe softmax and vector norms. In-place ops are made functional (by a
 checked local rewrite, or `torch.func.functionalize` where that
 rewrite does not apply). The result is one
 `func.func @<name>_step(%x, %t, %p0, ...) -> (loss, grad0, ...)
