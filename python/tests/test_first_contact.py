@@ -85,3 +85,39 @@ def test_check_fails_on_a_wrong_step():
     assert check(model, x, target, "cross_entropy", text, "tinymlp_step")["ours"] < 1
     with pytest.raises(ValueError, match="outside the error bound"):
         check(model, x, target, "cross_entropy", wrong, "tinymlp_step")
+
+
+class _DictNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = nn.Linear(4, 3), nn.Linear(4, 2)
+
+    def forward(self, x):
+        return {"aux": self.b(x), "out": self.a(x)}
+
+
+def test_output_field_picks_what_is_scored(tmp_path, capsys):
+    from ckpt.torch_import import import_module_info, user_inputs
+    from ckpt.torch_import.trace import select_output
+    with pytest.raises(ValueError, match=r"returns dict \(keys aux, out\), not a tensor: "
+                                         r"choose the output to score with --output-field"):
+        user_inputs(_DictNet(), (2, 4))
+    model = select_output(_DictNet(), "out")
+    x, t = user_inputs(model, (2, 4))
+    assert tuple(t.shape) == (2, 3)
+    text, info = import_module_info(model, x, t)
+    assert info["params"] == ["model.a.weight", "model.a.bias", "model.b.weight", "model.b.bias"]
+    with pytest.raises(ValueError, match=r"has no field 'nope' \(it has aux, out\)"):
+        user_inputs(select_output(_DictNet(), "nope"), (2, 4))
+    # the command line, with the segmentation model's "out"
+    path = tmp_path / "net.py"
+    path.write_text("import torch\nfrom torch import nn\n\n"
+                    "class DictNet(nn.Module):\n"
+                    "    def __init__(self):\n"
+                    "        super().__init__()\n"
+                    "        self.a, self.b = nn.Linear(4, 3), nn.Linear(4, 2)\n\n"
+                    "    def forward(self, x):\n"
+                    "        return {'aux': self.b(x), 'out': self.a(x)}\n")
+    rc, err = _main([f"{path}:DictNet", "--input-shape", "2x4", "--output-field", "out",
+                     "--check", "-o", "/dev/null"], capsys)
+    assert rc == 0 and "dictnet_step: loss and 4 gradients within the error bound" in err[-1]

@@ -13,7 +13,7 @@ from .. import progress
 from .devices import DEVICES
 from .models import MODELS, SIZES, build_model
 from .policies import POLICIES, keep_nodes
-from .trace import _Scopes, _shape, _trace, load_user_model, user_inputs
+from .trace import _Scopes, _shape, _trace, load_user_model, select_output, user_inputs
 from .translate import _Translator
 from .emit import _mlir_dtype, _ttype
 from .losses import parse_loss
@@ -225,6 +225,10 @@ def main(argv=None):
     ap.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
     ap.add_argument("--stats", action="store_true",
                     help="print op counts and timings to stderr")
+    ap.add_argument("--output-field", metavar="FIELD",
+                    help="score this field of the model's output: a dict key ('out' of "
+                    "a segmentation model), an attribute ('logits') or a tuple index; "
+                    "default: the output itself, or its first tensor, or .logits")
     ap.add_argument("--check", action="store_true",
                     help="run the imported step (ckpt-opt, ckpt-run on PATH) and compare its "
                     "loss and every gradient with eager PyTorch in float64 under the error "
@@ -294,6 +298,8 @@ def _run(opts):
                                      f"--input-shape (and --target-shape) instead")
             model, name = load_user_model(opts.model)
             name = name.lower()
+            if opts.output_field is not None:    # before the output's shape is taken
+                model = select_output(model, opts.output_field)
             target_shape = (_shape(opts.target_shape, "--target-shape")
                             if opts.target_shape else None)
             x, target = user_inputs(model, _shape(opts.input_shape, "--input-shape"),
@@ -314,6 +320,10 @@ def _run(opts):
                 target = target * 2 - 1
             elif parse_loss(opts.loss).indices and target.is_floating_point():
                 target = target.argmax(-1)      # one-hot -> class indices
+        if opts.output_field is not None and not user:
+            if hf_spec:
+                raise ValueError("--output-field: hf: models are scored on their own loss")
+            model = select_output(model, opts.output_field)
         if opts.device is not None:
             print(f"ckpt.torch_import: warning: --device {opts.device} is not used: "
                   "opaque ops record their work (#ckpt.work) and ckpt-plan's "

@@ -86,6 +86,7 @@ def check(model, example_inputs, target, loss, text, name):
     import numpy as np
     from .. import numerics, remat
     from ..mlir_runner import splitmix_inputs
+    _find_tools()
     inputs = example_inputs if isinstance(example_inputs, (tuple, list)) else (example_inputs,)
     args = step_arguments(text, name)
     if "%seed: " in text:
@@ -121,6 +122,22 @@ def check(model, example_inputs, target, loss, text, name):
         except AssertionError as e:
             raise ValueError(f"--check: {str(e)[:300]}") from None
     return {"ours": ours, "pytorch": theirs, "k": k}
+
+
+def _find_tools():
+    """ckpt-opt and ckpt-run on PATH, else beside the package's build
+    (build/bin for the package in build/python/ckpt), put first on PATH."""
+    import os
+    import shutil
+    if shutil.which("ckpt-opt") and shutil.which("ckpt-run"):
+        return
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    bin_dir = os.path.join(os.path.dirname(os.path.dirname(here)), "bin")
+    if os.path.isfile(os.path.join(bin_dir, "ckpt-opt")) and \
+            os.path.isfile(os.path.join(bin_dir, "ckpt-run")):
+        os.environ["PATH"] = bin_dir + os.pathsep + os.environ.get("PATH", "")
+        return
+    raise ValueError("--check needs ckpt-opt and ckpt-run on PATH (build/bin)")
 
 
 def _torch_dtype(name):

@@ -706,6 +706,36 @@ def _share_constants(gm):
         gm.recompile()
 
 
+def select_output(model, field):
+    """`model` wrapped so that its forward returns the output's `field`: a
+    key of a dict (torchvision's segmentation models return {"out": ...,
+    "aux": ...}), an attribute of a named tuple or Hugging Face ModelOutput
+    (`logits`), or an index of a tuple ("0"). The command line's
+    --output-field."""
+    import torch
+
+    class SelectOutput(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.model = model
+
+        def forward(self, *xs):
+            out = self.model(*xs)
+            if isinstance(out, dict) and field in out:
+                return out[field]
+            if isinstance(out, (tuple, list)) and field.lstrip("-").isdigit() and \
+                    -len(out) <= int(field) < len(out):
+                return out[int(field)]
+            if hasattr(out, field):
+                return getattr(out, field)
+            known = (list(out) if isinstance(out, dict) else
+                     [f"0..{len(out) - 1}"] if isinstance(out, (tuple, list)) else [])
+            raise ValueError(f"the model's output ({type(out).__name__}) has no field "
+                             f"'{field}'" + (f" (it has {', '.join(map(str, known))})"
+                                             if known else ""))
+    return SelectOutput()
+
+
 def _output(out):
     """The tensor a model returns (the first field of a named tuple such as
     torchvision's InceptionOutputs)."""
@@ -723,7 +753,9 @@ def _output(out):
         return out[0]
     if hasattr(out, "logits"):
         return out.logits
-    raise ValueError(f"the model returns {type(out).__name__}, not a tensor")
+    keys = f" (keys {', '.join(map(str, out))})" if isinstance(out, dict) else ""
+    raise ValueError(f"the model returns {type(out).__name__}{keys}, not a tensor: choose the "
+                     "output to score with --output-field (select_output)")
 
 
 def _schema(node):
