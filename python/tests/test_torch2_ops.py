@@ -219,3 +219,24 @@ class Router(nn.Module):
 def test_topk(largest, tmp_path):
     torch.manual_seed(0)
     _check(Router(largest), (4, 6), "float32", tmp_path, plan=True)
+
+
+class EmptySlices(nn.Module):
+    """Slices with no element and what is built from them (a window
+    padding of zero, as Swin3D's on a short clip): a cat with an empty
+    piece, a slice_scatter into an empty tensor in the backward."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(6, 6)
+        self.head = nn.Linear(6, 10)
+
+    def forward(self, x):
+        y = self.lin(x)
+        empty = y[:, 4:4][1:]           # a slice of a tensor with no element
+        return self.head(torch.cat([y[:, :3], y[:, 3:]], dim=1)) + empty.sum()
+
+
+def test_empty_slices(tmp_path):
+    torch.manual_seed(0)
+    _check(EmptySlices(), (2, 6), "float32", tmp_path)

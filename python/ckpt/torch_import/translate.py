@@ -209,6 +209,15 @@ class _Translator:
         name = _opname(node)
         base = node.name
         metas = self._inplace_view_meta(node) if name in _INPLACE_VIEWS else _meta(node)
+        empty = self._empty_results(metas, base)
+        if empty is not None:
+            # Every result has no element (Swin3D's window padding of a short
+            # clip): nothing to compute, and tensor slices reject offsets
+            # into empty dims.
+            self.env[node] = empty
+            if _mutates_first(node):
+                self.env[node.args[0]] = empty
+            return
         try:
             if _mutates_first(node) and name not in _ELEMENTWISE:
                 # op_ -> op on the same arguments
@@ -226,6 +235,15 @@ class _Translator:
         self.env[node] = result
         if _mutates_first(node):
             self.env[node.args[0]] = result
+
+    def _empty_results(self, metas, base):
+        """Empty tensors for a node whose every tensor result has a zero
+        size (the result, or a tuple of them), else None."""
+        if not metas or any(m is None for m in metas) or \
+                not all(0 in m[0] for m in metas):
+            return None
+        res = [self.em.empty(m[0], m[1], base) for m in metas]
+        return res[0] if len(res) == 1 else tuple(res)
 
     def _inplace_view_meta(self, node):
         """The result meta of an in-place view op (transpose_): make_fx
