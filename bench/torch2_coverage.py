@@ -50,6 +50,7 @@ warnings.filterwarnings("ignore")
 import models_e2e as me  # noqa: E402  (python/tests/models_e2e.py)
 from ckpt import remat  # noqa: E402
 from ckpt import torch_import as ti  # noqa: E402
+from ckpt.torch_import.models import PixelRows  # noqa: E402
 
 GROUPS = ("hf", "timm", "torchvision")
 
@@ -103,18 +104,6 @@ def timm_models():
         yield f"timm:{name}", build
 
 
-class _Rows(torch.nn.Module):
-    """A segmentation model's per-pixel scores as rows [B*H*W, classes]."""
-
-    def __init__(self, m):
-        super().__init__()
-        self.m = m
-
-    def forward(self, x):
-        out = self.m(x)["out"]
-        return out.permute(0, 2, 3, 1).reshape(-1, out.shape[1])
-
-
 # One model of each torchvision family (its smallest, and the ones named in
 # the issues: segmentation, Swin, MaxViT, the video models);
 # --all-torchvision takes every model of torchvision.models.list_models().
@@ -144,7 +133,7 @@ def torchvision_models(every=False):
             torch.manual_seed(0)
             model = tv.get_model(name, **kw)
             if name in seg:
-                model = _Rows(model)
+                model = PixelRows(model)
             if name in video:
                 shape = (1, 3, 4, 32, 32)
             elif name.startswith(("vit", "swin", "maxvit")):

@@ -311,75 +311,27 @@ def ckpt_run_inputs(text, name):
     return splitmix_inputs(shapes, SEED, dtypes)
 
 
-from ckpt.numerics import bias_term_hooks  # noqa: E402  (re-exported)
-
-
 def eager_step(model, x, t, params, dtype, terms=False):
     """Loss (cross entropy, the importer's default) and every gradient by
     eager autograd with the importer's training-mode semantics, in `dtype`
-    (float64: the error model's reference on the same float32 values).
+    (float64: the error model's reference on the same float32 values):
+    ckpt.torch_import.check's reference, which --check uses too.
     With `terms`, also returns, per result, the sum|terms| of each entry of a
     bias gradient (the sum over every axis but the bias's of |gradient at
     the module's output|; numerics.bound), None for the other results."""
-    from torch.func import functional_call
-    from ckpt.torch_import import trace
-    m = trace._prepare(model)
-    names = [n for n, _ in m.named_parameters()]
-    ps = [torch.tensor(p).to(dtype).requires_grad_() for p in params]
-    state = dict(zip(names, ps))
-    state.update((n, b.to(dtype)) for n, b in m.named_buffers()
-                 if b is not None and b.is_floating_point())
-    sums = {}
-    handles = bias_term_hooks(m, state, sums) if terms else []
-    try:
-        x = torch.tensor(x)
-        x = x.to(dtype) if x.is_floating_point() else x
-        out = functional_call(m, state, (x,))
-        value = torch.nn.functional.cross_entropy(out, torch.tensor(t).to(dtype))
-        grads = torch.autograd.grad(value, ps, allow_unused=True)
-        grads = [g if g is not None else torch.zeros_like(p) for g, p in zip(grads, ps)]
-    finally:
-        for h in handles:
-            h.remove()
-    results = [value.detach().numpy()] + [g.numpy() for g in grads]
-    if terms:
-        return results, [None] + [sums.get(n) for n in names]
-    return results
+    from ckpt.torch_import.check import _eager
+    results, sums = _eager(model, "cross_entropy", (x,), t, params, dtype)
+    return (results, sums) if terms else results
 
 
 def eager_model_step(model, inputs, params, dtype, terms=False):
-    """The model's own loss and every gradient by eager autograd, in `dtype`,
-    on the step's inputs (numpy) and parameters (numpy, float32). With
-    `terms`, also the sum|terms| of each bias gradient's entries
-    (models_e2e.eager_step): a key projection's bias has a gradient that is
-    exactly 0 (softmax ignores a constant per row), its float32 sum is not."""
-    from torch.func import functional_call
-    from ckpt.torch_import import trace
-    from ckpt.torch_import.losses import model_loss
-    m = trace._prepare(model)
-    names = [n for n, _ in m.named_parameters()]
-    ps = [torch.tensor(p).to(dtype).requires_grad_() for p in params]
-    state = dict(zip(names, ps))
-    state.update((n, b.to(dtype)) for n, b in m.named_buffers()
-                 if b is not None and b.is_floating_point())
-    xs = []
-    for x in inputs:
-        x = torch.tensor(x)
-        xs.append(x.to(dtype) if x.is_floating_point() else x)
-    sums = {}
-    handles = bias_term_hooks(m, state, sums) if terms else []
-    try:
-        value = model_loss(functional_call(m, state, tuple(xs)))
-        grads = torch.autograd.grad(value, ps, allow_unused=True)
-    finally:
-        for h in handles:
-            h.remove()
-    results = [value.detach().numpy()] + [
-        (g if g is not None else torch.zeros_like(p)).detach().numpy()
-        for g, p in zip(grads, ps)]
-    if terms:
-        return results, [None] + [sums.get(n) for n in names]
-    return results
+    """The model's own loss (loss="model") and every gradient by eager
+    autograd, in `dtype`, on the step's inputs (numpy) and parameters (numpy,
+    float32); with `terms` as eager_step (a key projection's bias has a
+    gradient that is exactly 0: softmax ignores a constant per row)."""
+    from ckpt.torch_import.check import _eager
+    results, sums = _eager(model, "model", tuple(inputs), None, params, dtype)
+    return (results, sums) if terms else results
 
 
 def base_run(step_file, name, tmp):
@@ -426,6 +378,17 @@ def plan_and_run(wrapped, name, budget, base, tmp):
     return measured, nbytes, least, seconds
 
 
+def plan_at_budgets(wrapped, name, base, tmp, budgets=("70%", "50%"), label=None):
+    """plan_and_run at each budget: outputs bit-identical to the unplanned
+    run, measured peak within the budget; prints one line per budget."""
+    for budget in budgets:
+        measured, nbytes, least, seconds = plan_and_run(wrapped, name, budget, base, tmp)
+        assert measured["outputs_sha256"] == base["outputs_sha256"]
+        assert measured["peak_bytes"] <= nbytes
+        print(f"{label or name} at {budget}: budget {nbytes} B{' (least)' if least else ''}, "
+              f"peak {measured['peak_bytes']} B, plan {seconds:.2f} s")
+
+
 def compare_with_eager(model, x, text, name, result):
     """Loss and every gradient of ckpt-run's `result` against eager autograd
     on the same inputs, by numerics.check_results (K from
@@ -467,7 +430,7 @@ def tempdir():
     return tempfile.TemporaryDirectory(prefix="ckpt-e2e-")
 
 
-__all__ = ["FAMILIES", "import_family", "bias_term_hooks", "eager_model_step",
+__all__ = ["FAMILIES", "import_family", "plan_at_budgets", "eager_model_step",
            "compare_model_loss_with_eager", "base_run", "plan_only", "plan_and_run", "compare_with_eager",
            "ckpt_run_inputs", "step_arguments", "splitmix_has_ranges", "Unreproducible",
            "cli_spec"]

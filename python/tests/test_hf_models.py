@@ -50,12 +50,7 @@ def test_hf_model_end_to_end(path, tmp_path):
     ours, theirs = me.compare_model_loss_with_eager(model, xs, text, name, base)
     print(f"{name}: {info['aten_ops']} aten ops, worst error / bound {ours:.3g} "
           f"(PyTorch float32 {theirs:.3g})")
-    for budget in BUDGETS:
-        measured, nbytes, least, seconds = me.plan_and_run(wrapped, name, budget, base, tmp)
-        assert measured["outputs_sha256"] == base["outputs_sha256"]
-        assert measured["peak_bytes"] <= nbytes
-        print(f"{name} at {budget}: budget {nbytes} B{' (least)' if least else ''}, peak "
-              f"{measured['peak_bytes']} B, plan {seconds:.2f} s")
+    me.plan_at_budgets(wrapped, name, base, tmp, BUDGETS)
 
 
 def test_input_names_are_the_step_arguments():

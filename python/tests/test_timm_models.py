@@ -59,12 +59,7 @@ def test_timm_model_end_to_end(name, tmp_path):
     ours, theirs = me.compare_with_eager(model, x, text, step_name, base)
     print(f"{name}: {info['aten_ops']} aten ops, worst error / bound {ours:.3g} "
           f"(PyTorch float32 {theirs:.3g})")
-    for budget in BUDGETS:
-        measured, nbytes, least, seconds = me.plan_and_run(wrapped, step_name, budget, base, tmp)
-        assert measured["outputs_sha256"] == base["outputs_sha256"]
-        assert measured["peak_bytes"] <= nbytes
-        print(f"{name} at {budget}: budget {nbytes} B{' (least)' if least else ''}, peak "
-              f"{measured['peak_bytes']} B, plan {seconds:.2f} s")
+    me.plan_at_budgets(wrapped, step_name, base, tmp, BUDGETS, label=name)
 
 
 def test_timm_spec_on_the_command_line(tmp_path):
