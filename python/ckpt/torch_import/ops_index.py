@@ -289,16 +289,22 @@ def _h_repeat(tr, node, base, metas):
     return tr.em.reshape(t, shape, base)
 
 
-def _one_index(node, n):
-    """(dim, index node) of advanced indexing x[..., idx, ...] with one index
-    tensor (the others None, as `x[:, idx]`): PyTorch's index.Tensor and
-    index_put with more than one index tensor are not translated."""
+def _one_index(tr, node, base):
+    """(x, dim, idx) of advanced indexing x[..., idx, ...] with one index
+    tensor (the others None, as `x[:, idx]`): x materialized, idx an
+    integer view whose valid range [0, x.shape[dim]) is noted. PyTorch's
+    index.Tensor and index_put with more than one index tensor are not
+    translated."""
     from torch.fx import Node
+    x = tr.mat(node.args[0], base + "_x")
     indices = list(node.args[1])
     given = [i for i, t in enumerate(indices) if t is not None]
-    if len(given) != 1 or not isinstance(indices[given[0]], Node) or given[0] >= n:
+    if len(given) != 1 or not isinstance(indices[given[0]], Node) or given[0] >= len(x.shape):
         raise _Unsupported()
-    return given[0], indices[given[0]]
+    dim = given[0]
+    idx = tr.view(indices[dim])
+    _int_index(idx)
+    return x, dim, idx
 
 
 @_handler("index.Tensor")
@@ -307,12 +313,8 @@ def _h_index(tr, node, base, metas):
     shape with dim d replaced by idx's shape, and reads x at the clamped
     idx[i] along d (Swin's relative position bias table)."""
     shape, dt = metas[0]
-    x = tr.mat(node.args[0], base + "_x")
-    n = len(x.shape)
-    dim, index_node = _one_index(node, n)
-    idx = tr.view(index_node)
-    _int_index(idx)
-    k = len(idx.shape)
+    x, dim, idx = _one_index(tr, node, base)
+    n, k = len(x.shape), len(idx.shape)
     if tuple(shape) != x.shape[:dim] + idx.shape + x.shape[dim + 1:]:
         raise _Unsupported()
     note_range(tr, idx, x.shape[dim])
@@ -337,14 +339,10 @@ def _h_index_put(tr, node, base, metas):
     accumulate (the backward of index.Tensor), += in order. A reduction
     over the positions for every result element."""
     shape, dt = metas[0]
-    x = tr.mat(node.args[0], base + "_x")
-    n = len(x.shape)
-    dim, index_node = _one_index(node, n)
-    idx = tr.view(index_node)
-    _int_index(idx)
+    x, dim, idx = _one_index(tr, node, base)
+    n, k = len(x.shape), len(idx.shape)
     values = tr.view(node.args[2])
     accumulate = node.args[3] if len(node.args) > 3 else node.kwargs.get("accumulate", False)
-    k = len(idx.shape)
     if (values.shape != x.shape[:dim] + idx.shape + x.shape[dim + 1:] or x.dt != dt
             or _numel(idx.shape) == 0):
         raise _Unsupported()
@@ -417,6 +415,7 @@ def _h_topk(tr, node, base, metas):
     order of ties unspecified). The backward is a scatter of the values'
     gradient at the indices (translated as such). For a small k (MoE
     routers): each pass reads the whole dim."""
+    from .ops_tensor import _insert as _insert_slice   # (ops_tensor imports this module)
     (vshape, dt), (_, idt) = metas[0], metas[1]
     x = tr.mat(node.args[0], base + "_x")
     n = len(x.shape)
@@ -461,17 +460,9 @@ def _h_topk(tr, node, base, metas):
         sizes[dim] = 1
         v4 = em.reshape(v, tuple(sizes), f"{base}_v{t}r")
         i4 = em.reshape(i, tuple(sizes), f"{base}_i{t}r")
-        full_v = _insert_at(em, v4, full_v, offs, f"{base}_values")
-        full_i = _insert_at(em, i4, full_i, offs, f"{base}_indices")
+        full_v = _insert_slice(em, v4, full_v, offs, sizes, [1] * n, f"{base}_values")
+        full_i = _insert_slice(em, i4, full_i, offs, sizes, [1] * n, f"{base}_indices")
     return (full_v, full_i)
-
-
-def _insert_at(em, src, dst, offs, base):
-    name = em.fresh(base)
-    n = len(dst.shape)
-    em.emit(f"{name} = tensor.insert_slice {src.name} into {dst.name}{offs} "
-            f"{list(src.shape)} {[1] * n} : {src.type} into {dst.type}")
-    return _T(name, dst.shape, dst.dt)
 
 
 EXECUTABLE_OPS.extend(o for o in ["topk.default"] if o not in EXECUTABLE_OPS)

@@ -141,23 +141,29 @@ def _backward(tr, node, base, metas, mode):
     nb, nc, n_h, n_w = in_size
     m_h, m_w = out_size
     em = tr.em
-    mac_ids = ["d0", "d1", "d2", "d3"]
-    # t[b, c, i, w] = sum_j g[b, c, i, j] * W_w(j, w): dims (b, c, i, w, j)
-    t0 = em.fill(0.0, (nb, nc, m_h, n_w), dt, base + "_cols")
+    # t[b, c, i, w] = sum_j g[b, c, i, j] * W_w(j, w), then
+    # out[b, c, h, w] = sum_i W_h(i, h) * t[b, c, i, w]
+    t = _transpose_axis(em, g.root, g.access, (nb, nc, m_h, n_w), 3, mode, n_w, m_w, sw, align,
+                        base + "_cols")
+    return _transpose_axis(em, t, None, tuple(shape), 2, mode, n_h, m_h, sh, align,
+                           base + "_rows")
 
-    def cols(r, a, o):
-        wt = _weight(r, mode, r.index(4), r.index(3), n_w, m_w, sw, align, dt)
-        return [r.add(o[0], r.mul(a[0], wt, dt), dt)]
-    t = em.generic(base + "_cols", 5, ["parallel"] * 4 + ["reduction"],
-                   [(g.root, g.access(["d0", "d1", "d2", "d4"]))], [(t0, mac_ids)], cols)[0]
-    # out[b, c, h, w] = sum_i W_h(i, h) * t[b, c, i, w]: dims (b, c, h, w, i)
-    o0 = em.fill(0.0, tuple(shape), dt, base + "_rows")
 
-    def rows(r, a, o):
-        wt = _weight(r, mode, r.index(4), r.index(2), n_h, m_h, sh, align, dt)
+def _transpose_axis(em, src, access, out_shape, axis, mode, n, m, given, align, base):
+    """out[..., t, ...] = sum_o src[..., o, ...] * W(o, t) along `axis` (2
+    rows, 3 columns): the backward of resizing that axis from n to m. Dims
+    (b, c, h, w, o); `access` maps src's indexing when it is a view."""
+    dt = src.dt
+    ids = ["d0", "d1", "d2", "d3"]
+    read = list(ids)
+    read[axis] = "d4"
+    init = em.fill(0.0, out_shape, dt, base)
+
+    def body(r, a, o):
+        wt = _weight(r, mode, r.index(4), r.index(axis), n, m, given, align, dt)
         return [r.add(o[0], r.mul(a[0], wt, dt), dt)]
-    return em.generic(base + "_rows", 5, ["parallel"] * 4 + ["reduction"],
-                      [(t, ["d0", "d1", "d4", "d3"])], [(o0, mac_ids)], rows)[0]
+    return em.generic(base, 5, ["parallel"] * 4 + ["reduction"],
+                      [(src, access(read) if access else read)], [(init, ids)], body)[0]
 
 
 @_handler("upsample_nearest2d.default")
