@@ -62,7 +62,7 @@ bool StepAnalysis::isRecomputable(Operation *op) {
     return false;
   if (isa<CheckpointOp, FreeOp, ReturnOp>(op))
     return false;
-  return isMemoryEffectFree(op);
+  return isMemoryEffectFree(op) || isFreshAllocation(op);
 }
 
 /// Whether the owner of `use` reads the operand's contents: a destination
@@ -115,9 +115,10 @@ StepAnalysis::StepAnalysis(Operation *op) : step(cast<StepOp>(op)) {
   }
 
   // Activations: forward buffers whose contents backward ops read. A
-  // tensor.empty has no contents.
+  // tensor.empty (or the alloc_tensor ckpt-rematerialize pins it as) has no
+  // contents.
   for (Operation *fwd : forward) {
-    if (isa<tensor::EmptyOp>(fwd))
+    if (isa<tensor::EmptyOp>(fwd) || isFreshAllocation(fwd))
       continue;
     for (Value result : fwd->getResults()) {
       if (!isa<ShapedType>(result.getType()))

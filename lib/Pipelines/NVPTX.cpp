@@ -81,7 +81,7 @@ ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
 
   // Front half: identical to ckpt-lower-to-cpu up to and including buffer
   // deallocation.
-  buildBufferizeStepPipeline(pm, options.dealloc);
+  buildBufferizeStepPipeline(pm, options.dealloc, options.checkBudget);
 
   // Buffers where the kernels can reach them.
   GPUManagedMemoryPassOptions managed;

@@ -32,7 +32,8 @@ LogicalResult ckpt::buildRematPipeline(OpPassManager &pm,
   return success();
 }
 
-void ckpt::buildBufferizeStepPipeline(OpPassManager &pm, DeallocMode dealloc) {
+void ckpt::buildBufferizeStepPipeline(OpPassManager &pm, DeallocMode dealloc,
+                                      bool checkBudget) {
   // Opaque ops have no lowering: stop before anything is rewritten.
   pm.addPass(createRejectOpaquePass());
   // No CSE or canonicalization before deallocation is decided: they would
@@ -54,6 +55,9 @@ void ckpt::buildBufferizeStepPipeline(OpPassManager &pm, DeallocMode dealloc) {
   pm.addNestedPass<func::FuncOp>(createLowerFreesPass(frees));
   if (dealloc == DeallocMode::Upstream)
     bufferization::buildBufferDeallocationPipeline(pm);
+  // The program as it will run, against the budget it was planned for.
+  if (checkBudget)
+    pm.addNestedPass<func::FuncOp>(createCheckPeakPass());
   pm.addPass(createConvertBufferizationToMemRefPass());
   // Host copies of offloaded values, counted apart by the runtime.
   pm.addPass(createLowerHostCopiesPass());
@@ -80,7 +84,7 @@ void ckpt::buildLLVMConversionTail(
 
 LogicalResult ckpt::buildLowerToCPUPipeline(OpPassManager &pm,
                                             const LowerToCPUOptions &options) {
-  buildBufferizeStepPipeline(pm, options.dealloc);
+  buildBufferizeStepPipeline(pm, options.dealloc, options.checkBudget);
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   buildLLVMConversionTail(pm);
   pm.addPass(createReconcileUnrealizedCastsPass());

@@ -62,11 +62,42 @@ struct InsertFreesPass : public ckpt::ListValidOptions<
   using ListValidOptions::ListValidOptions;
 
   void runOnOperation() override {
-    for (StepOp step : getOperation().getOps<StepOp>())
+    bool failed = false;
+    for (StepOp step : getOperation().getOps<StepOp>()) {
       insertFrees(step);
+      failed |= mlir::failed(checkStepBudget(step));
+    }
+    if (failed)
+      signalPassFailure();
   }
 };
 } // namespace
+
+LogicalResult ckpt::checkStepBudget(StepOp step) {
+  std::optional<StepBudget> budget = getStepBudget(step);
+  if (!budget)
+    return success();
+  Block &block = step.getBody().front();
+  MemoryTimeline timeline = simulateBlock(block, kBufferAlignment);
+  if (timeline.peak <= budget->bytes)
+    return success();
+  SmallVector<Operation *> order;
+  for (Operation &op : block.without_terminator())
+    order.push_back(&op);
+  Operation *at = timeline.peakPosition < order.size()
+                      ? order[timeline.peakPosition]
+                      : step.getReturnOp().getOperation();
+  InFlightDiagnostic diag =
+      at->emitError("the step now peaks at ")
+      << timeline.peak << " B here, over the budget of " << budget->bytes
+      << " B it was rematerialized for (it peaked at " << budget->peak
+      << " B then): a pass run after ckpt-rematerialize made buffers live "
+         "longer (CSE merging values computed twice, fusion reading a "
+         "producer's inputs later, a fold that drops a copy); run such "
+         "passes before ckpt-plan";
+  diag.attachNote(step.getLoc()) << "the step is here";
+  return diag;
+}
 
 void ckpt::insertFrees(StepOp step) {
   step.walk([](RecomputeOp recompute) {

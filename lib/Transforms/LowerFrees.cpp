@@ -1,5 +1,6 @@
 //===- LowerFrees.cpp - ckpt.free of memrefs -> memref.dealloc ------------===//
 
+#include "Allocations.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
@@ -18,10 +19,7 @@ namespace ckpt {
 using namespace mlir;
 using namespace ckpt;
 
-namespace {
-
-/// The allocation `value` is a view of, if it is one of this block's.
-memref::AllocOp findAllocation(Value value) {
+memref::AllocOp ckpt::findAllocation(Value value) {
   while (Operation *def = value.getDefiningOp()) {
     if (auto alloc = dyn_cast<memref::AllocOp>(def))
       return alloc;
@@ -37,6 +35,8 @@ memref::AllocOp findAllocation(Value value) {
   }
   return nullptr;
 }
+
+namespace {
 
 struct LowerFreesPass : public ckpt::ListValidOptions<
                             ckpt::impl::LowerFreesPassBase<LowerFreesPass>> {

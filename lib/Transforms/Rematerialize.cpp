@@ -21,6 +21,8 @@
 #include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -354,6 +356,19 @@ struct ScheduleRewriter {
 
 } // namespace
 
+void ckpt::pinAllocations(StepOp step) {
+  SmallVector<tensor::EmptyOp> empties;
+  step.walk([&](tensor::EmptyOp empty) { empties.push_back(empty); });
+  for (tensor::EmptyOp empty : empties) {
+    OpBuilder builder(empty);
+    auto alloc = bufferization::AllocTensorOp::create(
+        builder, empty.getLoc(), empty.getType(), empty.getDynamicSizes());
+    alloc->setDiscardableAttrs(empty->getDiscardableAttrDictionary());
+    empty.replaceAllUsesWith(alloc.getResult());
+    empty.erase();
+  }
+}
+
 LogicalResult ckpt::applyPlan(StepOp step) {
   auto plan = step->getAttrOfType<PlanAttr>(kPlanAttrName);
   if (!plan)
@@ -394,8 +409,18 @@ LogicalResult ckpt::applyPlan(StepOp step) {
              << moved.error;
     expectedPeak = moved.devicePeak;
   }
-  if (schedule == sched::identitySchedule(built.problem) && transfers.empty())
-    return success(); // nothing recomputed or moved: the block as written
+  if (static_cast<uint64_t>(expectedPeak) > plan.getBudget())
+    return emitError(step.getLoc(), "the plan's schedule peaks at ")
+           << expectedPeak << " B, over the plan's budget of "
+           << plan.getBudget()
+           << " B: the plan was not made for this step (run ckpt-plan again)";
+  StepBudget budget{plan.getBudget(), static_cast<uint64_t>(expectedPeak)};
+  if (schedule == sched::identitySchedule(built.problem) && transfers.empty()) {
+    // Nothing recomputed or moved: the block as written, its buffers pinned.
+    pinAllocations(step);
+    setStepBudget(step, budget);
+    return success();
+  }
   // Frees already in the step were placed for the order as written; the
   // rewrite moves and repeats the ops around them.
   for (Operation *op : order)
@@ -414,6 +439,8 @@ LogicalResult ckpt::applyPlan(StepOp step) {
     return emitError(step.getLoc(), "internal error: the rewritten step peaks "
                                     "at ")
            << peak << " B where its schedule peaks at " << expectedPeak << " B";
+  pinAllocations(step);
+  setStepBudget(step, budget);
   return success();
 }
 

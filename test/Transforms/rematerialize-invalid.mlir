@@ -63,7 +63,7 @@ ckpt.step @effects_reordered(%x: tensor<4xf32>, %m: memref<4xf32>, %v: f32) -> t
 // moves or repeats ops is refused at the first free (ckpt-insert-frees runs
 // after the rewrite).
 ckpt.step @holds_frees(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attributes {
-    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 1.0, store_all_peak = 1, store_all_time = 1.0,
+    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 32, peak = 32, time = 1.0, store_all_peak = 1, store_all_time = 1.0,
       schedule = [0, 1, 2, 0, 1]>} {
   %e = math.exp %x : tensor<4xf32>
   %t = math.tanh %e : tensor<4xf32>
@@ -78,7 +78,7 @@ ckpt.step @holds_frees(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attr
 // The same step under the identity schedule is left as written, frees
 // included (no error).
 ckpt.step @holds_frees_identity(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attributes {
-    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 1.0, store_all_peak = 1, store_all_time = 1.0,
+    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 16, peak = 16, time = 1.0, store_all_peak = 1, store_all_time = 1.0,
       schedule = [0, 1, 2]>} {
   %e = math.exp %x : tensor<4xf32>
   %t = math.tanh %e : tensor<4xf32>
@@ -113,5 +113,19 @@ ckpt.step @transfer_read_on_the_host(%x: tensor<4xf32>) -> tensor<1xf32> attribu
   %c = math.cos %b : tensor<4xf32>
   %d = arith.mulf %c, %a : tensor<4xf32>
   %l = tensor.extract_slice %d[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
+  ckpt.return %l : tensor<1xf32> loss(0)
+}
+
+// -----
+
+// A plan whose schedule does not fit its own budget was not made for this
+// step (or was edited): one 16-byte buffer (4 x f32; the loss is a view of
+// it) against 8 bytes.
+// expected-error @+1 {{the plan's schedule peaks at 16 B, over the plan's budget of 8 B: the plan was not made for this step (run ckpt-plan again)}}
+ckpt.step @schedule_over_its_budget(%x: tensor<4xf32>) -> tensor<1xf32> attributes {
+    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 8, peak = 8, time = 1.0, store_all_peak = 16, store_all_time = 1.0,
+      schedule = [0, 1]>} {
+  %e = math.exp %x : tensor<4xf32>
+  %l = tensor.extract_slice %e[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
   ckpt.return %l : tensor<1xf32> loss(0)
 }

@@ -210,14 +210,14 @@ ckpt.step @cut(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attributes {
 // CHECK:         %[[R:.*]] = ckpt.recompute(%[[X]], %[[K]])
 // CHECK-NEXT:    ^bb0(%[[IX:.*]]: tensor<4xf32>, %[[IK:.*]]: tensor<4xf32>):
 // CHECK-DAG:       arith.constant 2.0
-// CHECK-DAG:       tensor.empty() : tensor<4xf32>
+// CHECK-DAG:       bufferization.alloc_tensor() : tensor<4xf32>
 // CHECK:           %[[S:.*]] = linalg.generic
 // CHECK-NOT:       math.exp
 // CHECK:           ckpt.yield %[[S]]
 // CHECK:         linalg.mul ins(%[[R]], %[[R]]
 #id = affine_map<(i) -> (i)>
 ckpt.step @clones(%x: tensor<4xf32>, %w: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attributes {
-    ckpt.plan = #ckpt.plan<strategy = "memory-poor", budget = 1, peak = 1, time = 1.0, store_all_peak = 1, store_all_time = 1.0,
+    ckpt.plan = #ckpt.plan<strategy = "memory-poor", budget = 48, peak = 48, time = 1.0, store_all_peak = 48, store_all_time = 1.0,
       schedule = [0, 1, 2, 3, 4, 5, 0, 1, 3, 6, 7]>} {
   %two = arith.constant 2.0 : f32
   %e = tensor.empty() : tensor<4xf32>
@@ -239,17 +239,26 @@ ckpt.step @clones(%x: tensor<4xf32>, %w: tensor<4xf32>) -> (tensor<1xf32>, tenso
 // -----
 
 // A schedule that runs every op once, in the block's order, leaves the step
-// as written (the plan is still removed).
+// in its order (the plan is still removed). Its tensor.empty become
+// allocations (their attributes kept), and the budget is recorded with the
+// peak of the step: one 16 B buffer (4 x f32) that math.exp writes, then
+// linalg.mul in place into the second, 32 B in all, the slice a view.
 // CHECK-LABEL: ckpt.step @identity(
+// CHECK-SAME:    attributes {ckpt.budget = {bytes = 40 : i64, peak = 32 : i64}}
 // CHECK-NOT:     ckpt.plan
+// CHECK-NOT:     tensor.empty
 // CHECK:         %[[A:.*]] = math.exp
-// CHECK-NEXT:    %[[L:.*]] = tensor.extract_slice %[[A]]
+// CHECK-NEXT:    %[[E:.*]] = bufferization.alloc_tensor() {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 0.000000e+00>} : tensor<4xf32>
+// CHECK-NEXT:    %[[M:.*]] = linalg.mul ins(%[[A]], %[[A]] : {{.*}}) outs(%[[E]] : tensor<4xf32>)
+// CHECK-NEXT:    %[[L:.*]] = tensor.extract_slice %[[M]]
 // CHECK-NEXT:    ckpt.return %[[L]]
 ckpt.step @identity(%x: tensor<4xf32>) -> tensor<1xf32> attributes {
-    ckpt.plan = #ckpt.plan<strategy = "store-all", budget = 32, peak = 32, time = 2.0, store_all_peak = 32, store_all_time = 2.0,
-      schedule = [0, 1]>} {
+    ckpt.plan = #ckpt.plan<strategy = "store-all", budget = 40, peak = 32, time = 2.0, store_all_peak = 32, store_all_time = 2.0,
+      schedule = [0, 1, 2, 3]>} {
   %a = math.exp %x : tensor<4xf32>
-  %l = tensor.extract_slice %a[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
+  %e = tensor.empty() {ckpt.cost = #ckpt.cost<flops = 0, bytes = 0, time = 0.0>} : tensor<4xf32>
+  %m = linalg.mul ins(%a, %a : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %l = tensor.extract_slice %m[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
   ckpt.return %l : tensor<1xf32> loss(0)
 }
 

@@ -35,6 +35,11 @@ struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
                      "ownership-based deallocation; ckpt.free ops are "
                      "dropped) or 'none' (nothing is freed)"),
       llvm::cl::init(DeallocMode::Ckpt), CKPT_DEALLOC_VALUES};
+  Option<bool> checkBudget{
+      *this, "check-budget",
+      llvm::cl::desc("Fail when the bufferized step's peak is over its "
+                     "ckpt.budget (ckpt-check-peak, after deallocation)"),
+      llvm::cl::init(true)};
 };
 
 /// Options of `ckpt-lower-to-nvptx`.
@@ -56,6 +61,11 @@ struct LowerToNVPTXOptions
       llvm::cl::desc("Who frees buffers: 'ckpt', 'upstream' or 'none' (as "
                      "in ckpt-lower-to-cpu)"),
       llvm::cl::init(DeallocMode::Ckpt), CKPT_DEALLOC_VALUES};
+  Option<bool> checkBudget{
+      *this, "check-budget",
+      llvm::cl::desc("Fail when the bufferized step's peak is over its "
+                     "ckpt.budget (as in ckpt-lower-to-cpu)"),
+      llvm::cl::init(true)};
   Option<bool> hostRegister{
       *this, "host-register",
       llvm::cl::desc("Register the step's memref arguments (host memory) "
@@ -98,9 +108,11 @@ mlir::LogicalResult buildLowerToCPUPipeline(mlir::OpPassManager &pm,
 
 /// The front half shared by the lowerings: inline recompute regions, unwrap
 /// to func.func, mark entry points, bufferize (arguments read-only), free
-/// buffers as `dealloc` says (ckpt, upstream or none), bufferization ops to
-/// memref.
-void buildBufferizeStepPipeline(mlir::OpPassManager &pm, DeallocMode dealloc);
+/// buffers as `dealloc` says (ckpt, upstream or none), check the peak
+/// against the step's budget (`checkBudget`, ckpt-check-peak), bufferization
+/// ops to memref.
+void buildBufferizeStepPipeline(mlir::OpPassManager &pm, DeallocMode dealloc,
+                                bool checkBudget = true);
 
 /// The conversion to the LLVM dialect both lowerings end with, after
 /// bufferization and loops: strided metadata, affine and scf to cf, then (the

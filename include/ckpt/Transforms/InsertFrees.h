@@ -16,6 +16,13 @@ namespace ckpt {
 /// its recompute regions (see ckpt-insert-frees).
 void insertFrees(StepOp step);
 
+/// Checks a step that carries `ckpt.budget` (a rematerialized one) against
+/// it: its simulated peak, frees included, must be within the budget.
+/// Otherwise emits an error at the op where it peaks, naming what a pass
+/// after ckpt-rematerialize did (made buffers live longer), and fails.
+/// Succeeds on a step without a budget.
+mlir::LogicalResult checkStepBudget(StepOp step);
+
 } // namespace ckpt
 
 #endif // CKPT_TRANSFORMS_INSERTFREES_H

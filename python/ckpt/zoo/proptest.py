@@ -1,7 +1,7 @@
 """Property test: random steps through plan, rewrite, lowering and ckpt-run.
 
     python -m ckpt.zoo.proptest [--seeds A:B] [--ops N] [--jobs J] [--keep DIR]
-                                [--offload]
+                                [--offload | --host-passes]
     python -m ckpt.zoo.proptest --write SEED [--ops N]     # print one step
     python -m ckpt.zoo.proptest --replay DIR               # kept steps
 
@@ -22,6 +22,14 @@ may move to host memory and back over the cpu device's memcpy link; an
 infeasible budget then names the least budget of recomputation alone,
 which is planned instead), and also:
 * the host copies peak at the plan's host_peak and none is left at exit.
+With --host-passes a random mix of a host compiler's passes (cse,
+canonicalize, sccp, loop-invariant-code-motion, inline, symbol-dce,
+linalg-fuse-elementwise-ops, eliminate-empty-tensors; one to four, drawn
+from the seed) runs after ckpt-rematerialize, before ckpt-insert-frees (or
+after it, one seed in four), and each seed must end one of two ways
+(ckpt.host_passes): outputs identical and measured peak within the budget,
+or one of ckpt's documented errors; the refusals of a program that would
+have fitted are counted.
 
 A failing seed is shrunk: the smallest op count with which the same seed
 still fails is found, and (with --keep DIR) that step is written to
@@ -46,11 +54,14 @@ from .random_step import random_step
 
 from ..remat import Failure, Infeasible, execute as _execute, plan, plan_numbers, rewrite, wrap
 from ..remat import check as check_properties
+from ..host_passes import random_mix, through_host
 
 
-def check_step(text, entry, percent, offload=False):
+def check_step(text, entry, percent, offload=False, host=None):
     """Runs one step through the pipeline at `percent`; returns a summary
-    dict, raises Failure when a property does not hold."""
+    dict, raises Failure when a property does not hold. `host`: a mix of
+    host passes and whether it runs after ckpt-insert-frees, run after
+    ckpt-rematerialize (ckpt.host_passes.through_host)."""
     options = "offload=auto device=cpu" if offload else ""
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "step.mlir")
@@ -70,6 +81,12 @@ def check_step(text, entry, percent, offload=False):
             except (Infeasible, Failure) as again:
                 raise Failure(f"the least feasible budget named at {percent}%, "
                               f"{e.least} B, is infeasible: {again}") from None
+        if host:
+            mix, after_frees = host
+            r = through_host(planned, entry, tmp, mix, budget, base, after_frees)
+            return {"budget": budget, "percent": percent, "infeasible_at_percent": infeasible,
+                    "base_peak": base["peak_bytes"], "measured": r["peak"], "moved": False,
+                    "host": r}
         rewritten, predicted = rewrite(planned, tmp)
         m = _execute(rewritten, entry, tmp)
         try:
@@ -86,10 +103,18 @@ def percent_for(seed):
     return random.Random(f"budget-{seed}").randint(30, 100)
 
 
-def run_seed(seed, ops, offload=False):
+def host_for(seed):
+    """The host passes of `seed` (--host-passes): a random mix of one to four,
+    run after ckpt-insert-frees one time in four, else before it."""
+    rng = random.Random(f"host-{seed}")
+    return random_mix(rng), rng.random() < 0.25
+
+
+def run_seed(seed, ops, offload=False, host=False):
     step = random_step(seed, ops)
     try:
-        return seed, check_step(step.text, step.entry, percent_for(seed), offload), None
+        return seed, check_step(step.text, step.entry, percent_for(seed), offload,
+                                host_for(seed) if host else None), None
     except Failure as e:
         return seed, None, str(e)
 
@@ -127,11 +152,11 @@ def replay(directory):
     return 1 if failed else 0
 
 
-def shrink(seed, ops, error, offload=False):
+def shrink(seed, ops, error, offload=False, host=False):
     """The smallest op count with which `seed` still fails, and its error
     (`ops` and `error`, the failure already seen, when no smaller one does)."""
     for n in range(1, ops):
-        _, _, err = run_seed(seed, n, offload)
+        _, _, err = run_seed(seed, n, offload, host)
         if err:
             return n, err
     return ops, error
@@ -147,7 +172,13 @@ def main(argv=None):
     p.add_argument("--replay", metavar="DIR", help="run the kept steps of DIR (rand<seed>_<ops>.mlir)")
     p.add_argument("--offload", action="store_true",
                    help="plan with offload=auto device=cpu (values moved to host memory)")
+    p.add_argument("--host-passes", action="store_true",
+                   help="run a random mix of a host compiler's passes (cse, canonicalize, "
+                        "fusion, ...) after ckpt-rematerialize: the budget is kept or a "
+                        "documented error stops the pipeline")
     a = p.parse_args(argv)
+    if a.host_passes and a.offload:
+        p.error("--host-passes and --offload are separate runs")
     if a.replay is not None:
         return replay(a.replay)
     if a.ops < 1:
@@ -160,18 +191,24 @@ def main(argv=None):
         p.error(f"--seeds must be A:B with A < B, not '{a.seeds}'")
     seeds = range(int(m.group(1)), int(m.group(2)))
     failures, infeasible, squeezed, moved = [], 0, [], 0
+    outcomes = {"kept": 0, "refused": 0, "false_alarm": 0}
     with concurrent.futures.ProcessPoolExecutor(max_workers=a.jobs) as pool:
         for seed, summary, err in pool.map(run_seed, seeds, [a.ops] * len(seeds),
-                                           [a.offload] * len(seeds)):
+                                           [a.offload] * len(seeds),
+                                           [a.host_passes] * len(seeds)):
             if err:
                 print(f"FAIL seed {seed}: {err}", flush=True)
                 failures.append((seed, err))
                 continue
             infeasible += summary["infeasible_at_percent"]
             moved += summary["moved"]
-            squeezed.append(summary["measured"] / summary["base_peak"])
+            if a.host_passes:
+                outcomes[summary["host"]["outcome"]] += 1
+                outcomes["false_alarm"] += summary["host"]["false_alarm"]
+            if summary["measured"] and summary.get("host", {}).get("outcome", "kept") == "kept":
+                squeezed.append(summary["measured"] / summary["base_peak"])
     for seed, first_error in failures:
-        n, err = shrink(seed, a.ops, first_error, a.offload)
+        n, err = shrink(seed, a.ops, first_error, a.offload, a.host_passes)
         print(f"SHRUNK seed {seed}: fails with --ops {n}: {err}")
         if a.keep:
             os.makedirs(a.keep, exist_ok=True)
@@ -186,6 +223,10 @@ def main(argv=None):
     if a.offload:
         print(f"offload=auto: {moved} of {len(seeds) - len(failures)} plans move values "
               f"to host memory")
+    if a.host_passes:
+        print(f"host passes: {outcomes['kept']} kept the budget, {outcomes['refused']} "
+              f"refused by a documented error ({outcomes['false_alarm']} of them would have "
+              f"fitted)")
     print(f"{'PASS' if not failures else 'FAIL'}: {passed} of {len(seeds)} seeds "
           f"(ops {a.ops}; {infeasible} planned at the least feasible budget named by the "
           f"error after the drawn budget was infeasible)")

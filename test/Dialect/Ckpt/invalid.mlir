@@ -506,3 +506,48 @@ ckpt.step @plan_transfer_negative_op(%x: f32) -> f32 attributes {
   ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 0, store_all_peak = 1, store_all_time = 0, schedule = [0, 1, 2, 3], transfers = [[-1, 0, 0, 1, 2]]>} {
   ckpt.return %x : f32 loss(0)
 }
+
+// -----
+
+// expected-error @+1 {{'ckpt.budget' has a planned peak (9 B) over the budget (8 B), got {bytes = 8 : i64, peak = 9 : i64}}}
+ckpt.step @budget_under_peak(%x: f32) -> f32 attributes {
+  ckpt.budget = {bytes = 8 : i64, peak = 9 : i64}} {
+  ckpt.return %x : f32 loss(0)
+}
+
+// -----
+
+// expected-error @+1 {{'ckpt.budget' must be {bytes = B : i64, peak = P : i64}, got 8 : i64}}
+func.func @budget_not_an_attr(%x: f32) -> f32 attributes {ckpt.budget = 8 : i64} {
+  return %x : f32
+}
+
+// -----
+
+func.func @budget_on_an_op(%x: f32) -> f32 {
+  // expected-error @+1 {{'ckpt.budget' may only be attached to a function}}
+  %y = arith.negf %x {ckpt.budget = {bytes = 8 : i64, peak = 8 : i64}} : f32
+  return %y : f32
+}
+
+// -----
+
+// expected-error @+1 {{'ckpt.budget' must hold a non-negative bytes and peak, got {bytes = -8 : i64, peak = -9 : i64}}}
+func.func @budget_negative(%x: f32) -> f32 attributes {ckpt.budget = {bytes = -8 : i64, peak = -9 : i64}} {
+  return %x : f32
+}
+
+// -----
+
+// A recompute region may hold the allocations ckpt-rematerialize pins its
+// buffers with, but not one that copies or lives elsewhere.
+ckpt.step @recompute_alloc_copy(%x: tensor<1xf32>) -> tensor<1xf32> {
+  // expected-error @+1 {{'ckpt.recompute' op may only hold side-effect-free ops, but the region holds 'bufferization.alloc_tensor'}}
+  %r = ckpt.recompute (%x) : (tensor<1xf32>) -> (tensor<1xf32>) {
+  ^bb0(%a: tensor<1xf32>):
+    // expected-note @+1 {{op with side effects is here}}
+    %c = bufferization.alloc_tensor() copy(%a) : tensor<1xf32>
+    ckpt.yield %c : tensor<1xf32>
+  }
+  ckpt.return %r : tensor<1xf32> loss(0)
+}

@@ -66,6 +66,32 @@ ckpt.step @recompute(%x: tensor<4xf32>, %l: f32) -> (f32, tensor<4xf32>) {
 
 // -----
 
+// A rematerialized step: its allocations pinned (bufferization.alloc_tensor,
+// also inside recompute regions) and the budget it was rewritten for.
+// CHECK-LABEL: ckpt.step @pinned(
+// CHECK-SAME:    attributes {ckpt.budget = {bytes = 64 : i64, peak = 48 : i64}}
+// CHECK:         ckpt.recompute(%{{.*}}) : (tensor<4xf32>) -> tensor<4xf32> {
+// CHECK:           bufferization.alloc_tensor() : tensor<4xf32>
+// CHECK:           linalg.generic
+ckpt.step @pinned(%x: tensor<4xf32>, %l: f32) -> (f32, tensor<4xf32>)
+    attributes {ckpt.budget = {bytes = 64 : i64, peak = 48 : i64}} {
+  %r = ckpt.recompute (%x) : (tensor<4xf32>) -> tensor<4xf32> {
+  ^bb0(%a: tensor<4xf32>):
+    %e = bufferization.alloc_tensor() : tensor<4xf32>
+    %t = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                         iterator_types = ["parallel"]}
+        ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %y = math.tanh %in : f32
+      linalg.yield %y : f32
+    } -> tensor<4xf32>
+    ckpt.yield %t : tensor<4xf32>
+  }
+  ckpt.return %l, %r : f32, tensor<4xf32> loss(0)
+}
+
+// -----
+
 // A recompute region with no inputs (it rebuilds constants).
 // CHECK-LABEL: ckpt.step @recompute_no_inputs(
 // CHECK:         ckpt.recompute() : () -> tensor<2xf32> {

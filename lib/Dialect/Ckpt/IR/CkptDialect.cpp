@@ -48,6 +48,16 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  if (attr.getName() == kBudgetAttrName) {
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError("'")
+             << kBudgetAttrName << "' may only be attached to a function";
+    std::string error = verifyStepBudget(attr.getValue());
+    if (!error.empty())
+      return op->emitError("'")
+             << kBudgetAttrName << "' " << error << ", got " << attr.getValue();
+    return success();
+  }
   // `ckpt.signature`: the tensor signature ckpt-prepare-entry records for
   // ckpt-run; it stays on the function through the lowering to llvm.func.
   if (attr.getName() == "ckpt.signature") {

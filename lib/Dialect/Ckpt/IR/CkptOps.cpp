@@ -2,12 +2,58 @@
 
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
 
 using namespace mlir;
 using namespace ckpt;
+
+bool ckpt::isFreshAllocation(Operation *op) {
+  auto alloc = dyn_cast<bufferization::AllocTensorOp>(op);
+  return alloc && !alloc.getCopy() && !alloc.getMemorySpace();
+}
+
+std::string ckpt::verifyStepBudget(Attribute value) {
+  auto dict = dyn_cast<DictionaryAttr>(value);
+  auto field = [&](StringRef name) -> IntegerAttr {
+    return dict ? dict.getAs<IntegerAttr>(name) : IntegerAttr();
+  };
+  IntegerAttr bytes = field("bytes"), peak = field("peak");
+  if (!dict || dict.size() != 2 || !bytes || !peak)
+    return "must be {bytes = B : i64, peak = P : i64}";
+  if (bytes.getValue().isNegative() || peak.getValue().isNegative())
+    return "must hold a non-negative bytes and peak";
+  if (peak.getValue().sgt(bytes.getValue()))
+    return ("has a planned peak (" + llvm::Twine(peak.getInt()) +
+            " B) over the budget (" + llvm::Twine(bytes.getInt()) + " B)")
+        .str();
+  return "";
+}
+
+std::optional<StepBudget> ckpt::getStepBudget(Operation *op) {
+  Attribute value = op->getAttr(kBudgetAttrName);
+  if (!value || !verifyStepBudget(value).empty())
+    return std::nullopt;
+  auto dict = cast<DictionaryAttr>(value);
+  return StepBudget{
+      static_cast<uint64_t>(dict.getAs<IntegerAttr>("bytes").getInt()),
+      static_cast<uint64_t>(dict.getAs<IntegerAttr>("peak").getInt())};
+}
+
+void ckpt::setStepBudget(Operation *op, StepBudget budget) {
+  Builder builder(op->getContext());
+  op->setAttr(
+      kBudgetAttrName,
+      builder.getDictionaryAttr(
+          {builder.getNamedAttr(
+               "bytes",
+               builder.getI64IntegerAttr(static_cast<int64_t>(budget.bytes))),
+           builder.getNamedAttr(
+               "peak",
+               builder.getI64IntegerAttr(static_cast<int64_t>(budget.peak)))}));
+}
 
 bool ckpt::isScalarLike(Type type) {
   if (isa<FloatType>(type))
@@ -151,9 +197,11 @@ LogicalResult RecomputeOp::verifyRegions() {
   }
 
   // Recomputation must give the same values however often it runs. Frees
-  // of the region's own temporaries change no value.
+  // of the region's own temporaries change no value, nor do the fresh
+  // allocations ckpt-rematerialize pins its buffers with.
   for (Operation &op : block.without_terminator()) {
-    if (!isa<FreeOp>(op) && !isMemoryEffectFree(&op)) {
+    if (!isa<FreeOp>(op) && !isMemoryEffectFree(&op) &&
+        !isFreshAllocation(&op)) {
       InFlightDiagnostic diag =
           emitOpError(
               "may only hold side-effect-free ops, but the region holds '")

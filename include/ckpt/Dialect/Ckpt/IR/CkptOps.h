@@ -47,9 +47,40 @@ inline constexpr llvm::StringLiteral kWorkAttrName = "ckpt.work";
 /// The name of the discardable attribute holding a step's `#ckpt.plan`.
 inline constexpr llvm::StringLiteral kPlanAttrName = "ckpt.plan";
 
+/// The name of the discardable attribute holding the budget a
+/// rematerialized step (or the function made of it) was rewritten for:
+/// `ckpt.budget = {bytes = B : i64, peak = P : i64}`, builtin attributes so
+/// that it survives the lowering to the LLVM dialect and any tool parses it.
+inline constexpr llvm::StringLiteral kBudgetAttrName = "ckpt.budget";
+
+/// A step's `ckpt.budget`: the budget and the peak the rewritten step was
+/// simulated at (bytes).
+struct StepBudget {
+  uint64_t bytes = 0;
+  uint64_t peak = 0;
+};
+
+/// The `ckpt.budget` of `op` (a function), if it has a valid one.
+std::optional<StepBudget> getStepBudget(mlir::Operation *op);
+
+/// Sets the `ckpt.budget` of `op` (a function).
+void setStepBudget(mlir::Operation *op, StepBudget budget);
+
+/// Checks a `ckpt.budget` value: a dictionary of exactly `bytes` and `peak`,
+/// non-negative integers, peak <= bytes. Empty on success, else the error.
+std::string verifyStepBudget(mlir::Attribute value);
+
 /// True if `type` can hold a loss: a float scalar, or a float tensor with
 /// exactly one element.
 bool isScalarLike(mlir::Type type);
+
+/// True if `op` is a `bufferization.alloc_tensor` with neither `copy` nor
+/// `memory_space`: an uninitialized buffer of the default memory space, the
+/// allocation point ckpt-rematerialize writes for each `tensor.empty` so that
+/// a host compiler's CSE cannot merge two buffers into one. Running it again
+/// gives a buffer of the same (undefined) contents, so a recompute region may
+/// hold it.
+bool isFreshAllocation(mlir::Operation *op);
 } // namespace ckpt
 
 #define GET_OP_CLASSES
