@@ -105,6 +105,15 @@ if glob.glob(os.path.join(config.ckpt_obj_root, "python", "ckpt", "_ckpt*.so")):
     config.available_features.add("python-bindings")
 config.substitutions.append(("%ckpt_obj_root", config.ckpt_obj_root))
 
+# IREE (iree-base-compiler and iree-base-runtime, python/requirements.txt):
+# its iree-compile beside the interpreter of %ckpt_python.
+if os.path.exists(os.path.join(os.path.dirname(config.python_executable), "iree-compile")):
+    config.available_features.add("iree")
+# torch-mlir (python/requirements.txt) in the same environment.
+if glob.glob(os.path.join(os.path.dirname(os.path.dirname(config.python_executable)),
+                          "lib", "python3*", "site-packages", "torch_mlir")):
+    config.available_features.add("torch-mlir")
+
 # Sanitizer builds (CKPT_ENABLE_SANITIZERS, CKPT_ENABLE_FUZZER; see
 # docs/RELIABILITY.md): lit.site.cfg.py sets llvm_use_sanitizer, which gives the
 # `asan` / `ubsan` features. Findings must fail tests, also under `not`: the

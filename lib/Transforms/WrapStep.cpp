@@ -3,8 +3,10 @@
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
+#include "ckpt/Transforms/Rematerialize.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
 
@@ -107,7 +109,33 @@ LogicalResult WrapStepPass::wrap(func::FuncOp func, ModuleOp module) {
     stepReturn->setAttr(attr.getName(), attr.getValue());
   funcReturn.erase();
   func.erase();
+  splitSharedEmpties(step);
   return success();
+}
+
+void ckpt::splitSharedEmpties(StepOp step) {
+  Block &block = step.getBody().front();
+  SmallVector<tensor::EmptyOp> shared;
+  for (auto empty : block.getOps<tensor::EmptyOp>())
+    if (!empty->hasOneUse() && !empty->use_empty())
+      shared.push_back(empty);
+  for (tensor::EmptyOp empty : shared) {
+    // The first user keeps the original; every later one gets its own copy,
+    // right before the top-level op that holds it.
+    SmallVector<OpOperand *> uses;
+    for (OpOperand &use : empty->getUses())
+      uses.push_back(&use);
+    auto position = [&](OpOperand *use) {
+      return block.findAncestorOpInBlock(*use->getOwner());
+    };
+    llvm::stable_sort(uses, [&](OpOperand *a, OpOperand *b) {
+      return position(a)->isBeforeInBlock(position(b));
+    });
+    for (OpOperand *use : ArrayRef(uses).drop_front()) {
+      OpBuilder builder(position(use));
+      use->set(builder.clone(*empty)->getResult(0));
+    }
+  }
 }
 
 void WrapStepPass::runOnOperation() {

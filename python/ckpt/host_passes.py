@@ -28,7 +28,6 @@ Standard library only; needs ckpt-opt and ckpt-run on PATH.
 
 import argparse
 import os
-import random
 import re
 import subprocess
 import sys

@@ -164,10 +164,10 @@ def test_property_checker_reports_each_violation(monkeypatch):
 def test_shrink_finds_the_fewest_failing_ops(monkeypatch):
     from ckpt.zoo import proptest
     monkeypatch.setattr(proptest, "run_seed",
-                        lambda seed, n, offload=False: (seed, None,
+                        lambda seed, n, offload=False, host=False: (seed, None,
                                                         "boom" if n >= 5 else None))
     assert proptest.shrink(3, 9, "first") == (5, "boom")
     monkeypatch.setattr(proptest, "run_seed",
-                        lambda seed, n, offload=False: (seed, {}, None))
+                        lambda seed, n, offload=False, host=False: (seed, {}, None))
     # No smaller step fails: the failure already seen is kept.
     assert proptest.shrink(3, 9, "first") == (9, "first")

@@ -27,6 +27,14 @@ mlir::LogicalResult applyPlan(StepOp step);
 /// cleanups cannot make two of the plan's buffers one.
 void pinAllocations(StepOp step);
 
+/// Gives every use of a `tensor.empty` of `step`'s block but the first a
+/// `tensor.empty` of its own, right before the top-level op that holds it
+/// (ckpt-wrap-step runs it). Exporters such as torch-mlir share one
+/// `tensor.empty` among many destinations after their CSE; one-shot
+/// bufferization allocates a buffer per destination anyway, and the plan's
+/// memory model must see each of them.
+void splitSharedEmpties(StepOp step);
+
 } // namespace ckpt
 
 #endif // CKPT_TRANSFORMS_REMATERIALIZE_H
