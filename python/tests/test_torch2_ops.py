@@ -85,6 +85,25 @@ class Indexed(nn.Module):
         return self.lin(x + bias.flatten()[:12])
 
 
+class TwoIndices(nn.Module):
+    """A padding mask read by batch and key position through two index
+    tensors that broadcast together (Hugging Face's masks:
+    mask[batch_idx, kv_idx]): index.Tensor with leading index tensors."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("pad", torch.tensor([[1, 1, 0, 1], [0, 1, 1, 1]]).bool(),
+                             persistent=False)
+        self.register_buffer("rows", torch.arange(2).view(2, 1, 1), persistent=False)
+        self.register_buffer("cols", torch.tensor([3, 0, 2, 1, 1]).view(1, 1, 5),
+                             persistent=False)
+        self.lin = nn.Linear(10, 10)
+
+    def forward(self, x):
+        mask = self.pad[self.rows, self.cols]          # [2, 1, 5]
+        return self.lin(x * mask.flatten(1).float().repeat(1, 2))
+
+
 def _check(model, shape, dtype, tmp_path, plan=False):
     from ckpt import torch_import as ti
     x, t = ti.user_inputs(model, shape, dtype)
@@ -128,6 +147,12 @@ def test_interpolate_pad_roll(out, kwargs, tmp_path):
 def test_index_and_index_put(tmp_path):
     torch.manual_seed(0)
     _check(Indexed(), (2, 12), "float32", tmp_path)
+
+
+def test_index_with_two_broadcast_indices(tmp_path):
+    torch.manual_seed(0)
+    text = _check(TwoIndices(), (2, 10), "float32", tmp_path)
+    assert "tensor<2x1x5xi1>" in text
 
 
 class Adaptive(nn.Module):
@@ -240,3 +265,12 @@ class EmptySlices(nn.Module):
 def test_empty_slices(tmp_path):
     torch.manual_seed(0)
     _check(EmptySlices(), (2, 6), "float32", tmp_path)
+
+
+def test_softplus(tmp_path):
+    """softplus and its backward, decomposed (Apertus's xIELU; BLOOM's baddbmm
+    is checked by examples/hf/bloom-tiny.json)."""
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(10, 10), nn.Softplus(beta=2.0, threshold=1.0),
+                          nn.Linear(10, 10))
+    _check(model, (4, 10), "float32", tmp_path)

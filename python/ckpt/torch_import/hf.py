@@ -83,13 +83,21 @@ def build_model(path, batch, seq=None, image=None, seed=0):
     import transformers
     config, arch = load_config(path)
     task = _task(arch)
-    config._attn_implementation = "sdpa"
-    torch.manual_seed(seed)
-    try:
-        model = getattr(transformers, arch)(config)
-    except Exception as e:  # noqa: BLE001 - a model class rejecting its config
-        raise ValueError(f"hf: {arch}({os.path.basename(path)}) failed: "
-                         f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from None
+    # The fused attention kernel where the family has it, as it trains by
+    # default; the family's own attention where it has no SDPA path.
+    model = None
+    for attention in ("sdpa", "eager"):
+        config._attn_implementation = attention
+        torch.manual_seed(seed)
+        try:
+            model = getattr(transformers, arch)(config)
+            break
+        except Exception as e:  # noqa: BLE001 - a model class rejecting its config
+            message = str(e).splitlines()[0] if str(e) else ""
+            if attention == "sdpa" and "does not support an attention implementation" in message:
+                continue
+            raise ValueError(f"hf: {arch}({os.path.basename(path)}) failed: "
+                             f"{type(e).__name__}: {message}") from None
     gen = torch.Generator().manual_seed(seed)
     if task == "image":
         size = image or getattr(config, "image_size", None)

@@ -307,12 +307,57 @@ def _one_index(tr, node, base):
     return x, dim, idx
 
 
+def _leading_indices(tr, node, base, shape, dt):
+    """x[i0, i1, ..., ik-1] with k >= 2 index tensors on x's first k dims
+    (broadcast together, as Hugging Face's masks index a padding mask by
+    batch and key position): the result is the broadcast shape followed by
+    x's other dims, and reads x at the clamped indices."""
+    from torch.fx import Node
+    indices = list(node.args[1])
+    x = tr.mat(node.args[0], base + "_x")
+    k = len(indices)
+    if k < 2 or k > len(x.shape) or not all(isinstance(t, Node) for t in indices):
+        raise _Unsupported()
+    views = [tr.view(t) for t in indices]
+    for v in views:
+        _int_index(v)
+    b = max(len(v.shape) for v in views)
+    lead = tuple(shape[:b])
+    if tuple(shape) != lead + tuple(x.shape[k:]):
+        raise _Unsupported()
+    for v in views:
+        off = b - len(v.shape)
+        if any(s not in (1, lead[off + i]) for i, s in enumerate(v.shape)):
+            raise _Unsupported()
+    for j, v in enumerate(views):
+        note_range(tr, v, x.shape[j])
+    m = len(shape)
+    ids = [f"d{i}" for i in range(m)]
+    ins = []
+    for v in views:
+        off = b - len(v.shape)
+        exprs = ["0" if s == 1 and lead[off + i] != 1 else ids[off + i]
+                 for i, s in enumerate(v.shape)]
+        ins.append((v.root, v.access(exprs)))
+    e = tr.em.empty(shape, dt, base)
+
+    def body(r, a, o):
+        coords = [clamp_index(r, a[j], views[j].dt, x.shape[j]) for j in range(k)]
+        coords += [r.index(b + t) for t in range(len(x.shape) - k)]
+        return [_extract(r, x, coords)]
+    return tr.em.generic(base, m, ["parallel"] * m, ins, [(e, ids)], body)[0]
+
+
 @_handler("index.Tensor")
 def _h_index(tr, node, base, metas):
     """x[..., idx, ...] (one index tensor, at dim d): the result is x's
     shape with dim d replaced by idx's shape, and reads x at the clamped
-    idx[i] along d (Swin's relative position bias table)."""
+    idx[i] along d (Swin's relative position bias table). With index
+    tensors on x's first k dims instead, _leading_indices."""
     shape, dt = metas[0]
+    indices = list(node.args[1])
+    if sum(t is not None for t in indices) > 1:
+        return _leading_indices(tr, node, base, shape, dt)
     x, dim, idx = _one_index(tr, node, base)
     n, k = len(x.shape), len(idx.shape)
     if tuple(shape) != x.shape[:dim] + idx.shape + x.shape[dim + 1:]:

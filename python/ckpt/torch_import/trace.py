@@ -25,6 +25,9 @@ _DECOMPOSED = [
     # torch 2: the softmax of SDPA's math path (0 for rows masked whole);
     # F.normalize's norm (Swin V2's cosine attention)
     "_safe_softmax", "linalg_vector_norm",
+    # beta * input + alpha * (a @ b): BLOOM's ALiBi scores; softplus (Apertus's
+    # xIELU activation) -- both found by bench/hf_survey.py
+    "baddbmm", "softplus", "softplus_backward",
 ]
 
 _META_REGISTERED = []
