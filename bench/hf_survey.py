@@ -50,11 +50,10 @@ out = {}
 try:
     from ckpt.torch_import import hf, import_module_info
     model, xs, names, name, ranges = hf.build_model(path, 2, seq=8)
-    text, info = import_module_info(model, xs, None, loss="model", name=name,
+    _, info = import_module_info(model, xs, None, loss="model", name=name,
                                     input_names=names, input_ranges=ranges)
     out["ops"] = info["mlir_ops"]
     out["opaque"] = sorted(info["opaque"])
-    out["lines"] = text.count("\n")
 except BaseException as e:  # noqa: BLE001 - reported, one line
     first = (str(e).strip().splitlines() or [""])[0]
     out["error"] = f"{type(e).__name__}: {first}"[:160]

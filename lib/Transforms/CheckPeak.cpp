@@ -34,13 +34,6 @@ namespace {
 /// (finalize-memref-to-llvm{use-aligned-alloc}).
 constexpr uint64_t kMinAlignment = 16;
 
-/// Whether `type` lives in host memory (memory space 1: the host copies of
-/// offloaded values, which ckpt-run counts apart).
-bool isHostSpace(MemRefType type) {
-  auto space = dyn_cast_or_null<IntegerAttr>(type.getMemorySpace());
-  return space && space.getInt() == 1;
-}
-
 /// The bytes the allocator is asked for by `alloc`, as
 /// finalize-memref-to-llvm{use-aligned-alloc} computes them: the buffer
 /// rounded up to its alignment (its `alignment`, else its element size, at

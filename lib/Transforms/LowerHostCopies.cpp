@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Allocations.h"
 #include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
@@ -25,14 +26,14 @@ namespace ckpt {
 using namespace mlir;
 using namespace ckpt;
 
-namespace {
-constexpr StringLiteral kBegin = "ckptRuntimeBeginHostCopy";
-constexpr StringLiteral kEnd = "ckptRuntimeEndHostCopy";
-
-bool isHostSpace(MemRefType type) {
+bool ckpt::isHostSpace(MemRefType type) {
   auto space = dyn_cast_or_null<IntegerAttr>(type.getMemorySpace());
   return space && space.getInt() == 1;
 }
+
+namespace {
+constexpr StringLiteral kBegin = "ckptRuntimeBeginHostCopy";
+constexpr StringLiteral kEnd = "ckptRuntimeEndHostCopy";
 
 struct LowerHostCopiesPass
     : public ckpt::ListValidOptions<

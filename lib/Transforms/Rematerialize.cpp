@@ -414,33 +414,32 @@ LogicalResult ckpt::applyPlan(StepOp step) {
            << expectedPeak << " B, over the plan's budget of "
            << plan.getBudget()
            << " B: the plan was not made for this step (run ckpt-plan again)";
-  StepBudget budget{plan.getBudget(), static_cast<uint64_t>(expectedPeak)};
-  if (schedule == sched::identitySchedule(built.problem) && transfers.empty()) {
-    // Nothing recomputed or moved: the block as written, its buffers pinned.
-    pinAllocations(step);
-    setStepBudget(step, budget);
-    return success();
+  // A schedule that runs every op once in order with no transfers leaves the
+  // block as written; any other is rewritten.
+  if (schedule != sched::identitySchedule(built.problem) ||
+      !transfers.empty()) {
+    // Frees already in the step were placed for the order as written; the
+    // rewrite moves and repeats the ops around them.
+    for (Operation *op : order)
+      if (isa<FreeOp>(op))
+        return op->emitError(
+            "cannot rematerialize a step that already holds ckpt.free: its "
+            "frees were placed for the step as written (run ckpt-insert-frees "
+            "after ckpt-rematerialize)");
+    ScheduleRewriter rewriter(step, built, schedule, transfers);
+    if (failed(rewriter.run()))
+      return failure();
+    // The rewritten step must run exactly the schedule: its simulated peak
+    // is the schedule's with its transfers (what the plan promised).
+    uint64_t peak = simulateBlock(block, kBufferAlignment).peak;
+    if (peak != static_cast<uint64_t>(expectedPeak))
+      return emitError(step.getLoc(), "internal error: the rewritten step "
+                                      "peaks at ")
+             << peak << " B where its schedule peaks at " << expectedPeak
+             << " B";
   }
-  // Frees already in the step were placed for the order as written; the
-  // rewrite moves and repeats the ops around them.
-  for (Operation *op : order)
-    if (isa<FreeOp>(op))
-      return op->emitError(
-          "cannot rematerialize a step that already holds ckpt.free: its "
-          "frees were placed for the step as written (run ckpt-insert-frees "
-          "after ckpt-rematerialize)");
-  ScheduleRewriter rewriter(step, built, schedule, transfers);
-  if (failed(rewriter.run()))
-    return failure();
-  // The rewritten step must run exactly the schedule: its simulated peak is
-  // the schedule's with its transfers (what the plan promised).
-  uint64_t peak = simulateBlock(block, kBufferAlignment).peak;
-  if (peak != static_cast<uint64_t>(expectedPeak))
-    return emitError(step.getLoc(), "internal error: the rewritten step peaks "
-                                    "at ")
-           << peak << " B where its schedule peaks at " << expectedPeak << " B";
   pinAllocations(step);
-  setStepBudget(step, budget);
+  setStepBudget(step, {plan.getBudget(), static_cast<uint64_t>(expectedPeak)});
   return success();
 }
 

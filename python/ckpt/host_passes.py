@@ -97,6 +97,18 @@ def _pipeline(planned, tmp, mix, after_frees, budget_attr=True, unpin=False):
     return current, None
 
 
+def _refused(by, program, entry, tmp, budget):
+    """A refusal by `by`, with the peak `program` (a rewritten step, None
+    when the mix cannot be rewritten without the checks either) measures
+    with the checks off."""
+    peak = None
+    if program is not None:
+        peak = execute(program, entry, tmp,
+                       lower="--ckpt-lower-to-cpu=check-budget=false")["peak_bytes"]
+    return {"outcome": "refused", "refused_by": by, "peak": peak,
+            "false_alarm": peak is not None and peak <= budget}
+
+
 def through_host(planned, entry, tmp, mix, budget, base, after_frees=False, unpin=False):
     """One case: returns a dict with `outcome` ("kept" or "refused"), `peak`
     (measured, or the peak the refused program would have measured),
@@ -107,23 +119,16 @@ def through_host(planned, entry, tmp, mix, budget, base, after_frees=False, unpi
         by = _refusal(err)
         if not by:
             raise Failure(f"mix {','.join(mix)}: an undocumented error: {err.strip()[-1500:]}")
-        unchecked, err2 = _pipeline(planned, tmp, mix, after_frees, budget_attr=False)
-        peak = None
-        if unchecked is not None:
-            m = execute(unchecked, entry, tmp, lower="--ckpt-lower-to-cpu=check-budget=false")
-            peak = m["peak_bytes"]
-        return {"outcome": "refused", "refused_by": by, "peak": peak,
-                "false_alarm": peak is not None and peak <= budget}
+        unchecked, _ = _pipeline(planned, tmp, mix, after_frees, budget_attr=False)
+        return _refused(by, unchecked, entry, tmp, budget)
     low = os.path.join(tmp, "lowered.mlir")
     p = _opt(rewritten, low, ["--ckpt-lower-to-cpu"])
     if p.returncode:
         by = _refusal(p.stderr)
         if not by:
             raise Failure(f"mix {','.join(mix)}: the lowering failed: {p.stderr.strip()[-1500:]}")
-        m = execute(rewritten, entry, tmp, lower="--ckpt-lower-to-cpu=check-budget=false")
-        return {"outcome": "refused", "refused_by": by, "peak": m["peak_bytes"],
-                "false_alarm": m["peak_bytes"] <= budget}
-    m = execute(rewritten, entry, tmp)
+        return _refused(by, rewritten, entry, tmp, budget)
+    m = execute(low, entry, tmp, lower=None)
     if m["outputs_sha256"] != base["outputs_sha256"]:
         raise Failure(f"mix {','.join(mix)}: outputs differ from the unplanned step")
     if m["peak_bytes"] > budget:

@@ -43,7 +43,8 @@ import tempfile
 import numpy as np
 
 from .mlir_runner import splitmix_inputs
-from .remat import Failure, plan, run, wrap
+from .numerics import max_relative_error
+from .remat import Failure, execute, plan, run, wrap
 
 RECOMPUTE = re.compile(r"^(\s*)(%[\w#:]+) = ckpt\.recompute\(([^)]*)\) : \(([^)]*)\) -> ")
 CKPT_ATTRS = re.compile(r"ckpt\.(budget|loss) = (\{[^}]*\}|[^,}]*)(, )?")
@@ -159,24 +160,21 @@ def signature(text):
 
 def run_iree(vmfb, entry, inputs):
     import iree.runtime as ireert
-    config = ireert.Config("local-task")
     with open(vmfb, "rb") as f:
         module = ireert.load_vm_flatbuffer(f.read(), driver="local-task")
-    del config
     results = module[entry](*inputs)
     if not isinstance(results, (list, tuple)):
         results = [results]
     return [np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in results]
 
 
-def ckpt_outputs(planned, entry, seed, tmp):
-    """ckpt-run's outputs of the rematerialized step (the CPU lowering)."""
-    low = os.path.join(tmp, "lowered.mlir")
-    run(["ckpt-opt", planned, "--ckpt-rematerialize", "--ckpt-insert-frees",
-         "--ckpt-lower-to-cpu", "-o", low])
-    out = json.loads(run(["ckpt-run", low, f"--entry={entry}", f"--seed={seed}",
-                          "--print-outputs"]).stdout)
-    return out
+def ckpt_outputs(tmp, entry, seed):
+    """ckpt-run's run of the step iree_input rematerialized (its frees
+    inserted, the CPU lowering), with its outputs."""
+    freed = os.path.join(tmp, "freed.mlir")
+    run(["ckpt-opt", os.path.join(tmp, "rematerialized.mlir"), "--ckpt-insert-frees",
+         "-o", freed])
+    return execute(freed, entry, tmp, seed=seed, print_outputs=True)
 
 
 def check(step, budget, seed, tmp, barriers=True):
@@ -192,15 +190,11 @@ def check(step, budget, seed, tmp, barriers=True):
          "--iree-hal-local-target-device-backends=llvm-cpu", src, "-o", vmfb])
     inputs = splitmix_inputs(shapes, seed, dtypes)
     got = run_iree(vmfb, entry, inputs)
-    ours = ckpt_outputs(planned, entry, seed, tmp)
-    expected = [np.asarray(o["values"], dtype=np.float64) for o in ours["outputs"]]
+    ours = ckpt_outputs(tmp, entry, seed)
+    expected = [o["values"] for o in ours["outputs"]]
     if len(got) != len(expected):
         raise Failure(f"IREE returned {len(got)} results, ckpt-run {len(expected)}")
-    worst = 0.0
-    for i, (a, b) in enumerate(zip(got, expected)):
-        a = np.asarray(a, dtype=np.float64).reshape(b.shape)
-        scale = max(float(np.max(np.abs(b))), 1e-30)
-        worst = max(worst, float(np.max(np.abs(a - b))) / scale)
+    worst = max_relative_error(got, expected)
     remat_mm, remat_dispatches = contraction_dispatches(src, tmp, "remat")
     plain_mm, plain_dispatches = contraction_dispatches(plain, tmp, "plain")
     report = {"step": os.path.basename(step), "budget": budget_bytes, "barriers": barriers,

@@ -240,3 +240,15 @@ def bias_term_hooks(m, state, sums):
             out.register_hook(grad_hook)
         handles.append(mod.register_forward_hook(hook))
     return handles
+
+
+def max_relative_error(got, want):
+    """The largest |got - want| over pairs of arrays, each relative to the
+    largest magnitude of its `want` (the routes' float32-rounding check)."""
+    worst = 0.0
+    for g, w in zip(got, want):
+        w = np.asarray(w, dtype=np.float64).reshape(-1)
+        g = np.asarray(g, dtype=np.float64).reshape(-1)
+        scale = max(float(np.max(np.abs(w))), 1e-30)
+        worst = max(worst, float(np.max(np.abs(g - w))) / scale)
+    return worst

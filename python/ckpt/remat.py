@@ -48,9 +48,12 @@ def execute(mlir, entry, tmp, lower="--ckpt-lower-to-cpu", repeat=1, seed=7,
     """Lowers `mlir` and runs `entry` with ckpt-run --seed=SEED: its JSON
     (with every result's values when `print_outputs`). With `gpu`, `lower`
     must be an NVPTX lowering and the step runs with ckpt-run --gpu.
-    `opt_level`: ckpt-run's --opt-level (its default, 0, when None)."""
-    low = os.path.join(tmp, "lowered-gpu.mlir" if gpu else "lowered.mlir")
-    run(["ckpt-opt", mlir, lower, "-o", low])
+    `lower=None`: `mlir` is lowered already. `opt_level`: ckpt-run's
+    --opt-level (its default, 0, when None)."""
+    low = mlir
+    if lower is not None:
+        low = os.path.join(tmp, "lowered-gpu.mlir" if gpu else "lowered.mlir")
+        run(["ckpt-opt", mlir, lower, "-o", low])
     args = ["ckpt-run", low, f"--entry={entry}", f"--seed={seed}"]
     if repeat > 1:
         args.append(f"--repeat={repeat}")

@@ -78,6 +78,7 @@ def eager(gm, args, outputs, seed):
     import torch
 
     from .mlir_runner import splitmix_inputs
+    from .numerics import max_relative_error
 
     dtypes = [np.int64 if not a.is_floating_point() else np.float32 for a in args]
     ranges = [None] * len(args)
@@ -89,13 +90,8 @@ def eager(gm, args, outputs, seed):
     with torch.no_grad():
         want = gm(*[torch.from_numpy(np.ascontiguousarray(d)) for d in drawn])
     want = want if isinstance(want, (list, tuple)) else [want]
-    worst = 0.0
-    for w, got in zip(want, outputs):
-        w = w.detach().double().numpy().reshape(-1)
-        g = np.asarray(got["values"], dtype=np.float64).reshape(-1)
-        scale = max(float(np.max(np.abs(w))), 1e-30)
-        worst = max(worst, float(np.max(np.abs(w - g))) / scale)
-    return worst, ranges
+    return max_relative_error([o["values"] for o in outputs],
+                              [w.detach().double().numpy() for w in want])
 
 
 def check(model_name, batch, budget, loss, seed, tmp, keep=None):
@@ -103,7 +99,7 @@ def check(model_name, batch, budget, loss, seed, tmp, keep=None):
     entry, gm, args = export(model_name, batch, loss, src)
     wrapped = wrap(src, tmp)
     base = execute(wrapped, entry, tmp, seed=seed, print_outputs=True)
-    worst, _ = eager(gm, args, base["outputs"], seed)
+    worst = eager(gm, args, base["outputs"], seed)
     try:
         planned, text, budget_bytes = plan(wrapped, budget, tmp)
     except Infeasible as e:
