@@ -355,6 +355,21 @@ def plan_only(wrapped, budget, tmp):
     return time.perf_counter() - start, least
 
 
+def plan_or_least(wrapped, budget, tmp):
+    """ckpt-plan at `budget`, or at the least feasible budget the error
+    names when `budget` is infeasible: (planned file, its text, the budget
+    in bytes, whether it is the least, the seconds of both plans)."""
+    from ckpt import remat
+    start = time.perf_counter()
+    least = False
+    try:
+        planned, text, nbytes = remat.plan(wrapped, budget, tmp)
+    except remat.Infeasible as e:
+        least = True
+        planned, text, nbytes = remat.plan(wrapped, str(e.least), tmp)
+    return planned, text, nbytes, least, time.perf_counter() - start
+
+
 def plan_and_run(wrapped, name, budget, base, tmp):
     """Plans the wrapped step at `budget` ("70%") — at the least feasible
     budget the error names when that is infeasible —, rewrites it
@@ -364,14 +379,7 @@ def plan_and_run(wrapped, name, budget, base, tmp):
     predicted one). Returns (ckpt-run's JSON, the budget in bytes, whether
     it is the least budget, the plan's seconds)."""
     from ckpt import remat
-    start = time.perf_counter()
-    least = False
-    try:
-        planned, _, nbytes = remat.plan(wrapped, budget, tmp)
-    except remat.Infeasible as e:
-        least = True
-        planned, _, nbytes = remat.plan(wrapped, str(e.least), tmp)
-    seconds = time.perf_counter() - start
+    planned, _, nbytes, least, seconds = plan_or_least(wrapped, budget, tmp)
     rewritten, predicted = remat.rewrite(planned, tmp)
     measured = remat.execute(rewritten, f"{name}_step", tmp, seed=SEED)
     remat.check(base, measured, nbytes, predicted)
@@ -431,6 +439,7 @@ def tempdir():
 
 
 __all__ = ["FAMILIES", "import_family", "plan_at_budgets", "eager_model_step",
-           "compare_model_loss_with_eager", "base_run", "plan_only", "plan_and_run", "compare_with_eager",
+           "compare_model_loss_with_eager", "base_run", "plan_only", "plan_or_least",
+           "plan_and_run", "compare_with_eager",
            "ckpt_run_inputs", "step_arguments", "splitmix_has_ranges", "Unreproducible",
            "cli_spec"]

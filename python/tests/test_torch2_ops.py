@@ -46,6 +46,9 @@ class Attention(nn.Module):
         m = None
         if self.mask == "bool":
             m = torch.ones(n, n, dtype=torch.bool).tril(1)
+        elif self.mask == "padded":
+            # Query 0 sees no key: a padded query, output 0, no gradient.
+            m = torch.ones(n, n, dtype=torch.bool).tril(-1)
         elif self.mask == "float":
             m = torch.arange(n, dtype=torch.float32).view(1, n) * -0.25
         a = F.scaled_dot_product_attention(q, k, v, attn_mask=m, is_causal=self.causal,
@@ -121,8 +124,9 @@ def _check(model, shape, dtype, tmp_path, plan=False):
 
 @pytest.mark.parametrize("kwargs", [
     dict(), dict(kv=4), dict(kv=1, causal=False), dict(causal=False, mask="bool"),
-    dict(causal=False, mask="float", scale=0.3),
-], ids=["causal-gqa", "causal-mha", "mqa", "bool-mask", "float-mask-scale"])
+    dict(causal=False, mask="float", scale=0.3), dict(causal=False, mask="padded"),
+], ids=["causal-gqa", "causal-mha", "mqa", "bool-mask", "float-mask-scale",
+        "fully-masked-row"])
 def test_scaled_dot_product_attention(kwargs, tmp_path):
     torch.manual_seed(0)
     text = _check(Attention(**kwargs), (2, 8), "int64", tmp_path, plan=True)

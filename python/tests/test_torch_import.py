@@ -31,6 +31,7 @@ import pytest
 # torch is a declared dependency (scripts/setup.sh installs it in .venv):
 # without it these checks fail instead of turning into skips.
 import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -594,6 +595,24 @@ def _philox_mask(seed, mask, shape, p):
                      < threshold else 0.0 for i in range(n)], dtype=np.float32).reshape(shape)
 
 
+def _check_against_masked_eager(model, ins, masks, got, what, x):
+    """The step's loss and gradients `got` (ckpt-run on inputs `ins`: x,
+    target, parameters, seed) against eager autograd of `model` called with
+    `masks=` (the masks the step should have drawn), MSE loss, under
+    numerics.py's error model."""
+    from torch.func import functional_call
+    names = [n for n, _ in model.named_parameters()]
+
+    def eager(dtype):
+        ps = [torch.tensor(a).to(dtype).requires_grad_() for a in ins[2:-1]]
+        y = functional_call(model, dict(zip(names, ps)), (torch.tensor(ins[0]).to(dtype),),
+                            {"masks": [torch.tensor(m).to(dtype) for m in masks]})
+        loss = torch.nn.functional.mse_loss(y, torch.tensor(ins[1]).to(dtype))
+        return [loss.detach().numpy()] + [g.numpy() for g in torch.autograd.grad(loss, ps)]
+    numerics.check_results(got, eager(torch.float32), eager(torch.float64), what,
+                           numerics.reduction_length(model, x))
+
+
 def test_dropout_masks_are_philox_and_gradients_match(tmp_path):
     """With dropout on, the step takes a %seed argument and mask n (the n-th
     dropout of the forward) keeps element i when the top 24 bits of
@@ -631,17 +650,71 @@ def test_dropout_masks_are_philox_and_gradients_match(tmp_path):
             f"Philox with counter (i, 0, {n}, 0)")
         masks.append(mask)
     assert not np.array_equal(masks[0], masks[1])   # the mask number matters
+    _check_against_masked_eager(model, ins, masks, got, "dropout step", x)
 
-    from torch.func import functional_call
 
-    def eager(dtype):
-        ps = [torch.tensor(a).to(dtype).requires_grad_() for a in ins[2:-1]]
-        y = functional_call(model, dict(zip(names, ps)), (torch.tensor(ins[0]).to(dtype),),
-                            {"masks": [torch.tensor(m).to(dtype) for m in masks]})
-        loss = torch.nn.functional.mse_loss(y, torch.tensor(ins[1]).to(dtype))
-        return [loss.detach().numpy()] + [g.numpy() for g in torch.autograd.grad(loss, ps)]
-    numerics.check_results(got, eager(torch.float32), eager(torch.float64), "dropout step",
-                           numerics.reduction_length(model, x))
+class _DropoutAttention(torch.nn.Module):
+    """Causal grouped-query attention with dropout on the probabilities
+    (F.scaled_dot_product_attention's dropout_p, positional, as a module
+    passes it in training mode), then a functional F.dropout. `masks`: eager's
+    stand-in, attention written out (softmax, mask / (1 - p), times v)."""
+
+    P, H, KV, D = 0.25, 4, 2, 4
+
+    def __init__(self):
+        super().__init__()
+        self.q = torch.nn.Linear(8, self.H * self.D)
+        self.kv = torch.nn.Linear(8, 2 * self.KV * self.D)
+        self.o = torch.nn.Linear(self.H * self.D, 3)
+
+    def forward(self, x, masks=None):
+        b, n, _ = x.shape
+        q = self.q(x).view(b, n, self.H, self.D).transpose(1, 2)
+        k, v = self.kv(x).view(b, n, 2, self.KV, self.D).permute(2, 0, 3, 1, 4)
+        if masks is None:
+            a = F.scaled_dot_product_attention(q, k, v, None, self.P, True, enable_gqa=True)
+        else:
+            g = self.H // self.KV
+            k, v = k.repeat_interleave(g, 1), v.repeat_interleave(g, 1)
+            s = q @ k.transpose(-1, -2) / math.sqrt(self.D)
+            s = s.masked_fill(torch.ones(n, n, dtype=torch.bool).triu(1), float("-inf"))
+            a = (s.softmax(-1) * masks[0] / (1 - self.P)) @ v
+        y = self.o(a.transpose(1, 2).reshape(b, n, -1))
+        return y if masks is None else y * masks[1] / 0.5
+
+    def drop(self, y):
+        return F.dropout(y, 0.5, self.training)
+
+
+class _DropoutAttentionStep(_DropoutAttention):
+    def forward(self, x, masks=None):
+        y = super().forward(x, masks)
+        return self.drop(y) if masks is None else y
+
+
+def test_attention_dropout_is_philox_and_gradients_match(tmp_path):
+    """Dropout inside F.scaled_dot_product_attention (and a functional
+    F.dropout after it), imported with dropout on: PyTorch traces the
+    attention's math form, whose [B, H, L, S] mask is the step's mask 0 and
+    F.dropout's mask 1, both drawn by the counter-based Philox; eager
+    attention written out with the independent Python Philox's masks gives
+    the step's loss and gradients. With dropout off, neither draws a mask."""
+    torch.manual_seed(0)
+    model = _DropoutAttentionStep()
+    b, n = 2, 6
+    x, t = torch.rand(b, n, 8), torch.rand(b, n, 3)
+    off, info_off = ti.import_module_info(model, x, t, "mse", name="attn")
+    assert info_off["dropouts"] == 0 and "%seed" not in off
+    text, info = ti.import_module_info(model, x, t, "mse", name="attn", dropout=True)
+    assert info["dropouts"] == 2 and info["opaque_ops"] == 0, info
+    result = lower_and_run(text, "attn_step", tmp_path)
+    shapes = [tuple(x.shape), tuple(t.shape)] + [p.shape for p in model.parameters()] + [()]
+    ins = splitmix_inputs(shapes, 7, [np.float32] * (len(shapes) - 1) + [np.int64])
+    seed = int(ins[-1])
+    masks = [_philox_mask(seed, 0, (b, model.H, n, n), model.P),
+             _philox_mask(seed, 1, (b, n, 3), 0.5)]
+    got = [np.asarray(o["values"], dtype=np.float64) for o in result["outputs"]]
+    _check_against_masked_eager(model, ins, masks, got, "attention dropout step", x)
 
 
 @pytest.mark.skipif(not SLOW, reason="GPT-2 small: set CKPT_SLOW=1")

@@ -197,6 +197,9 @@ def main(argv=None):
                        ("seq", "sequence length"), ("vocab", "vocabulary size")):
         ap.add_argument(f"--{flag}", type=int, help=f"{what} of a built-in transformer "
                         "(tinygpt, gpt2small, llama; default: its configuration)")
+    ap.add_argument("--attention-mask", action="store_true",
+                    help="hf: text models: the step also takes attention_mask [B, S] (1 "
+                    "token, 0 padding); a causal LM's labels are -100 at the padding")
     ap.add_argument("--input-shape", help="your model's input, e.g. 8x3x224x224 "
                     "(the batch is its first size)")
     ap.add_argument("--input-dtype", default="float32",
@@ -266,6 +269,8 @@ def _run(opts):
         timm_spec = opts.model.startswith("timm:")
         user = ":" in opts.model and not hf_spec and not timm_spec
         ranges, names = None, None
+        if opts.attention_mask and not hf_spec:
+            raise ValueError("--attention-mask is for hf: text models")
         if hf_spec or timm_spec:
             for flag in ("input_shape", "target_shape") + tuple(
                     f for f in SIZES if f != "seq" or timm_spec):
@@ -280,7 +285,8 @@ def _run(opts):
                                  "no --loss or --classes")
             from . import hf
             model, x, names, name, ranges = hf.build_model(
-                opts.model[3:], opts.batch, seq=opts.seq, image=opts.image)
+                opts.model[3:], opts.batch, seq=opts.seq, image=opts.image,
+                attention_mask=opts.attention_mask)
             opts.loss, target = "model", None
         elif timm_spec:
             from . import timm_models

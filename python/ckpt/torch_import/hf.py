@@ -18,6 +18,14 @@ the parameters.
 | `ForConditionalGeneration` (T5, BART) | `input_ids`, `labels` [B, S] | input_ids, labels (the decoder's inputs are the labels shifted right, as the model makes them) |
 | `ForImageClassification` | `pixel_values` [B, C, S, S], `labels` [B] | pixel_values, labels |
 
+With `attention_mask=True` (`--attention-mask`, text models), the step takes
+`attention_mask` [B, S] (int64, 1 for a token, 0 for padding, as a tokenizer
+makes it) after `input_ids`, and the model is called with it; a causal LM's
+labels are then the input ids with -100 (not scored) at the padding, as
+transformers' DataCollatorForLanguageModeling makes them. A query at a
+padded position that sees no unpadded key gets output 0 and no gradient, as
+PyTorch's fused attention kernel gives it.
+
 Part of ckpt.torch_import (see its docstring).
 """
 
@@ -73,11 +81,13 @@ def load_config(path):
     return config, arch
 
 
-def build_model(path, batch, seq=None, image=None, seed=0):
+def build_model(path, batch, seq=None, image=None, seed=0, attention_mask=False):
     """(module, example inputs, input names, name, ranges) of the config at
     `path`: the module takes the step's inputs positionally and returns the
     model's output (with its `.loss`); ranges: {input name: (lo, hi)}, the
-    valid values of integer inputs the model checks (class labels)."""
+    valid values of integer inputs the model checks (class labels, the
+    attention mask's 0 and 1). attention_mask: the step takes the padding
+    mask of a text model (see the module's docstring)."""
     import torch
     from torch import nn
     import transformers
@@ -99,6 +109,9 @@ def build_model(path, batch, seq=None, image=None, seed=0):
             raise ValueError(f"hf: {arch}({os.path.basename(path)}) failed: "
                              f"{type(e).__name__}: {message}") from None
     gen = torch.Generator().manual_seed(seed)
+    if attention_mask and task == "image":
+        raise ValueError("hf: --attention-mask is for text models (token ids), not "
+                         f"{arch}")
     if task == "image":
         size = image or getattr(config, "image_size", None)
         channels = getattr(config, "num_channels", 3)
@@ -123,6 +136,12 @@ def build_model(path, batch, seq=None, image=None, seed=0):
                 keep[:, 0] = True
                 labels = torch.where(keep, labels, torch.full_like(labels, -100))
             inputs, names = (ids, labels), ("input_ids", "labels")
+        if attention_mask:
+            # Right padding: each row's tokens, then its pads.
+            lengths = torch.randint(1, seq + 1, (batch,), generator=gen)
+            mask = (torch.arange(seq)[None, :] < lengths[:, None]).to(torch.int64)
+            inputs = (ids, mask) + inputs[1:]
+            names = ("input_ids", "attention_mask") + names[1:]
 
     class HFStep(nn.Module):
         """The model called with keyword inputs (labels = input_ids for a
@@ -135,7 +154,10 @@ def build_model(path, batch, seq=None, image=None, seed=0):
         def forward(self, *xs):
             kwargs = dict(zip(names, xs))
             if task == "causal":
-                kwargs["labels"] = xs[0]
+                ids = kwargs["input_ids"]
+                mask = kwargs.get("attention_mask")
+                kwargs["labels"] = ids if mask is None else torch.where(
+                    mask.bool(), ids, torch.full_like(ids, -100))
             return self.model(**kwargs)
 
     name = arch.lower()
@@ -143,4 +165,6 @@ def build_model(path, batch, seq=None, image=None, seed=0):
     # draws in [0, classes)).
     classes = getattr(config, "num_labels", 2) if task == "image" else config.vocab_size
     ranges = {"labels": (0, classes)} if "labels" in names else {}
+    if attention_mask:
+        ranges["attention_mask"] = (0, 2)
     return HFStep(), inputs, names, name, ranges

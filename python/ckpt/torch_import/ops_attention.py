@@ -18,7 +18,9 @@ Shapes: q [B, H, L, E], k [B, Hk, S, E], v [B, Hk, S, Ev] with H a multiple
 of Hk (grouped-query attention, `enable_gqa=True`: head h reads key/value
 head h // (H / Hk)). A boolean mask arrives as an additive float mask (a
 `where` before the op); an additive mask broadcasts to [B, H, L, S].
-`is_causal` masks s > l (the top-left diagonal, as PyTorch). The scale
+`is_causal` masks s > l (the top-left diagonal, as PyTorch). A query row
+whose every key is masked (padding) gets output 0, logsumexp 0 and zero
+gradients, as the kernel gives it. The scale
 defaults to 1/sqrt(E). Dropout inside the kernel (`dropout_p > 0`, which the
 CPU kernel does not take) is not supported.
 
@@ -122,14 +124,25 @@ def _logsumexp(em, s, lse_dt, base):
     mx = em.fill(-math.inf, shape, dt, base + "_max")
     mx = em.generic(base + "_max", 4, ["parallel"] * 3 + ["reduction"], [(s, ids)],
                     [(mx, red)], lambda r, a, o: [r.max(o[0], a[0], dt)])[0]
+    # A row that masks every key (a padded query) has max -inf: the kernel
+    # gives it lse 0, so that its probabilities exp(-inf - 0), its output
+    # and its gradients are 0, not NaN.
+    def masked(r, m):
+        return r.cmp("eq", m, r.c(-math.inf, dt), dt)
+
+    def sum_body(r, a, o):
+        m = r.select(masked(r, a[1]), r.c(0.0, dt), a[1], dt)
+        return [r.add(o[0], r.math("exp", r.sub(a[0], m, dt), dt), dt)]
+
+    def lse_body(r, a, o):
+        lse = r.add(a[0], r.math("log", a[1], dt), dt)
+        return [r.cast(r.select(masked(r, a[0]), r.c(0.0, dt), lse, dt), dt, lse_dt)]
     tot = em.fill(0.0, shape, dt, base + "_sum")
     tot = em.generic(base + "_sum", 4, ["parallel"] * 3 + ["reduction"],
-                     [(s, ids), (mx, red)], [(tot, red)],
-                     lambda r, a, o: [r.add(o[0], r.math("exp", r.sub(a[0], a[1], dt), dt), dt)])[0]
+                     [(s, ids), (mx, red)], [(tot, red)], sum_body)[0]
     e = em.empty(shape, lse_dt, base + "_lse")
     return em.generic(base + "_lse", 3, ["parallel"] * 3, [(mx, red), (tot, red)], [(e, red)],
-                      lambda r, a, o: [r.cast(r.add(a[0], r.math("log", a[1], dt), dt),
-                                              dt, lse_dt)])[0]
+                      lse_body)[0]
 
 
 @_handler("_scaled_dot_product_flash_attention_for_cpu.default")

@@ -63,7 +63,8 @@ def _prepare(module, dropout=False):
     """A copy of `module` in training mode with batch-norm running statistics
     dropped, and dropout off unless `dropout` (nn.Dropout modules in eval
     mode, as are stochastic depth (torchvision) and DropPath (timm);
-    nn.MultiheadAttention's dropout probability set to 0)."""
+    nn.MultiheadAttention's dropout probability set to 0; the functional
+    dropouts are turned off while tracing, by _static_shapes)."""
     import torch
     from torch import nn
     # A copy of the module objects only: parameters and buffers are shared
@@ -270,16 +271,29 @@ def _no_modes():
     return stack
 
 
-def _static_shapes():
+def _static_shapes(dropout=True):
     """A TorchFunctionMode that rewrites the calls whose ATen form has a
     data-dependent shape though their result's shape is static:
-    `repeat_interleave` with an int count (grouped-query attention)."""
+    `repeat_interleave` with an int count (grouped-query attention). With
+    `dropout` False, it also turns off the dropout that modules call as a
+    function in training mode (Hugging Face's attention): F.dropout and its
+    kin return their input, F.scaled_dot_product_attention gets dropout_p 0."""
     import torch
+    import torch.nn.functional as F
     from torch.overrides import TorchFunctionMode
+    dropouts = {F.dropout, F.dropout1d, F.dropout2d, F.dropout3d, F.alpha_dropout,
+                F.feature_alpha_dropout}
 
     class _StaticShapes(TorchFunctionMode):
         def __torch_function__(self, func, types, args=(), kwargs=None):
             kwargs = kwargs or {}
+            if not dropout and func in dropouts:
+                return args[0] if args else kwargs["input"]
+            if not dropout and func is F.scaled_dot_product_attention:
+                # (query, key, value, attn_mask, dropout_p, ...)
+                args = args[:4] + (0.0,) + args[5:] if len(args) > 4 else args
+                kwargs = dict(kwargs, dropout_p=0.0) if "dropout_p" in kwargs else kwargs
+                return func(*args, **kwargs)
             if func in (torch.repeat_interleave, torch.Tensor.repeat_interleave):
                 rest = dict(kwargs)
                 r = args[1] if len(args) > 1 else rest.pop("repeats", None)
@@ -597,7 +611,7 @@ def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False,
         t = None if own_loss else args[n_in]
         where.stack.clear()
         where.backward = False
-        with _static_shapes():
+        with _static_shapes(dropout):
             out = functional_call(model, dict(zip(names, ps)), tuple(xs))
             value = loss_value(spec, out if own_loss else _output(out), t)
         where.backward = True
