@@ -2,9 +2,12 @@
 CKPT_SLOW=1): the configs of examples/hf/real/ (Llama 3.2 1B, Qwen3 0.6B,
 GPT-2, BERT base, T5 small, ViT-B/16 as the Hub has them; Mistral 7B's layer
 shapes with 4 of its 32 layers, since its float32 weights would not fit this
-machine's memory) at batch 1 and sequence 512 (224x224 images), and timm's
-resnet50, convnext_tiny, efficientnet_b0, vit_small_patch16_224 and
-swin_tiny_patch4_window7_224 at batch 2 and 224x224.
+machine's memory) at batch 8 and sequence 512 (BERT's longest; ViT at
+batch 32, 224x224), and timm's resnet50, convnext_tiny, efficientnet_b0,
+vit_small_patch16_224 and swin_tiny_patch4_window7_224 at batch 32 and
+224x224. The budgets cover what the step allocates (activations and the
+gradients it returns), not the parameters it is given; the sizes are such
+that activations, not gradients, set the store-all peak.
 
 Each is imported (no opaque op), planned at 70% and 50% of its store-all
 peak (or at the least budget the planner names), and rewritten: the
@@ -69,7 +72,7 @@ def test_hf_real_size(path):
     image = "vit" in os.path.basename(path)
     start = time.perf_counter()
     model, xs, names, name, ranges = hf.build_model(
-        path, 1, seq=None if image else 512, image=224 if image else None)
+        path, 32 if image else 8, seq=None if image else 512, image=224 if image else None)
     text, info = import_module_info(model, xs, None, loss="model", name=name,
                                     input_names=names, input_ranges=ranges)
     seconds = time.perf_counter() - start
@@ -86,10 +89,12 @@ def test_timm_real_size(name):
     pytest.importorskip("timm")
     from ckpt.torch_import import import_module_info, timm_models
     start = time.perf_counter()
-    model, x, target = timm_models.build_model(name, 2, 224)
+    model, x, target = timm_models.build_model(name, 32, 224)
     text, info = import_module_info(model, x, target, name=name)
     seconds = time.perf_counter() - start
     assert info["opaque_ops"] == 0, info["opaque"]
+    params = sum(p.numel() for p in model.parameters())
     rows = _plan_and_rewrite(text, name)
-    print(f"\ntimm:{name}: {info['aten_ops']} aten ops, import {seconds:.0f} s; "
+    print(f"\ntimm:{name}: {params / 1e6:.0f}M parameters, {info['aten_ops']} aten ops, "
+          f"import {seconds:.0f} s; "
           + "; ".join(rows))
