@@ -12,7 +12,7 @@ import warnings
 from .. import progress
 from .devices import DEVICES
 from .models import MODELS, SIZES, build_model
-from .policies import POLICIES, keep_nodes
+from .policies import keep_nodes, parse_policy
 from .trace import _Scopes, _shape, _trace, load_user_model, select_output, user_inputs
 from .translate import _Translator
 from .emit import _mlir_dtype, _ttype
@@ -89,7 +89,8 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
         "// Arguments:",
     ] + [f"//   %{a}: {c}" for a, c in arg_info]
     if keep:
-        header.append(f"// Keep policy '{keep}' over the {blocks} blocks: "
+        over = f" over the {blocks} blocks" if blocks else ""
+        header.append(f"// Keep policy '{keep}'{over}: "
                       f"{tr.checkpoints} ckpt.checkpoint marks (plan with "
                       "ckpt-plan{strategy=keep}).")
     if tr.em.opaque:
@@ -161,8 +162,10 @@ def import_module(module, example_inputs, target, loss="cross_entropy", name=Non
       generator (Philox4x32-10) keyed on (seed, mask number, element index),
       the seed being the step's last argument `%seed: tensor<i64>`: a mask
       recomputed by a rematerialized step is the one drawn first.
-    keep: a keep policy (ckpt.torch_import.policies: 'blocks', 'attention'
-      or 'matmuls'): marks the forward values the policy keeps with
+    keep: a keep policy (ckpt.torch_import.policies: 'blocks', 'attention',
+      'matmuls', or 'partitioner:B:S', what torch.compile's min-cut
+      partitioner saves at activation_memory_budget B with knapsack solver
+      S): marks the forward values the policy keeps with
       `ckpt.checkpoint`, for `ckpt-plan{strategy=keep}`; the blocks are the
       modules of class `block_class` (default: the repeated, numbered
       children of a container that cover the most of the forward).
@@ -218,11 +221,14 @@ def main(argv=None):
     ap.add_argument("--dropout", action="store_true", help="keep dropout on: masks "
                     "drawn by Philox4x32-10 from (seed, mask, element), the seed the "
                     "step's last argument, so that recomputation draws the same mask")
-    ap.add_argument("--keep", choices=POLICIES, help="mark the forward values a "
+    ap.add_argument("--keep", metavar="POLICY", help="mark the forward values a "
                     "baseline keeps with ckpt.checkpoint, for ckpt-plan{strategy=keep}: "
                     "'blocks' (torch.utils.checkpoint on every block), 'attention' "
-                    "(Megatron-LM's selective recompute: all but the attention core) or "
-                    "'matmuls' (PyTorch's selective checkpointing saving matmul outputs)")
+                    "(Megatron-LM's selective recompute: all but the attention core), "
+                    "'matmuls' (PyTorch's selective checkpointing saving matmul outputs) "
+                    "or 'partitioner[:B[:S]]' (what torch.compile's min-cut partitioner "
+                    "saves at activation_memory_budget B, default 1, with knapsack "
+                    "solver S: dp (default), greedy or ilp)")
     ap.add_argument("--block-class", help="with --keep: the class of the blocks (default: "
                     "the repeated, numbered children of a Sequential or ModuleList)")
     ap.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
@@ -246,6 +252,11 @@ def main(argv=None):
         ap.error(str(e))
     if opts.block_class and not opts.keep:
         ap.error("--block-class needs --keep")
+    if opts.keep is not None:
+        try:
+            parse_policy(opts.keep)
+        except ValueError as e:
+            ap.error(str(e))
     from . import trace as _trace_module
     flags = _trace_module.INPUT_FLAGS[0]
     _trace_module.INPUT_FLAGS[0] = (

@@ -19,13 +19,26 @@ Under every policy, what lies outside the blocks (embeddings, the head, the
 loss) is kept, and so is every value a block passes on to the rest of the
 forward (its output).
 
+And the decision of PyTorch's own planner, on the same joint graph:
+
+  partitioner[:B[:S]]  torch.compile's min-cut partitioner
+             (`torch._functorch.partitioners.min_cut_rematerialization_partition`)
+             with `activation_memory_budget = B` (default 1.0: its plain
+             min cut) and knapsack solver S (`dp`, its default, `greedy` or
+             `ilp`): keep the forward values it saves for the backward.
+             The step's traced graph is handed to it as aot_autograd's
+             joint graph (inputs and parameters as primals, the loss's seed
+             gradient as the tangent, in-place ops as their functional
+             forms), so the values it chooses are the step's own.
+
 Part of ckpt.torch_import (see its docstring).
 """
 
 import re
 from collections import Counter
 
-POLICIES = ("blocks", "attention", "matmuls")
+POLICIES = ("blocks", "attention", "matmuls", "partitioner[:B[:S]]")
+SOLVERS = ("dp", "greedy", "ilp")
 
 # PyTorch 2's fused attention kernels: the attention core in one op (its
 # outputs: the context and the logsumexp).
@@ -73,12 +86,103 @@ def block_class(spans, name=None):
     return max(candidates, key=lambda c: (classes[c], c))
 
 
-def keep_nodes(gm, scopes, policy, block_cls=None):
-    """The forward nodes of `gm` to keep under `policy` (a set of nodes), and
-    the block class used. `scopes` is the trace's _Scopes."""
-    if policy not in POLICIES:
+def parse_policy(policy):
+    """(name, budget, solver) of a keep policy; budget and solver only for
+    'partitioner'. Raises ValueError for an unknown or malformed one."""
+    if not isinstance(policy, str):
+        raise ValueError(f"keep policy {policy!r} is not a string")
+    name, *rest = policy.split(":")
+    if name in POLICIES and not rest:
+        return name, None, None
+    if name != "partitioner" or len(rest) > 2:
         raise ValueError(f"unknown keep policy '{policy}': expected "
                          f"{', '.join(POLICIES)}")
+    try:
+        budget = float(rest[0]) if rest else 1.0
+    except ValueError:
+        budget = -1.0
+    if not 0.0 <= budget <= 1.0:
+        raise ValueError(f"keep policy '{policy}': the budget is a fraction in [0, 1] "
+                         "(torch.compile's activation_memory_budget)")
+    solver = rest[1] if len(rest) > 1 else "dp"
+    if solver not in SOLVERS:
+        raise ValueError(f"keep policy '{policy}': unknown solver '{solver}': expected "
+                         f"{', '.join(SOLVERS)}")
+    return name, budget, solver
+
+
+def _as_joint_graph(gm):
+    """A copy of the traced step `gm` in the form of aot_autograd's joint
+    graph, for PyTorch's partitioner: placeholders renamed primals_1..N, the
+    seed gradient of the loss (ones_like of the first output) a placeholder
+    tangents_1, mutating ops as their functional forms (their later readers
+    read the result). Node names are kept, so decisions map back by name."""
+    import copy
+    import torch
+    g = copy.deepcopy(gm)
+    graph = g.graph
+    nodes = list(graph.nodes)
+    order = {n: i for i, n in enumerate(nodes)}
+    placeholders = [n for n in nodes if n.op == "placeholder"]
+    for k, n in enumerate(placeholders):
+        n.target = n.name = f"primals_{k + 1}"
+    loss = nodes[-1].args[0][0]
+    seeds = [u for u in loss.users if u.target is torch.ops.aten.ones_like.default]
+    if len(seeds) != 1:
+        raise ValueError("keep policy 'partitioner': the loss's seed gradient "
+                         "(ones_like of the loss) is not in the traced step")
+    for n in nodes:
+        t = n.target
+        if isinstance(t, torch._ops.OpOverload) and t._schema.is_mutable:
+            base = n.args[0]
+            op = t._schema.name.split("::")[1].rstrip("_")
+            n.target = getattr(getattr(torch.ops.aten, op), t._overloadname)
+            for u in list(base.users):
+                if u is not n and order[u] > order[n]:
+                    u.replace_input_with(base, n)
+    with graph.inserting_after(placeholders[-1]):
+        tangent = graph.placeholder("tangents_1")
+    tangent.meta = dict(seeds[0].meta)
+    seeds[0].replace_all_uses_with(tangent)
+    graph.erase_node(seeds[0])
+    g.recompile()
+    return g
+
+
+def partitioner_saved(gm, budget=1.0, solver="dp"):
+    """The names of the nodes of `gm` (a traced step) that PyTorch's min-cut
+    partitioner saves for the backward at activation_memory_budget `budget`
+    with knapsack solver `solver` (the placeholders excluded)."""
+    import logging
+    from torch._functorch import config, partitioners
+    joint = _as_joint_graph(gm)
+    logger = logging.getLogger("torch._functorch.partitioners")
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        with config.patch(activation_memory_budget=budget,
+                          activation_memory_budget_solver=solver):
+            fw, _ = partitioners.min_cut_rematerialization_partition(
+                joint, [], num_fwd_outputs=1)
+    except Exception as e:  # noqa: BLE001 - PyTorch's own failure, reported
+        raise ValueError(f"keep policy 'partitioner:{budget}:{solver}': PyTorch's "
+                         f"partitioner failed: {type(e).__name__}: "
+                         f"{str(e).splitlines()[0] if str(e) else ''}") from None
+    finally:
+        logger.setLevel(level)
+    outputs = list(fw.graph.nodes)[-1].args[0]
+    return {o.name for o in outputs[1:] if o is not None and not o.name.startswith(
+        ("primals_", "tangents_"))}
+
+
+def keep_nodes(gm, scopes, policy, block_cls=None):
+    """The forward nodes of `gm` to keep under `policy` (a set of nodes), and
+    the block class used (None for 'partitioner'). `scopes` is the trace's
+    _Scopes."""
+    name, budget, solver = parse_policy(policy)
+    if name == "partitioner":
+        saved = partitioner_saved(gm, budget, solver)
+        return {n for n in gm.graph.nodes if n.op == "call_function" and n.name in saved}, None
     if scopes.forward_end is None:
         raise ValueError("internal error: the forward's end was not recorded")
     cls = block_class(scopes.spans, block_cls)
