@@ -247,10 +247,9 @@ def test_remat_on_imported_step(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     assert re.search(r"^OK 80% budget=\d+ .* identical$", r.stdout, re.M), r.stdout
     # 40% is below what the step can reach: the named least budget runs
-    # within itself. (One byte less still fits here: the least-budget
-    # search's 16 descents run out first; docs/PLANNING.md.)
+    # within itself, and one byte less is refused (docs/PLANNING.md).
     assert re.search(r"^INFEASIBLE 40% least=(\d+)\nLEAST \1 budget=\1 predicted=(\d+) "
-                     r"measured=\2 .* identical\nBELOW \d+ ", r.stdout, re.M), r.stdout
+                     r"measured=\2 .* identical\nBELOW \d+ refused$", r.stdout, re.M), r.stdout
 
 
 # ---------------------------------------------------------------------------
