@@ -136,7 +136,12 @@ def _as_joint_graph(gm):
         if isinstance(t, torch._ops.OpOverload) and t._schema.is_mutable:
             base = n.args[0]
             op = t._schema.name.split("::")[1].rstrip("_")
-            n.target = getattr(getattr(torch.ops.aten, op), t._overloadname)
+            functional = getattr(getattr(torch.ops.aten, op, None), t._overloadname, None)
+            if functional is None or not isinstance(base, torch.fx.Node):
+                raise ValueError(f"keep policy 'partitioner': no functional form of "
+                                 f"the in-place op {t} (node {n.name}) for PyTorch's "
+                                 "partitioner")
+            n.target = functional
             for u in list(base.users):
                 if u is not n and order[u] > order[n]:
                     u.replace_input_with(base, n)
