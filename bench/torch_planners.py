@@ -40,6 +40,9 @@ import time
 
 from ckpt import remat  # the built package: PYTHONPATH=build/python
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from transformer_baselines import planned, wrapped_step  # noqa: E402
+
 MODELS = {
     # the anchors (python/tests/test_torch_planners.py)
     "tinygpt": ["tinygpt", "--batch", "8"],
@@ -66,26 +69,9 @@ def planners(solvers=SOLVERS, budgets=BUDGETS):
             + ["partitioner:0", "matmuls"])
 
 
-def import_step(args, keep, out):
-    cmd = [sys.executable, "-m", "ckpt.torch_import"] + args + ["--quiet", "-o", out]
-    if keep:
-        cmd += ["--keep", keep]
-    remat.run(cmd)
-
-
-def wrapped_step(args, keep, tmp, tag):
-    path = os.path.join(tmp, f"{tag}.mlir")
-    import_step(args, keep, path)
-    wrapped = os.path.join(tmp, f"{tag}-wrapped.mlir")
-    remat.run(["ckpt-opt", path, "--ckpt-wrap-step", "-o", wrapped])
-    return wrapped
-
-
 def plan_numbers(wrapped, budget, options, tmp, tag):
-    sub = os.path.join(tmp, tag)
-    os.makedirs(sub, exist_ok=True)
-    _, text, _ = remat.plan(wrapped, budget, sub, options)
-    return remat.plan_numbers(text)
+    """The #ckpt.plan numbers of ckpt-plan at `budget` (in tmp/TAG)."""
+    return planned(wrapped, budget, options, tmp, tag)[1]
 
 
 def least_budget(wrapped, tmp):

@@ -44,12 +44,17 @@ NAMES = {"store-all": "store-all", "blocks": "checkpoint every block",
          "matmuls": "save matmuls, recompute the rest"}
 
 
-def import_step(model, batch, keep, out):
-    args = [sys.executable, "-m", "ckpt.torch_import", model, "--batch", str(batch),
-            "--quiet", "-o", out]
+def wrapped_step(args, keep, tmp, tag):
+    """`python -m ckpt.torch_import ARGS [--keep KEEP]`, wrapped by
+    ckpt-wrap-step: the wrapped file (TAG-wrapped.mlir in `tmp`)."""
+    path = os.path.join(tmp, f"{tag}.mlir")
+    cmd = [sys.executable, "-m", "ckpt.torch_import"] + args + ["--quiet", "-o", path]
     if keep:
-        args += ["--keep", keep]
-    remat.run(args)
+        cmd += ["--keep", keep]
+    remat.run(cmd)
+    wrapped = os.path.join(tmp, f"{tag}-wrapped.mlir")
+    remat.run(["ckpt-opt", path, "--ckpt-wrap-step", "-o", wrapped])
+    return wrapped
 
 
 def planned(wrapped, budget, options, tmp, name):
@@ -77,11 +82,8 @@ def run_model(model, batch, run, tmp, failures):
     entry = f"{model}_step"
     steps = {}
     for keep in [None] + POLICIES:
-        path = os.path.join(tmp, f"{model}-{keep or 'plain'}.mlir")
-        import_step(model, batch, keep, path)
-        wrapped = os.path.join(tmp, f"{model}-{keep or 'plain'}-wrapped.mlir")
-        remat.run(["ckpt-opt", path, "--ckpt-wrap-step", "-o", wrapped])
-        steps[keep] = wrapped
+        steps[keep] = wrapped_step([model, "--batch", str(batch)], keep, tmp,
+                                   f"{model}-{keep or 'plain'}")
     plain = steps[None]
     _, base, _ = planned(plain, "100%", "strategy=store-all", tmp, "store-all")
     peak0, time0 = base["store_all_peak"], base["store_all_time"]

@@ -568,7 +568,7 @@ Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
   if (forIlp || (fits && fitOnly))
     return a;
   // On problems of up to kBoundStartOps ops, one or two more starts (not in
-  // the descents of the least-budget search, which plan up to 16 times):
+  // the descents of the least-budget search, up to kDescents of them):
   // the keep set of the lower bound's binding cut (LowerBound.h), the
   // values its relaxation recomputes dropped from a keep-everything
   // schedule, fitted by the greedy and improved with a search of its own;

@@ -40,7 +40,8 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
     name = re.sub(r"[^A-Za-z0-9_]", "_", name)
     if not name.endswith("_step"):
         name += "_step"
-    scopes = _Scopes() if keep else None
+    # The hand-written policies act on blocks: which module made each node.
+    scopes = _Scopes() if keep and parse_policy(keep)[0] != "partitioner" else None
     gm, pnames, pshapes, inputs, target, trace_s, functionalized = _trace(
         module, example_inputs, target, loss, tracing_mode, dropout, scopes)
     kept, blocks = (keep_nodes(gm, scopes, keep, block_class) if keep

@@ -93,6 +93,9 @@ def build_model(path, batch, seq=None, image=None, seed=0, attention_mask=False)
     import transformers
     config, arch = load_config(path)
     task = _task(arch)
+    if attention_mask and task == "image":
+        raise ValueError("hf: --attention-mask is for text models (token ids), not "
+                         f"{arch}")
     # The fused attention kernel where the family has it, as it trains by
     # default; the family's own attention where it has no SDPA path.
     model = None
@@ -109,9 +112,6 @@ def build_model(path, batch, seq=None, image=None, seed=0, attention_mask=False)
             raise ValueError(f"hf: {arch}({os.path.basename(path)}) failed: "
                              f"{type(e).__name__}: {message}") from None
     gen = torch.Generator().manual_seed(seed)
-    if attention_mask and task == "image":
-        raise ValueError("hf: --attention-mask is for text models (token ids), not "
-                         f"{arch}")
     if task == "image":
         size = image or getattr(config, "image_size", None)
         channels = getattr(config, "num_channels", 3)

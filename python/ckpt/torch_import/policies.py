@@ -37,7 +37,8 @@ Part of ckpt.torch_import (see its docstring).
 import re
 from collections import Counter
 
-POLICIES = ("blocks", "attention", "matmuls", "partitioner[:B[:S]]")
+HAND_WRITTEN = ("blocks", "attention", "matmuls")
+POLICIES = HAND_WRITTEN + ("partitioner[:B[:S]]",)   # as the messages list them
 SOLVERS = ("dp", "greedy", "ilp")
 
 # PyTorch 2's fused attention kernels: the attention core in one op (its
@@ -92,7 +93,7 @@ def parse_policy(policy):
     if not isinstance(policy, str):
         raise ValueError(f"keep policy {policy!r} is not a string")
     name, *rest = policy.split(":")
-    if name in POLICIES and not rest:
+    if name in HAND_WRITTEN and not rest:
         return name, None, None
     if name != "partitioner" or len(rest) > 2:
         raise ValueError(f"unknown keep policy '{policy}': expected "
@@ -183,7 +184,7 @@ def partitioner_saved(gm, budget=1.0, solver="dp"):
 def keep_nodes(gm, scopes, policy, block_cls=None):
     """The forward nodes of `gm` to keep under `policy` (a set of nodes), and
     the block class used (None for 'partitioner'). `scopes` is the trace's
-    _Scopes."""
+    _Scopes (None for 'partitioner', which needs no blocks)."""
     name, budget, solver = parse_policy(policy)
     if name == "partitioner":
         saved = partitioner_saved(gm, budget, solver)
