@@ -184,15 +184,7 @@ def main(argv=None):
             os.makedirs(sub)
             results.append(compare(model, keeps, sub, failures))
     text = table(results, time.perf_counter() - start)
-    print(text)
-    if args.doc:
-        try:
-            remat.replace_block(args.doc, "torch-planners", text)
-        except remat.Failure as e:
-            sys.exit(str(e))
-    for f in failures:
-        print("FAIL " + f)
-    return 1 if failures else 0
+    return remat.publish(text, args.doc, "torch-planners", failures)
 
 
 if __name__ == "__main__":

@@ -137,11 +137,14 @@ class Emitter:
     every name). Affine maps are passed in as text: `affine_map` inline, or a
     `MapPool`'s aliases. `lines` may be swapped to write into another list
     (the zoo writes the forward and the backward apart); `ops` counts the
-    ops written."""
+    ops written. While `loc` is a name, each op written is located there:
+    `loc("NAME")` after its text (the PyTorch importer names the FX node an
+    op comes from)."""
 
     def __init__(self, names=None):
         self.lines = []
         self.ops = 0
+        self.loc = None
         self._names = names
         self._count = 0
 
@@ -153,6 +156,8 @@ class Emitter:
 
     def emit(self, text):
         """One op; its text may span several lines (regions)."""
+        if self.loc is not None:
+            text += f' loc("{self.loc}")'
         self.lines.extend("  " + line for line in text.split("\n"))
         self.ops += 1
 

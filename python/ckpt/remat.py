@@ -105,13 +105,14 @@ def plan_numbers(text):
             "host_peak": int(host.group(1)) if host else 0}
 
 
-def plan(wrapped, budget, tmp, options=""):
+def plan(wrapped, budget, tmp, options="", flags=()):
     """ckpt-plan at `budget` (ckpt-plan's syntax: "70%", "1024"); returns
-    (planned file, its text, the budget in bytes). Raises Infeasible when
-    the error names the least feasible budget, Failure otherwise."""
+    (planned file, its text, the budget in bytes). `flags`: more ckpt-opt
+    arguments (passes after the plan, printing options). Raises Infeasible
+    when the error names the least feasible budget, Failure otherwise."""
     planned = os.path.join(tmp, "planned.mlir")
     spec = f"budget={budget}" + (f" {options}" if options else "")
-    p = subprocess.run(["ckpt-opt", wrapped, f"--ckpt-plan={spec}", "-o", planned],
+    p = subprocess.run(["ckpt-opt", wrapped, f"--ckpt-plan={spec}", *flags, "-o", planned],
                        capture_output=True, text=True)
     if p.returncode:
         least = LEAST_FEASIBLE.search(p.stderr)
@@ -155,6 +156,24 @@ def check(base, measured, budget, predicted, host_peak=None):
                       f"planned {host_peak} B")
     if measured["host_live_bytes_at_exit"]:
         raise Failure(f"{measured['host_live_bytes_at_exit']} B of host copies left")
+
+
+def publish(text, doc, name, failures):
+    """A benchmark's end: prints its table `text`, writes it into the
+    Markdown file `doc` (when given) between the `name` markers
+    (replace_block), prints each of `failures` as `FAIL ...`; returns the
+    exit status (1 when any failed). Exits with the message when `doc` lacks
+    the markers."""
+    import sys
+    print(text)
+    if doc:
+        try:
+            replace_block(doc, name, text)
+        except Failure as e:
+            sys.exit(str(e))
+    for f in failures:
+        print("FAIL " + f)
+    return 1 if failures else 0
 
 
 def replace_block(path, name, text):

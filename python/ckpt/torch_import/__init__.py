@@ -40,6 +40,15 @@ Baselines: `keep=` (`--keep blocks|attention|matmuls`) marks the forward
 values a hand-written recompute policy keeps with `ckpt.checkpoint`, for
 `ckpt-plan{strategy=keep}` (see `policies`).
 
+Locations: `locations=True` (`--locations`) puts each op at `loc("NODE")`,
+NODE the node of the traced FX graph it comes from (`info["graph"]`).
+
+Back to PyTorch: `torch_policy(model, x, target, budget="60%")` plans the
+step with ckpt and returns a TorchPlan, the forward and backward graphs of
+the step's joint graph with ckpt's saved values and recomputations, which
+trains in eager PyTorch through autograd (`plan(*plan.args).backward()`;
+see `export`).
+
 Losses: `cross_entropy` takes either class probabilities `[N, K]` (float) or
 class indices `[N]` (integers, turned into one-hot probabilities, which gives
 the same loss), always passed to the step as a float `[N, K]` tensor (soft
@@ -79,6 +88,7 @@ from . import ops_conv3d  # noqa: F401,E402  (after ops_conv: 3-D convolutions)
 from . import ops_attention  # noqa: F401,E402  (scaled_dot_product_attention)
 from . import ops_resize  # noqa: F401,E402  (F.interpolate: nearest, bilinear)
 from .api import import_module, import_module_info, main
+from .export import StepPlanner, TorchPlan, torch_policy
 
 __all__ = [
     "EXECUTABLE_OPS",
@@ -90,4 +100,7 @@ __all__ = [
     "import_module_info",
     "main",
     "DEVICES",
+    "StepPlanner",
+    "TorchPlan",
+    "torch_policy",
 ]

@@ -24,13 +24,22 @@ from .losses import parse_loss
 
 def import_module_info(module, example_inputs, target, loss="cross_entropy", name=None,
                        device=None, tracing_mode="fake", dropout=False, keep=None,
-                       block_class=None, input_names=None, input_ranges=None):
+                       block_class=None, input_names=None, input_ranges=None,
+                       locations=False, traced=None):
     """Like import_module, but returns (text, info): info holds the counts
     ('aten_ops', 'mlir_ops', 'opaque_ops', 'opaque' by name), the parameter
     names ('params'), the seconds spent tracing ('trace_s', functionalization
-    included) and emitting ('emit_s'), the function name ('name') and whether
+    included) and emitting ('emit_s'), the function name ('name'), whether
     functorch's functionalize was needed ('functionalized': in-place ops on
-    views or inputs)."""
+    views or inputs), the traced step ('graph': a torch.fx.GraphModule taking
+    the inputs, the target unless the model computes its loss, then the
+    parameters; returning the loss and the gradients) and its inputs and
+    target as traced ('args'). With `locations`, each op is located at the
+    node of 'graph' it comes from: `loc("NAME")`. With `traced` (the info of
+    an earlier import of the same module, inputs, target and loss), its
+    trace is reused: another keep policy or naming costs no second trace
+    (not for the hand-written keep policies, which need the module scopes
+    of a trace of their own)."""
     import torch
     _ignored_device(device)
     if tracing_mode not in ("fake", "real"):
@@ -42,8 +51,11 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
         name += "_step"
     # The hand-written policies act on blocks: which module made each node.
     scopes = _Scopes() if keep and parse_policy(keep)[0] != "partitioner" else None
-    gm, pnames, pshapes, inputs, target, trace_s, functionalized = _trace(
-        module, example_inputs, target, loss, tracing_mode, dropout, scopes)
+    if traced is not None and scopes is None:
+        trace = traced["trace"]
+    else:
+        trace = _trace(module, example_inputs, target, loss, tracing_mode, dropout, scopes)
+    gm, pnames, pshapes, inputs, target, trace_s, functionalized = trace
     kept, blocks = (keep_nodes(gm, scopes, keep, block_class) if keep
                     else (set(), None))
     start = time.perf_counter()
@@ -63,7 +75,7 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
     classes = gm.meta.get("ckpt_target_classes")
     if classes is not None and target is not None:
         input_ranges = dict(input_ranges or {}, t=(0, classes))
-    tr = _Translator(gm, name, arg_info, kept)
+    tr = _Translator(gm, name, arg_info, kept, locations)
     body = tr.run()
     ranges = dict(getattr(tr, "ranges", {}))   # valid ranges of integer arguments (ops_index)
     # Ranges the caller knows (class labels), intersected with the ops' own.
@@ -112,6 +124,9 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
         "checkpoints": tr.checkpoints,
         "block_class": blocks,
         "ranges": {a: r[:2] for a, r in ranges.items()},
+        "graph": gm,
+        "trace": trace,
+        "args": list(inputs) + ([] if target is None else [target]),
     }
     return text, info
 
@@ -232,6 +247,9 @@ def main(argv=None):
                     "solver S: dp (default), greedy or ilp)")
     ap.add_argument("--block-class", help="with --keep: the class of the blocks (default: "
                     "the repeated, numbered children of a Sequential or ModuleList)")
+    ap.add_argument("--locations", action="store_true",
+                    help="locate each op at the node of the traced FX graph it comes "
+                    "from: loc(\"NAME\") (ckpt-opt keeps them with --mlir-print-debuginfo)")
     ap.add_argument("-o", "--output", default="-", help="output file (default: stdout)")
     ap.add_argument("--stats", action="store_true",
                     help="print op counts and timings to stderr")
@@ -351,7 +369,8 @@ def _run(opts):
                                         tracing_mode=opts.tracing,
                                         dropout=opts.dropout, keep=opts.keep,
                                         block_class=opts.block_class,
-                                        input_names=names, input_ranges=ranges)
+                                        input_names=names, input_ranges=ranges,
+                                        locations=opts.locations)
         line.step("writing")
     except ValueError as e:
         line.close()

@@ -24,8 +24,9 @@ _INPLACE_VIEWS = {"transpose_.default": "transpose.int", "t_.default": "t.defaul
 
 
 class _Translator:
-    def __init__(self, gm, name, arg_info, keep=()):
+    def __init__(self, gm, name, arg_info, keep=(), locations=False):
         self.gm = gm
+        self.locations = locations  # each op at loc("<its FX node>")
         self.keep = set(keep)  # nodes marked with ckpt.checkpoint
         self.checkpoints = 0
         self.name = name
@@ -84,8 +85,11 @@ class _Translator:
                 continue
             if node not in live:
                 continue
+            if self.locations:
+                self.em.out.loc = node.name
             if node.op == "get_attr":
                 self.env[node] = self.constant(getattr(self.gm, node.target), node.name)
+                self.em.out.loc = None
                 continue
             if node.op != "call_function":
                 raise ValueError(f"unsupported FX node {node.op} {node.target}")
@@ -93,11 +97,13 @@ class _Translator:
                 self.env[node] = self.val(node.args[0])[node.args[1]]
                 if node in self.keep:
                     self.mark(node)
+                self.em.out.loc = None
                 continue
             self.aten_ops += 1
             self.translate(node)
             if node in self.keep:
                 self.mark(node)
+            self.em.out.loc = None
         outs = out_node.args[0]
         results = []
         for i, o in enumerate(outs):
