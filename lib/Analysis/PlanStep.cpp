@@ -11,6 +11,8 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
+
 using namespace mlir;
 using namespace ckpt;
 
@@ -236,9 +238,12 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
       else if (plan.result.ilp->stoppedByNodes)
         diag << " (CBC found no schedule within " << request.ilpNodeLimit
              << " nodes)";
-      else
-        diag << " (CBC found no schedule within " << request.ilpTimeLimit
-             << " s)";
+      else {
+        // %g: "60 s", not the stream's "6.000000e+01 s".
+        char seconds[32];
+        std::snprintf(seconds, sizeof(seconds), "%g", request.ilpTimeLimit);
+        diag << " (CBC found no schedule within " << seconds << " s)";
+      }
     }
     if (plan.result.leastPeak && request.offload)
       diag << ": the least feasible budget of recomputation alone is "

@@ -15,8 +15,8 @@
 // read (96 B) and c fresh (16 B), and b is read later by u1: 38 B are left
 // for b's 96, 58/96 of f1: 1.8125, the bound (cut at position 2, u0). The
 // cheapest schedule in order recomputes both (f0, f1, f0, u0, f1, u1: peak
-// 128 B, time 10, what the ilp plans: 10 / 7.8125 - 1 = 28% above the
-// bound, report-lower-bound-in-order-ilp.test).
+// 128 B, time 10, the optimum of the ilp's program: 10 / 7.8125 - 1 = 28%
+// above the bound, report-lower-bound-in-order-ilp.test).
 // Over every schedule the bound is 0, and `optimal` runs f0, u0, f1, u1
 // within 128 B with nothing recomputed (plan_in_order false: the in-order
 // bound does not cover it, so no plan_above_percent). No cut binds: when f1

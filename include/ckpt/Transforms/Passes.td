@@ -122,7 +122,8 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
     its proof of optimality are the program's own: they hold for the
     schedules the program describes (each stage's recomputations in the
     step's op order), not for every schedule, so `optimal` may find a
-    cheaper one. `time-limit` bounds the whole plan's wall time (the warm
+    cheaper one; the plan is then `optimal`'s (never worse than it), and the
+    least budget an infeasible one names is the lower of the two. `time-limit` bounds the whole plan's wall time (the warm
     start, building the program and CBC) within 10%; `node-limit` bounds
     CBC's branch-and-bound nodes, which gives the same answer on any machine
     and under any load; `ilp-memory` bounds the memory CBC may use: a program

@@ -791,6 +791,13 @@ PlanResult ckpt::sched::planSchedule(const Problem &problem,
     PlanResult start = planOptimal(problem, warm, /*forIlp=*/true);
     if (!start.error.empty())
       return start;
+    // `optimal`'s own plan, which the ILP's answer must beat: the program
+    // describes only schedules that recompute in the step's op order, so
+    // `optimal` may find a cheaper schedule, or one where the program has
+    // none (and a lower least budget).
+    PlanResult own = planOptimal(problem, warm, /*forIlp=*/false);
+    if (!own.error.empty())
+      return own;
     IlpOptions ilpOptions;
     ilpOptions.timeLimit = options.ilpTimeLimit;
     ilpOptions.started = started;
@@ -818,6 +825,16 @@ PlanResult ckpt::sched::planSchedule(const Problem &problem,
       result.producer = "ilp";
     }
     result.ilp = std::move(ilp);
+    if (own.leastPeak &&
+        (!result.leastPeak || *own.leastPeak < *result.leastPeak))
+      result.leastPeak = own.leastPeak;
+    if (own.feasible && (!result.feasible || own.time < result.time)) {
+      result.feasible = true;
+      result.schedule = std::move(own.schedule);
+      result.time = own.time;
+      result.peak = own.peak;
+      result.producer = own.producer;
+    }
     return result;
   }
 
