@@ -180,9 +180,19 @@ def test_refusals(tinygpt):
     assert e.value.least > 1
     with pytest.raises(ValueError, match="schedule 'eager': expected 'ckpt' or 'pytorch'"):
         planner.plan("60%", schedule="eager")
+    with pytest.raises(ValueError, match="offload: PyTorch's forward/backward split "
+                       "has no host transfers; plan without offload"):
+        planner.plan("60%", options="offload=auto")
     plan = planner.plan("80%")
     with pytest.raises(ValueError, match="the step takes 2 tensors"):
         plan(plan.args[0])
+
+
+def test_ckpt_opt_must_be_on_path(monkeypatch):
+    model, x, t = ti.build_model("tinymlp", None, None, 2)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    with pytest.raises(ValueError, match="ckpt-opt is not on PATH"):
+        ti.torch_policy(model, x, t)
 
 
 def test_torch_policy_on_a_cnn():

@@ -417,8 +417,12 @@ class StepPlanner:
     graph)."""
 
     def __init__(self, module, example_inputs, target=None, loss="cross_entropy"):
+        import shutil
         from .api import import_module_info
         from .policies import _as_joint_graph
+        if shutil.which("ckpt-opt") is None:
+            raise ValueError("ckpt-opt is not on PATH: add the build's bin folder "
+                             "(PATH=build/bin:$PATH after scripts/setup.sh)")
         self.module, self.loss = module, loss
         self.text, self.info = import_module_info(module, example_inputs, target, loss,
                                                   name="planned", locations=True)
@@ -434,6 +438,9 @@ class StepPlanner:
         other value recomputed once, where PyTorch's partitioners place it)."""
         if schedule not in ("ckpt", "pytorch"):
             raise ValueError(f"schedule '{schedule}': expected 'ckpt' or 'pytorch'")
+        if re.search(r"\boffload=(?!none\b)", options):
+            raise ValueError("offload: PyTorch's forward/backward split has no host "
+                             "transfers; plan without offload")
         from .. import remat
         with tempfile.TemporaryDirectory(dir=tmp) as d:
             step = os.path.join(d, "step.mlir")
@@ -443,9 +450,6 @@ class StepPlanner:
             remat.run(["ckpt-opt", step, "--ckpt-wrap-step", *LOCATED, "-o", wrapped])
             path, planned, _ = remat.plan(wrapped, budget, d, options, flags=LOCATED)
             numbers = remat.plan_numbers(planned)
-            if numbers["transfers"]:
-                raise ValueError("the plan moves values to host memory (offload): "
-                                 "PyTorch's split has no transfers; plan without offload")
             rewritten = os.path.join(d, "rewritten.mlir")
             remat.run(["ckpt-opt", path, "--ckpt-rematerialize", *LOCATED, "-o", rewritten])
             with open(rewritten) as f:
