@@ -64,18 +64,7 @@ REPLANS = 3     # times ckpt is planned again at a lower budget
 
 def theirs(gm, budget):
     """PyTorch's (forward, backward) at activation_memory_budget `budget`."""
-    import logging
-    from torch._functorch import config, partitioners
-    logger = logging.getLogger("torch._functorch.partitioners")
-    level = logger.level
-    logger.setLevel(logging.ERROR)
-    try:
-        with config.patch(activation_memory_budget=budget,
-                          activation_memory_budget_solver="dp"):
-            return partitioners.min_cut_rematerialization_partition(
-                policies._as_joint_graph(gm), [], num_fwd_outputs=1)
-    finally:
-        logger.setLevel(level)
+    return policies.partitioner_split(gm, budget, "dp")
 
 
 def measure(fw, bw, args, params, reference):

@@ -52,14 +52,9 @@ def _phases(gm):
     """(forward, backward): the names of the traced step's call_function and
     get_attr nodes before the loss's seed gradient (ones_like of the loss),
     and from it on."""
-    import torch
+    from .policies import loss_seed
     nodes = list(gm.graph.nodes)
-    loss = nodes[-1].args[0][0]
-    seeds = [u for u in loss.users if u.target is torch.ops.aten.ones_like.default]
-    if len(seeds) != 1:
-        raise ValueError("the loss's seed gradient (ones_like of the loss) is not "
-                         "in the traced step")
-    at = nodes.index(seeds[0])
+    at = nodes.index(loss_seed(gm))
     ops = ("call_function", "get_attr")
     return ({n.name for n in nodes[:at] if n.op in ops},
             {n.name for n in nodes[at:] if n.op in ops})
@@ -176,35 +171,30 @@ def split(joint, saved):
     return fw, reordering_to_mimic_autograd_engine(bw)
 
 
-def scheduled_backward(joint, fw, schedule):
+def scheduled_backward(joint, saved, schedule):
     """The backward graph of `joint` with ckpt's recomputations (`schedule`,
     read_rewritten's): its backward nodes in the joint graph's order, each
     recomputed node made anew just before the backward node it precedes in
     ckpt's schedule (later readers read the newest copy; an older one is
     freed after its last reader). A value nothing makes (a view, one output
     of several, a value ckpt did not keep and the schedule does not
-    recompute) is made where it is first read. Its inputs: the values `fw`
-    (the forward graph) saves, then the seed gradient."""
+    recompute) is made where it is first read. Its inputs: the nodes of
+    `saved` and the primals it reads (in the order it first reads them),
+    then the seed gradient; forward_saving makes the forward that returns
+    them."""
     import torch
     nodes = {n.name: n for n in joint.graph.nodes}
+    saved = set(saved)
     g = torch.fx.Graph()
-    env = {}
-    passed = [n.name for n in fw.graph.find_nodes(op="output")[0].args[0]][1:]
-    for name in passed:
-        p = g.placeholder(name)
-        p.meta = dict(nodes[name].meta)
-        env[nodes[name]] = p
     tangent = nodes["tangents_1"]
-    env[tangent] = g.placeholder("tangents_1")
+    env = {tangent: g.placeholder("tangents_1")}
     env[tangent].meta = dict(tangent.meta)
-    first = env[tangent]    # the primals read beyond the saved values: before it
+    first = env[tangent]    # the other inputs go before it
 
     def get(n):
         if n in env:
             return env[n]
-        if n.op == "placeholder":
-            # A primal the forward does not pass on: read as well (it is
-            # the caller's; the forward graph is made to return it).
+        if n in saved or n.op == "placeholder":
             with g.inserting_before(first):
                 env[n] = g.placeholder(n.name)
             env[n].meta = dict(n.meta)
@@ -245,8 +235,8 @@ def scheduled_backward(joint, fw, schedule):
     g.output([get(o) if isinstance(o, torch.fx.Node) else o for o in out])
     g.eliminate_dead_code()
     for p in g.find_nodes(op="placeholder"):
-        if not p.users and p.name not in passed:
-            g.erase_node(p)     # a primal read only by dead code
+        if not p.users and p is not first:
+            g.erase_node(p)     # read only by dead code
     return torch.fx.GraphModule(joint, g)
 
 
@@ -429,6 +419,13 @@ class StepPlanner:
         self.info["args"] = _real_args(self.info["args"], example_inputs, target)
         self.phases = _phases(self.info["graph"])
         self.joint = _as_joint_graph(self.info["graph"])
+        from .. import remat
+        with tempfile.TemporaryDirectory() as d:     # wrapped once, planned per budget
+            step = os.path.join(d, "step.mlir")
+            with open(step, "w") as f:
+                f.write(self.text)
+            self.wrapped = remat.run(["ckpt-opt", step, "--ckpt-wrap-step",
+                                      *LOCATED]).stdout
 
     def plan(self, budget, options="", tmp=None, schedule="ckpt"):
         """The TorchPlan of ckpt-plan at `budget` (with ckpt-plan `options`);
@@ -443,11 +440,9 @@ class StepPlanner:
                              "transfers; plan without offload")
         from .. import remat
         with tempfile.TemporaryDirectory(dir=tmp) as d:
-            step = os.path.join(d, "step.mlir")
-            with open(step, "w") as f:
-                f.write(self.text)
             wrapped = os.path.join(d, "wrapped.mlir")
-            remat.run(["ckpt-opt", step, "--ckpt-wrap-step", *LOCATED, "-o", wrapped])
+            with open(wrapped, "w") as f:
+                f.write(self.wrapped)
             path, planned, _ = remat.plan(wrapped, budget, d, options, flags=LOCATED)
             numbers = remat.plan_numbers(planned)
             rewritten = os.path.join(d, "rewritten.mlir")
@@ -457,17 +452,14 @@ class StepPlanner:
         saved = _saved_nodes(self.joint, kept)
         if schedule == "pytorch":
             fw, bw = split(self.joint, saved)
-        if schedule == "ckpt":
+        else:
+            # The forward returns what ckpt's backward reads: the saved
+            # values it reads, and the primals its recomputations start from.
+            bw = scheduled_backward(self.joint, saved, order)
+            nodes = {n.name: n for n in self.joint.graph.nodes}
+            saved = [nodes[p.name] for p in bw.graph.find_nodes(op="placeholder")
+                     if p.name != "tangents_1"]
             fw = forward_saving(self.joint, saved)
-            bw = scheduled_backward(self.joint, fw, order)
-            # What ckpt's backward reads: the saved values it reads, and
-            # the primals its recomputations start from.
-            read = {p.name for p in bw.graph.find_nodes(op="placeholder") if p.users}
-            names = [p.name for p in bw.graph.find_nodes(op="placeholder")]
-            saved = [n for n in self.joint.graph.nodes if n.name in read and n.name in names
-                     and n.name != "tangents_1"]
-            fw = forward_saving(self.joint, saved)
-            bw = scheduled_backward(self.joint, fw, order)
         return TorchPlan(self.module, self.info, fw, bw, sorted(n.name for n in saved),
                          numbers)
 

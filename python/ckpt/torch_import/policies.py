@@ -112,6 +112,19 @@ def parse_policy(policy):
     return name, budget, solver
 
 
+def loss_seed(gm, what=""):
+    """The node of the traced step `gm` that seeds the backward: ones_like of
+    the loss (its first result). Raises ValueError (prefixed by `what`) when
+    there is not exactly one."""
+    import torch
+    loss = list(gm.graph.nodes)[-1].args[0][0]
+    seeds = [u for u in loss.users if u.target is torch.ops.aten.ones_like.default]
+    if len(seeds) != 1:
+        raise ValueError(f"{what}the loss's seed gradient (ones_like of the loss) is "
+                         "not in the traced step")
+    return seeds[0]
+
+
 def _as_joint_graph(gm):
     """A copy of the traced step `gm` in the form of aot_autograd's joint
     graph, for PyTorch's partitioner: placeholders renamed primals_1..N, the
@@ -127,11 +140,7 @@ def _as_joint_graph(gm):
     placeholders = [n for n in nodes if n.op == "placeholder"]
     for k, n in enumerate(placeholders):
         n.target = n.name = f"primals_{k + 1}"
-    loss = nodes[-1].args[0][0]
-    seeds = [u for u in loss.users if u.target is torch.ops.aten.ones_like.default]
-    if len(seeds) != 1:
-        raise ValueError("keep policy 'partitioner': the loss's seed gradient "
-                         "(ones_like of the loss) is not in the traced step")
+    seed = loss_seed(g, "keep policy 'partitioner': ")
     for n in nodes:
         t = n.target
         if isinstance(t, torch._ops.OpOverload) and t._schema.is_mutable:
@@ -148,17 +157,18 @@ def _as_joint_graph(gm):
                     u.replace_input_with(base, n)
     with graph.inserting_after(placeholders[-1]):
         tangent = graph.placeholder("tangents_1")
-    tangent.meta = dict(seeds[0].meta)
-    seeds[0].replace_all_uses_with(tangent)
-    graph.erase_node(seeds[0])
+    tangent.meta = dict(seed.meta)
+    seed.replace_all_uses_with(tangent)
+    graph.erase_node(seed)
     g.recompile()
     return g
 
 
-def partitioner_saved(gm, budget=1.0, solver="dp"):
-    """The names of the nodes of `gm` (a traced step) that PyTorch's min-cut
-    partitioner saves for the backward at activation_memory_budget `budget`
-    with knapsack solver `solver` (the placeholders excluded)."""
+def partitioner_split(gm, budget=1.0, solver="dp"):
+    """(forward, backward) GraphModules of PyTorch's min-cut partitioner
+    (`min_cut_rematerialization_partition`) on `gm` (a traced step) in
+    aot_autograd's joint form, at activation_memory_budget `budget` with
+    knapsack solver `solver`. Raises ValueError naming PyTorch's failure."""
     import logging
     from torch._functorch import config, partitioners
     joint = _as_joint_graph(gm)
@@ -168,7 +178,7 @@ def partitioner_saved(gm, budget=1.0, solver="dp"):
     try:
         with config.patch(activation_memory_budget=budget,
                           activation_memory_budget_solver=solver):
-            fw, _ = partitioners.min_cut_rematerialization_partition(
+            return partitioners.min_cut_rematerialization_partition(
                 joint, [], num_fwd_outputs=1)
     except Exception as e:  # noqa: BLE001 - PyTorch's own failure, reported
         raise ValueError(f"keep policy 'partitioner:{budget}:{solver}': PyTorch's "
@@ -176,6 +186,13 @@ def partitioner_saved(gm, budget=1.0, solver="dp"):
                          f"{str(e).splitlines()[0] if str(e) else ''}") from None
     finally:
         logger.setLevel(level)
+
+
+def partitioner_saved(gm, budget=1.0, solver="dp"):
+    """The names of the nodes of `gm` (a traced step) that PyTorch's min-cut
+    partitioner saves for the backward at activation_memory_budget `budget`
+    with knapsack solver `solver` (the placeholders excluded)."""
+    fw, _ = partitioner_split(gm, budget, solver)
     outputs = list(fw.graph.nodes)[-1].args[0]
     return {o.name for o in outputs[1:] if o is not None and not o.name.startswith(
         ("primals_", "tangents_"))}
