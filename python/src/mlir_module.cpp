@@ -8,13 +8,29 @@
 // (a ValueError) when parsing, verification or a pass fails. Warnings and
 // remarks of a run that succeeds are returned next to the text.
 //
+// `CompiledStep` (ckpt.compile_step) runs a pipeline that ends in
+// ckpt-lower-to-cpu and JITs the step once (ckpt::jitModule, as ckpt-run
+// does); it is then called on memref descriptors built by the Python side
+// over the caller's tensors, its allocations counted by the ckpt runtime
+// linked into this extension (runtime_reset, runtime_stats,
+// runtime_allocation, runtime_free).
+//
 // Kept apart from `_ckpt` (the solver bindings) so that `import ckpt` does
 // not load libMLIR.so; `ckpt.optimize` and `ckpt.run_passes` load it on
 // first use.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Engine/Jit.h"
 #include "ckpt/InitCkpt.h"
+#include "ckpt/Runtime/Runtime.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -34,6 +50,9 @@
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+
+#include <memory>
+#include <vector>
 
 #include <mutex>
 #include <optional>
@@ -91,10 +110,78 @@ const mlir::DialectRegistry &getRegistry() {
     mlir::registerAllDialects(*r);
     mlir::registerAllExtensions(*r);
     ckpt::registerTrainingStepDialects(*r);
+    mlir::registerBuiltinDialectTranslation(*r);
+    mlir::registerLLVMDialectTranslation(*r);
     return r;
   }();
   return *registry;
 }
+
+/// One parse and pipeline run in its own context, its diagnostics (with
+/// locations and source lines) collected; failures raise PipelineError.
+class PipelineRun {
+public:
+  PipelineRun(const std::string &text, const std::string &filename,
+              bool allowUnregistered)
+      : context(std::make_unique<mlir::MLIRContext>(
+            getRegistry(), mlir::MLIRContext::Threading::DISABLED)),
+        diagOS(diagnostics) {
+    registerAllPassesOnce();
+    context->allowUnregisteredDialects(allowUnregistered);
+    // As ckpt-opt reports them: the message and its location, not the op.
+    context->printOpOnDiagnostic(false);
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(text, filename), llvm::SMLoc());
+    handler.emplace(sourceMgr, context.get(), diagOS);
+  }
+
+  [[noreturn]] void fail(const std::string &what) {
+    diagOS.flush();
+    std::string message = what;
+    if (!diagnostics.empty())
+      message += ":\n" + diagnostics;
+    raisePipelineError(message, leastFeasibleBytes(diagnostics));
+  }
+
+  /// Parses the text and runs `pipeline` (with or without its
+  /// builtin.module(...) anchor; empty: none) on it.
+  mlir::OwningOpRef<mlir::ModuleOp> run(const std::string &pipeline) {
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        mlir::parseSourceFile<mlir::ModuleOp>(
+            sourceMgr, mlir::ParserConfig(context.get()));
+    if (!module)
+      fail("could not parse the input");
+    mlir::PassManager pm(context.get(), mlir::ModuleOp::getOperationName());
+    std::string pipelineErrors;
+    llvm::raw_string_ostream pipelineOS(pipelineErrors);
+    llvm::StringRef spec = llvm::StringRef(pipeline).trim();
+    if (spec.starts_with("builtin.module(") && spec.ends_with(")"))
+      spec = spec.drop_front(strlen("builtin.module(")).drop_back();
+    mlir::LogicalResult parsed = mlir::parsePassPipeline(spec, pm, pipelineOS);
+    if (mlir::failed(parsed)) {
+      pipelineOS.flush();
+      raisePipelineError("invalid pass pipeline '" + pipeline +
+                             "': " + pipelineErrors,
+                         std::nullopt);
+    }
+    if (mlir::failed(pm.run(*module)))
+      fail("the pipeline '" + pipeline + "' failed");
+    return module;
+  }
+
+  std::string takeDiagnostics() {
+    diagOS.flush();
+    return diagnostics;
+  }
+
+  std::unique_ptr<mlir::MLIRContext> context;
+
+private:
+  std::string diagnostics;
+  llvm::raw_string_ostream diagOS;
+  llvm::SourceMgr sourceMgr;
+  std::optional<mlir::SourceMgrDiagnosticHandler> handler;
+};
 
 /// Parses `text`, runs `pipeline` over it and prints the result. Returns
 /// (text, diagnostics of a successful run); throws PipelineError (set up in
@@ -102,51 +189,8 @@ const mlir::DialectRegistry &getRegistry() {
 std::pair<std::string, std::string>
 runPasses(const std::string &text, const std::string &pipeline,
           bool allowUnregistered, const std::string &filename, bool generic) {
-  registerAllPassesOnce();
-  mlir::MLIRContext context(getRegistry(),
-                            mlir::MLIRContext::Threading::DISABLED);
-  context.allowUnregisteredDialects(allowUnregistered);
-  // As ckpt-opt reports them: the message and its location, not the op.
-  context.printOpOnDiagnostic(false);
-
-  std::string diagnostics;
-  llvm::raw_string_ostream diagOS(diagnostics);
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(text, filename), llvm::SMLoc());
-  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagOS);
-
-  auto fail = [&](const std::string &what) {
-    diagOS.flush();
-    std::string message = what;
-    if (!diagnostics.empty())
-      message += ":\n" + diagnostics;
-    raisePipelineError(message, leastFeasibleBytes(diagnostics));
-  };
-
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr,
-                                            mlir::ParserConfig(&context));
-  if (!module)
-    fail("could not parse the input");
-
-  mlir::PassManager pm(&context, mlir::ModuleOp::getOperationName());
-  std::string pipelineErrors;
-  llvm::raw_string_ostream pipelineOS(pipelineErrors);
-  // Accept the pipeline with or without its builtin.module(...) anchor.
-  llvm::StringRef spec = llvm::StringRef(pipeline).trim();
-  if (spec.starts_with("builtin.module(") && spec.ends_with(")"))
-    spec = spec.drop_front(strlen("builtin.module(")).drop_back();
-  mlir::LogicalResult parsed = mlir::parsePassPipeline(spec, pm, pipelineOS);
-  if (mlir::failed(parsed)) {
-    pipelineOS.flush();
-    raisePipelineError("invalid pass pipeline '" + pipeline +
-                           "': " + pipelineErrors,
-                       std::nullopt);
-  }
-  if (mlir::failed(pm.run(*module)))
-    fail("the pipeline '" + pipeline + "' failed");
-
+  PipelineRun run(text, filename, allowUnregistered);
+  mlir::OwningOpRef<mlir::ModuleOp> module = run.run(pipeline);
   std::string out;
   llvm::raw_string_ostream os(out);
   mlir::OpPrintingFlags flags;
@@ -154,9 +198,122 @@ runPasses(const std::string &text, const std::string &pipeline,
     flags.printGenericOpForm();
   module->print(os, flags);
   os.flush();
-  diagOS.flush();
-  return {out, diagnostics};
+  return {out, run.takeDiagnostics()};
 }
+
+/// A training step compiled in process (ckpt.compile_step): the module
+/// after its pipeline (ending in ckpt-lower-to-cpu), JIT'd once, called on
+/// memref descriptors that point at the caller's tensors.
+class CompiledStep {
+public:
+  CompiledStep(const std::string &text, const std::string &pipeline,
+               const std::string &entry, unsigned optLevel,
+               const std::string &cpu, const std::string &filename) {
+    PipelineRun run(text, filename, /*allowUnregistered=*/false);
+    mlir::OwningOpRef<mlir::ModuleOp> module = run.run(pipeline);
+    auto fn = module->lookupSymbol<mlir::LLVM::LLVMFuncOp>(entry);
+    if (!fn || fn.isExternal())
+      run.fail("no function '" + entry +
+               "' in the module lowered to the LLVM dialect");
+    auto typeAttr = fn->getAttrOfType<mlir::TypeAttr>("ckpt.signature");
+    auto signature =
+        typeAttr ? mlir::dyn_cast<mlir::FunctionType>(typeAttr.getValue())
+                 : mlir::FunctionType();
+    if (!signature)
+      run.fail("'" + entry +
+               "' has no ckpt.signature (ckpt-prepare-entry, "
+               "which ckpt-lower-to-cpu runs, records it)");
+    auto ranges =
+        fn->getAttrOfType<mlir::ArrayAttr>(ckpt::kInputRangesAttrName);
+    for (auto [i, type] : llvm::enumerate(signature.getInputs())) {
+      mlir::Attribute range = ranges && i < ranges.size() ? ranges[i] : nullptr;
+      inputs.append(describe(run, type, range));
+    }
+    for (mlir::Type type : signature.getResults())
+      results.append(describe(run, type, nullptr));
+    numInputs = signature.getNumInputs();
+    hasResults = signature.getNumResults() != 0;
+
+    ckpt::JitOptions options;
+    options.optLevel = optLevel;
+    options.cpu = cpu.empty() ? ckpt::defaultJitCpu() : cpu;
+    options.hooks = {_mlir_memref_to_llvm_alloc,
+                     _mlir_memref_to_llvm_aligned_alloc,
+                     _mlir_memref_to_llvm_free, ckptRuntimeBeginHostCopy,
+                     ckptRuntimeEndHostCopy};
+    auto maybeEngine = ckpt::jitModule(*module, options);
+    if (!maybeEngine)
+      run.fail(llvm::toString(maybeEngine.takeError()));
+    engine = std::move(*maybeEngine);
+    auto maybeCall = engine->lookupPacked("_mlir_ciface_" + entry);
+    if (!maybeCall)
+      run.fail("cannot find the C interface of '" + entry +
+               "': " + llvm::toString(maybeCall.takeError()));
+    call = *maybeCall;
+    engine->initialize();
+    // The engine owns the compiled code; the module and context may go.
+    module = nullptr;
+    context = std::move(run.context);
+  }
+
+  /// Runs the step: `results` is the address of one memref descriptor per
+  /// result (filled by the step), `args` the address of each argument's.
+  void invoke(uintptr_t resultsAddress, const std::vector<uintptr_t> &args) {
+    if (args.size() != numInputs)
+      throw py::value_error("the step takes " + std::to_string(numInputs) +
+                            " arguments, got " + std::to_string(args.size()));
+    std::vector<void *> descriptors(args.size());
+    for (size_t i = 0; i < args.size(); ++i)
+      descriptors[i] = reinterpret_cast<void *>(args[i]);
+    void *resultPtr = reinterpret_cast<void *>(resultsAddress);
+    std::vector<void *> packed;
+    if (hasResults)
+      packed.push_back(&resultPtr);
+    for (void *&descriptor : descriptors)
+      packed.push_back(&descriptor);
+    py::gil_scoped_release release;
+    call(packed.data());
+  }
+
+  py::list inputs, results;
+
+private:
+  /// {"dtype", "shape", "range"} of one argument or result.
+  static py::dict describe(PipelineRun &run, mlir::Type type,
+                           mlir::Attribute range) {
+    auto tensor = mlir::dyn_cast<mlir::RankedTensorType>(type);
+    mlir::Type element = tensor ? tensor.getElementType() : mlir::Type();
+    const char *dtype = !element                        ? nullptr
+                        : element.isF32()               ? "float32"
+                        : element.isF64()               ? "float64"
+                        : element.isSignlessInteger(32) ? "int32"
+                        : element.isSignlessInteger(64) ? "int64"
+                                                        : nullptr;
+    if (!dtype || !tensor.hasStaticShape() || tensor.getEncoding()) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << type;
+      run.fail("the step takes or returns " + text +
+               ": a compiled step takes static tensors of f32, f64, i32 and "
+               "i64");
+    }
+    py::dict d;
+    d["dtype"] = dtype;
+    d["shape"] = py::tuple(py::cast(std::vector<int64_t>(
+        tensor.getShape().begin(), tensor.getShape().end())));
+    auto bounds = mlir::dyn_cast_or_null<mlir::DenseI64ArrayAttr>(range);
+    d["range"] = bounds && bounds.size() == 2
+                     ? py::object(py::make_tuple(bounds[0], bounds[1]))
+                     : py::none();
+    return d;
+  }
+
+  std::unique_ptr<mlir::MLIRContext> context;
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  void (*call)(void **) = nullptr;
+  size_t numInputs = 0;
+  bool hasResults = false;
+};
 
 } // namespace
 
@@ -184,4 +341,59 @@ PYBIND11_MODULE(_ckpt_mlir, m) {
 inside "builtin.module(...)"), and return (printed module, diagnostics of the
 successful run: warnings and remarks). Raises PipelineError (a ValueError)
 with every diagnostic when parsing, verification or a pass fails.)doc");
+
+  py::class_<CompiledStep>(m, "CompiledStep",
+                           "A training step JIT'd in process "
+                           "(ckpt.compile_step wraps it).")
+      .def(py::init<const std::string &, const std::string &,
+                    const std::string &, unsigned, const std::string &,
+                    const std::string &>(),
+           py::arg("text"), py::arg("pipeline"), py::arg("entry"),
+           py::arg("opt_level") = 2, py::arg("cpu") = "",
+           py::arg("filename") = "<step>",
+           "Parse `text`, run `pipeline` (ending in a lowering to the LLVM "
+           "dialect, e.g. ckpt-lower-to-cpu) and JIT `entry` at LLVM "
+           "`opt_level` for `cpu` (empty: CKPT_ISA or the host). Raises "
+           "PipelineError as run_passes does.")
+      .def_readonly("inputs", &CompiledStep::inputs,
+                    "Per argument: {'dtype', 'shape', 'range'}")
+      .def_readonly("results", &CompiledStep::results,
+                    "Per result: {'dtype', 'shape', 'range'}")
+      .def("invoke", &CompiledStep::invoke, py::arg("results"), py::arg("args"),
+           "Call the step on memref descriptors (addresses); the GIL is "
+           "released while it runs.");
+  m.def("runtime_reset", &ckptRuntimeReset,
+        "Zero the allocation counters of the steps' runtime.");
+  m.def(
+      "runtime_stats",
+      [] {
+        CkptRuntimeStats stats = {};
+        ckptRuntimeGetStats(&stats);
+        py::dict d;
+        d["live_bytes"] = stats.liveBytes;
+        d["peak_bytes"] = stats.peakBytes;
+        d["total_bytes"] = stats.totalBytes;
+        d["allocs"] = stats.allocCount;
+        d["frees"] = stats.freeCount;
+        d["unknown_frees"] = stats.unknownFrees;
+        return d;
+      },
+      "The counters since the last runtime_reset.");
+  m.def(
+      "runtime_allocation",
+      [](uintptr_t ptr) -> py::object {
+        size_t size = 0;
+        if (!ckptRuntimeFindAllocation(reinterpret_cast<void *>(ptr), &size))
+          return py::none();
+        return py::int_(size);
+      },
+      py::arg("ptr"),
+      "The size of the runtime's live allocation starting at `ptr`, or "
+      "None when the runtime did not allocate it.");
+  m.def(
+      "runtime_free",
+      [](uintptr_t ptr) {
+        _mlir_memref_to_llvm_free(reinterpret_cast<void *>(ptr));
+      },
+      py::arg("ptr"), "Free an allocation of the runtime.");
 }

@@ -25,6 +25,7 @@
 
 #include "ckpt/Analysis/Progress.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
+#include "ckpt/Engine/Jit.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Runtime/Runtime.h"
 #include "ckpt/Solver/Support/SplitMix64.h"
@@ -33,7 +34,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -49,10 +49,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/ExecutionEngine/Orc/Mangling.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -61,7 +57,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/SourceMgr.h"
-#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -671,57 +666,6 @@ int main(int argc, char **argv) {
   if (useGpu && !loadGpuRuntime(argv[0], api))
     return 1;
 
-  // JIT: a target machine of our own, so that the code generator runs at
-  // the chosen level (ExecutionEngine's default one does not take it) and
-  // for the chosen CPU.
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  static const llvm::CodeGenOptLevel codegenLevels[] = {
-      llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
-      llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
-  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!tmBuilder)
-    return fail("cannot describe the host CPU: " +
-                llvm::toString(tmBuilder.takeError()));
-  std::string cpu = jitCpu;
-  if (cpu.empty())
-    if (const char *isa = std::getenv("CKPT_ISA"))
-      cpu = isa;
-  if (!cpu.empty() && cpu != "host" && cpu != "native") {
-    std::string llvmCpu = cpu == "generic" ? "x86-64"
-                          : cpu == "avx2"  ? "x86-64-v3"
-                                           : cpu;
-    std::string error;
-    const llvm::Target *target =
-        llvm::TargetRegistry::lookupTarget(tmBuilder->getTargetTriple(), error);
-    std::unique_ptr<llvm::MCSubtargetInfo> info(
-        target ? target->createMCSubtargetInfo(tmBuilder->getTargetTriple(), "",
-                                               "")
-               : nullptr);
-    if (!info || !info->isCPUStringValid(llvmCpu))
-      return fail("cannot create a target machine for CPU '" + cpu +
-                  "': not a CPU of " + tmBuilder->getTargetTriple().str() +
-                  " (use host, generic, avx2 or an LLVM CPU name such as "
-                  "x86-64-v4)");
-    tmBuilder->setCPU(llvmCpu);
-    tmBuilder->getFeatures() = llvm::SubtargetFeatures();
-  }
-  tmBuilder->setCodeGenOptLevel(codegenLevels[optLevel]);
-  auto targetMachine = tmBuilder->createTargetMachine();
-  if (!targetMachine)
-    return fail("cannot create a target machine for CPU '" + cpu +
-                "': " + llvm::toString(targetMachine.takeError()));
-  auto transformer = makeOptimizingTransformer(optLevel, /*sizeLevel=*/0,
-                                               targetMachine->get());
-  ExecutionEngineOptions options;
-  options.transformer = transformer;
-  options.jitCodeGenOptLevel = codegenLevels[optLevel];
-  SmallVector<StringRef> libPaths(sharedLibs.begin(), sharedLibs.end());
-  // With --gpu the JIT takes every mgpu* function the kernels' loading and
-  // launches call from the CUDA runtime (a missing one fails the lookup).
-  if (useGpu)
-    libPaths.push_back(api.gpuLibrary);
-  options.sharedLibPaths = libPaths;
   // Translating and compiling a large step takes seconds: one progress line
   // on a terminal (Analysis/Progress.h), erased before anything is printed.
   ckpt::setProgressQuiet(quiet);
@@ -731,34 +675,22 @@ int main(int argc, char **argv) {
   progress.emplace("ckpt-run: @" + entry);
   progress->phase("compiling " + std::to_string(llvmOps) +
                   " LLVM ops at opt-level " + std::to_string(optLevel));
-  auto maybeEngine =
-      ExecutionEngine::create(*module, options, std::move(*targetMachine));
+  ckpt::JitOptions jit;
+  jit.optLevel = optLevel;
+  jit.cpu = jitCpu.empty() ? ckpt::defaultJitCpu() : std::string(jitCpu);
+  jit.sharedLibs.assign(sharedLibs.begin(), sharedLibs.end());
+  // With --gpu the JIT takes every mgpu* function the kernels' loading and
+  // launches call from the CUDA runtime (a missing one fails the lookup).
+  if (useGpu)
+    jit.sharedLibs.push_back(api.gpuLibrary);
+  jit.hooks = {api.alloc, api.alignedAlloc, api.freeHost, api.beginHostCopy,
+               api.endHostCopy};
+  auto maybeEngine = ckpt::jitModule(*module, jit);
   if (!maybeEngine) {
     progress.reset();
-    return fail("cannot JIT '" + inputFilename +
-                "': " + llvm::toString(maybeEngine.takeError()));
+    return fail(llvm::toString(maybeEngine.takeError()));
   }
   std::unique_ptr<ExecutionEngine> engine = std::move(*maybeEngine);
-  // Bind the allocation hooks to our counting runtime (and memrefCopy, which
-  // strided memref.copy lowers to, to Debian's libmlir_c_runner_utils).
-  engine->registerSymbols([&api](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    auto add = [&](StringRef name, llvm::orc::ExecutorAddr address) {
-      symbols[interner(name)] = {address, llvm::JITSymbolFlags::Exported};
-    };
-    add("_mlir_memref_to_llvm_alloc",
-        llvm::orc::ExecutorAddr::fromPtr(api.alloc));
-    add("_mlir_memref_to_llvm_aligned_alloc",
-        llvm::orc::ExecutorAddr::fromPtr(api.alignedAlloc));
-    add("_mlir_memref_to_llvm_free",
-        llvm::orc::ExecutorAddr::fromPtr(api.freeHost));
-    add("memrefCopy", llvm::orc::ExecutorAddr::fromPtr(&memrefCopy));
-    add("ckptRuntimeBeginHostCopy",
-        llvm::orc::ExecutorAddr::fromPtr(api.beginHostCopy));
-    add("ckptRuntimeEndHostCopy",
-        llvm::orc::ExecutorAddr::fromPtr(api.endHostCopy));
-    return symbols;
-  });
   // Looking the entry up compiles the module and resolves every symbol it
   // calls; initialize() then runs its constructors, which for a GPU step
   // load the kernels: the device must be there by then.

@@ -1,0 +1,100 @@
+//===- Jit.cpp - JIT a lowered training step ------------------------------===//
+
+#include "ckpt/Engine/Jit.h"
+
+#include "mlir/ExecutionEngine/CRunnerUtils.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+
+static llvm::Error jitError(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+std::string ckpt::defaultJitCpu() {
+  const char *isa = std::getenv("CKPT_ISA");
+  return isa ? isa : "";
+}
+
+llvm::Expected<std::unique_ptr<ExecutionEngine>>
+ckpt::jitModule(ModuleOp module, const JitOptions &options) {
+  if (options.optLevel > 3)
+    return jitError("the optimization level must be 0, 1, 2 or 3");
+  // A target machine of our own, so that the code generator runs at the
+  // chosen level (ExecutionEngine's default one does not take it) and for
+  // the chosen CPU.
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  static const llvm::CodeGenOptLevel codegenLevels[] = {
+      llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
+      llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
+  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!tmBuilder)
+    return jitError("cannot describe the host CPU: " +
+                    llvm::toString(tmBuilder.takeError()));
+  const std::string &cpu = options.cpu;
+  if (!cpu.empty() && cpu != "host" && cpu != "native") {
+    std::string llvmCpu = cpu == "generic" ? "x86-64"
+                          : cpu == "avx2"  ? "x86-64-v3"
+                                           : cpu;
+    std::string error;
+    const llvm::Target *target =
+        llvm::TargetRegistry::lookupTarget(tmBuilder->getTargetTriple(), error);
+    std::unique_ptr<llvm::MCSubtargetInfo> info(
+        target ? target->createMCSubtargetInfo(tmBuilder->getTargetTriple(), "",
+                                               "")
+               : nullptr);
+    if (!info || !info->isCPUStringValid(llvmCpu))
+      return jitError("cannot create a target machine for CPU '" + cpu +
+                      "': not a CPU of " + tmBuilder->getTargetTriple().str() +
+                      " (use host, generic, avx2 or an LLVM CPU name such as "
+                      "x86-64-v4)");
+    tmBuilder->setCPU(llvmCpu);
+    tmBuilder->getFeatures() = llvm::SubtargetFeatures();
+  }
+  tmBuilder->setCodeGenOptLevel(codegenLevels[options.optLevel]);
+  auto targetMachine = tmBuilder->createTargetMachine();
+  if (!targetMachine)
+    return jitError("cannot create a target machine for CPU '" + cpu +
+                    "': " + llvm::toString(targetMachine.takeError()));
+  auto transformer = makeOptimizingTransformer(
+      options.optLevel, /*sizeLevel=*/0, targetMachine->get());
+  ExecutionEngineOptions engineOptions;
+  engineOptions.transformer = transformer;
+  engineOptions.jitCodeGenOptLevel = codegenLevels[options.optLevel];
+  llvm::SmallVector<llvm::StringRef> libPaths(options.sharedLibs.begin(),
+                                              options.sharedLibs.end());
+  engineOptions.sharedLibPaths = libPaths;
+  auto engine =
+      ExecutionEngine::create(module, engineOptions, std::move(*targetMachine));
+  if (!engine)
+    return jitError("cannot JIT the module: " +
+                    llvm::toString(engine.takeError()));
+  // Bind the allocation hooks to the counting runtime (and memrefCopy, which
+  // strided memref.copy lowers to, to Debian's libmlir_c_runner_utils).
+  JitHooks hooks = options.hooks;
+  (*engine)->registerSymbols([hooks](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    auto add = [&](llvm::StringRef name, llvm::orc::ExecutorAddr address) {
+      symbols[interner(name)] = {address, llvm::JITSymbolFlags::Exported};
+    };
+    using llvm::orc::ExecutorAddr;
+    add("_mlir_memref_to_llvm_alloc", ExecutorAddr::fromPtr(hooks.alloc));
+    add("_mlir_memref_to_llvm_aligned_alloc",
+        ExecutorAddr::fromPtr(hooks.alignedAlloc));
+    add("_mlir_memref_to_llvm_free", ExecutorAddr::fromPtr(hooks.free));
+    add("memrefCopy", ExecutorAddr::fromPtr(&memrefCopy));
+    add("ckptRuntimeBeginHostCopy", ExecutorAddr::fromPtr(hooks.beginHostCopy));
+    add("ckptRuntimeEndHostCopy", ExecutorAddr::fromPtr(hooks.endHostCopy));
+    return symbols;
+  });
+  return std::move(*engine);
+}
