@@ -30,6 +30,7 @@ packages=(
   cmake ninja-build g++ git
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libgtest-dev libbenchmark-dev pkg-config coinor-libcbc-dev clang-format-22
+  libopenblas-dev
   pybind11-dev python3-dev python3-venv
 )
 

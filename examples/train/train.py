@@ -15,13 +15,18 @@ batches with torch.optim.AdamW:
 Checked at every step (the exit status is 1 when any fails):
   * the step is computed right: ckpt's loss and gradients against float64
     eager on ckpt's own current weights, within ckpt.numerics' error bound
-    (reduction length K of the model; eager float32 on the same weights
-    must pass the same bound, which says the bound is not too tight here);
+    (reduction length K of the model); eager float32 on the same weights
+    must pass the same bound, which says the bound is not too tight here.
+    The models are smooth (SiLU, GELU): a ReLU input within rounding of 0
+    lands on either side depending on the order of a sum, which switches
+    its gradient entry and moves every gradient before it by up to 2%, a
+    difference no entrywise bound holds (seen with ReLU from step 14);
   * the curves agree: |loss_ckpt(k) - loss_64(k)| <= 2 max_{j<=k}
     |loss_32(j) - loss_64(j)| + b(k), where b(k) is the one-step bound of
     the loss: float32 training drifts from float64 training by rounding
-    that AdamW carries from step to step, and ckpt's float32 run may drift
-    at most twice as far as PyTorch's own float32 run does on this CPU;
+    that AdamW carries from step to step, and ckpt's float32 run, another
+    order of the same sums, may drift at most twice as far as PyTorch's own
+    float32 run does on this CPU;
   * memory: the measured peak of every step (the ckpt runtime's count of
     the step's allocations) is within the budget.
 
@@ -44,7 +49,7 @@ from ckpt.torch_import.models import build_model
 
 
 class SmallCNN(torch.nn.Module):
-    """Ten 3x3 convolutions with batch norm and ReLU at 16 channels, two
+    """Ten 3x3 convolutions with batch norm and SiLU at 16 channels, two
     of them (the 1st and 6th) stride 2, global pooling and a linear classifier: deep enough
     that activations, not one layer, set the peak."""
 
@@ -54,7 +59,7 @@ class SmallCNN(torch.nn.Module):
         for i in range(depth):
             stride = 2 if i in (0, 5) else 1
             layers += [torch.nn.Conv2d(c, width, 3, stride, 1, bias=False),
-                       torch.nn.BatchNorm2d(width), torch.nn.ReLU()]
+                       torch.nn.BatchNorm2d(width), torch.nn.SiLU()]
             c = width
         self.features = torch.nn.Sequential(*layers)
         self.fc = torch.nn.Linear(width, classes)
@@ -114,7 +119,7 @@ def train(name, steps, budget, batch, lr, seed, pool, image):
     print(f"{name}: {sum(p.numel() for p in model.parameters())} parameters, budget "
           f"{budget} = {step.budget} B, planned peak {step.planned_peak} B, recompute "
           f"+{100 * step.overhead:.2f}%, compiled in {compile_s:.1f} s; K = {k}")
-    failures, drift32, worst_step, worst_curve = [], 0.0, 0.0, 0.0
+    failures, drift32, worst_step, worst_curve, worst_torch = [], 0.0, 0.0, 0.0, 0.0
     times = {"ckpt": [], "eager": []}
     for i in range(steps):
         x, t = data[i % pool]
@@ -125,10 +130,10 @@ def train(name, steps, budget, batch, lr, seed, pool, image):
         times["ckpt"].append(time.perf_counter() - t0)
         got = [loss.numpy()] + [p.grad.numpy() for p in ours.parameters()]
         try:
-            r, _ = numerics.check_results(got, loss_and_grads(before, x, t, torch.float32),
-                                          loss_and_grads(before, x, t, torch.float64),
-                                          f"{name} step {i}", k)
-            worst_step = max(worst_step, r)
+            mine, theirs = numerics.check_results(
+                got, loss_and_grads(before, x, t, torch.float32),
+                loss_and_grads(before, x, t, torch.float64), f"{name} step {i}", k)
+            worst_step, worst_torch = max(worst_step, mine), max(worst_torch, theirs)
         except AssertionError as e:
             failures.append(str(e))
         if step.last_peak > step.budget:
@@ -157,7 +162,8 @@ def train(name, steps, budget, batch, lr, seed, pool, image):
         print(f"{name} step {i:3d}: loss ckpt {lc:.7f}  eager32 {l32:.7f}  eager64 {l64:.7f}  "
               f"peak {step.last_peak} B")
     med = {key: sorted(v)[len(v) // 2] for key, v in times.items()}
-    print(f"{name}: {steps} steps; worst step error / bound {worst_step:.3g}; worst curve "
+    print(f"{name}: {steps} steps; worst step error / bound {worst_step:.3g} (PyTorch "
+          f"float32 on the same weights {worst_torch:.3g}); worst curve "
           f"distance / allowed {worst_curve:.3g}; step time ckpt {1e3 * med['ckpt']:.1f} ms, "
           f"eager {1e3 * med['eager']:.1f} ms (x{med['ckpt'] / med['eager']:.2f}, "
           f"{torch.get_num_threads()} threads)")

@@ -1,6 +1,7 @@
 //===- Jit.cpp - JIT a lowered training step ------------------------------===//
 
 #include "ckpt/Engine/Jit.h"
+#include "ckpt/Runtime/Runtime.h"
 
 #include "mlir/ExecutionEngine/CRunnerUtils.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -94,6 +95,14 @@ ckpt::jitModule(ModuleOp module, const JitOptions &options) {
     add("memrefCopy", ExecutorAddr::fromPtr(&memrefCopy));
     add("ckptRuntimeBeginHostCopy", ExecutorAddr::fromPtr(hooks.beginHostCopy));
     add("ckptRuntimeEndHostCopy", ExecutorAddr::fromPtr(hooks.endHostCopy));
+    // The kernels of ckpt-call-kernels (ckpt-lower-to-cpu{kernels=blas}).
+    add("_mlir_ciface_ckpt_kernel_contract_f32",
+        ExecutorAddr::fromPtr(&_mlir_ciface_ckpt_kernel_contract_f32));
+    add("_mlir_ciface_ckpt_kernel_conv2d_nchw_fchw_f32",
+        ExecutorAddr::fromPtr(&_mlir_ciface_ckpt_kernel_conv2d_nchw_fchw_f32));
+    add("_mlir_ciface_ckpt_kernel_conv2d_filter_grad_f32",
+        ExecutorAddr::fromPtr(
+            &_mlir_ciface_ckpt_kernel_conv2d_filter_grad_f32));
     return symbols;
   });
   return std::move(*engine);

@@ -85,6 +85,8 @@ void ckpt::buildLLVMConversionTail(
 LogicalResult ckpt::buildLowerToCPUPipeline(OpPassManager &pm,
                                             const LowerToCPUOptions &options) {
   buildBufferizeStepPipeline(pm, options.dealloc, options.checkBudget);
+  if (options.kernels == KernelMode::Blas)
+    pm.addPass(createCallKernelsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   buildLLVMConversionTail(pm);
   pm.addPass(createReconcileUnrealizedCastsPass());

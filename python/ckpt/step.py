@@ -178,7 +178,8 @@ def _result(spec, words, owners):
 
 
 def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
-                 device="cpu", opt_level=2, dropout=False, options="", cpu=""):
+                 device="cpu", opt_level=2, dropout=False, options="", cpu="",
+                 kernels="blas"):
     """Imports `model`'s training step on `example_inputs` (a tensor or a
     tuple) and `target` (None for loss 'model'), plans it under `budget`
     (bytes, "6GiB", or a percentage of the store-all peak: "50%"), rewrites
@@ -186,7 +187,9 @@ def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
     (empty: the host, or CKPT_ISA): a CompiledStep. `loss`: a ckpt loss spec
     (default cross_entropy, with class indices kept as integers when the
     target is an integer tensor). `options`: more ckpt-plan options
-    ("strategy=sqrt", ...). `device` must be "cpu": the NVPTX lowering is not
+    ("strategy=sqrt", ...). `kernels`: "blas" (f32 contractions and NCHW
+    convolutions call the runtime's OpenBLAS kernels, ckpt-lower-to-cpu's
+    kernels=blas) or "loops" (every op as loop nests). `device` must be "cpu": the NVPTX lowering is not
     callable from Python yet. Raises ValueError for a model or batch the
     importer refuses, and ckpt.remat.Infeasible (with `least`, the least
     feasible budget in bytes) for a budget too small."""
@@ -197,6 +200,8 @@ def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
                          "(the NVPTX lowering is not callable from Python yet)")
     if not 0 <= int(opt_level) <= 3:
         raise ValueError("opt_level must be 0, 1, 2 or 3")
+    if kernels not in ("loops", "blas"):
+        raise ValueError(f"kernels must be 'loops' or 'blas', not {kernels!r}")
     inputs = example_inputs if isinstance(example_inputs, (tuple, list)) else (example_inputs,)
     if loss is None:
         loss = ("cross_entropy:indices" if isinstance(target, torch.Tensor)
@@ -215,7 +220,8 @@ def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
             raise remat.Infeasible(e.least_feasible_bytes, str(e)) from None
         raise
     numbers = remat.plan_numbers(planned)
-    engine = mlir.CompiledStep(planned, "ckpt-rematerialize,ckpt-insert-frees,ckpt-lower-to-cpu",
+    lower = "ckpt-lower-to-cpu" + ("" if kernels == "loops" else f"{{kernels={kernels}}}")
+    engine = mlir.CompiledStep(planned, f"ckpt-rematerialize,ckpt-insert-frees,{lower}",
                                info["name"], int(opt_level), cpu, info["name"])
     return CompiledStep(model, engine, info, numbers, len(inputs), target is not None)
 

@@ -158,16 +158,26 @@ def test_compile_refusals():
         compile_step(model, x, t, device="cuda")
     with pytest.raises(ValueError, match="opt_level must be 0, 1, 2 or 3"):
         compile_step(model, x, t, opt_level=4)
+    with pytest.raises(ValueError, match="kernels must be 'loops' or 'blas', not 'mkl'"):
+        compile_step(model, x, t, kernels="mkl")
     with pytest.raises(ValueError, match="invalid budget"):
         compile_step(model, x, t, budget="1 GiB")
     with pytest.raises(remat.Infeasible) as e:
         compile_step(model, x, t, budget="10%")
     least = e.value.least
     assert f"the least feasible budget is {least} B" in str(e.value)
-    # The least feasible budget it names compiles, and the step keeps it.
-    step = compile_step(model, x, t, budget=least, opt_level=0)
-    step(x, t)
+    # The least feasible budget it names compiles, and the step keeps it,
+    # with loop nests as with the BLAS kernels (the same buffers: the same
+    # peak), and the two agree but for the order of their sums.
+    step = compile_step(model, x, t, budget=least, opt_level=0, kernels="loops")
+    loss, grads = step(x, t)
     assert step.last_peak <= least == step.budget
+    blas = compile_step(model, x, t, budget=least)
+    loss2, grads2 = blas(x, t)
+    assert blas.last_peak == step.last_peak
+    assert abs(loss.item() - loss2.item()) <= 1e-5 * abs(loss.item())
+    for a, b in zip(grads, grads2):
+        assert torch.allclose(a, b, rtol=0, atol=1e-5 * float(a.abs().max()) + 1e-12)
 
 
 class _DropoutNet(torch.nn.Module):

@@ -38,6 +38,20 @@
 // UPSTREAM: llvm.call @_mlir_memref_to_llvm_free
 // RUN: not ckpt-opt %S/../Transforms/Inputs/chain6.mlir --ckpt-lower-to-cpu="dealloc=foo" 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: for the --dealloc option: 'foo' is not a valid value: expected ckpt, upstream or none
+// kernels=blas: the MLP's f32 matmuls become calls of the runtime's kernel
+// (ckpt-call-kernels after ckpt-check-peak), through its C interface;
+// kernels=loops (the default) calls none.
+// RUN: ckpt-opt %S/../Inputs/steps/mlp.mlir --ckpt-wrap-step --ckpt-lower-to-cpu="kernels=blas" | FileCheck %s --check-prefix=BLAS
+// BLAS-DAG: llvm.func private @ckpt_kernel_contract_f32(
+// BLAS-DAG: llvm.func @_mlir_ciface_ckpt_kernel_contract_f32(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// BLAS-LABEL: llvm.func @mlp_step(
+// BLAS-COUNT-8: llvm.call @ckpt_kernel_contract_f32(
+// RUN: ckpt-opt %S/../Inputs/steps/mlp.mlir --ckpt-wrap-step --ckpt-lower-to-cpu="kernels=loops" | FileCheck %s --check-prefix=LOOPS
+// LOOPS-NOT: ckpt_kernel
+// LOOPS: llvm.func @mlp_step(
+// LOOPS-NOT: ckpt_kernel
+// RUN: not ckpt-opt %S/../Transforms/Inputs/chain6.mlir --ckpt-lower-to-cpu="kernels=cublas" 2>&1 | FileCheck %s --check-prefix=BADKERNELS
+// BADKERNELS: for the --kernels option: 'cublas' is not a valid value: expected loops or blas
 // The remat pipeline's closed-set options are checked when parsed, as ckpt-plan's.
 // RUN: not ckpt-opt %S/../Transforms/Inputs/chain6.mlir --ckpt-remat-pipeline="fit=simulaton" 2>&1 | FileCheck %s --check-prefix=BADFIT
 // BADFIT: for the --fit option: 'simulaton' is not a valid value: expected simulation or model

@@ -45,8 +45,9 @@ struct JitOptions {
   JitHooks hooks;
 };
 
-/// JITs `module` (lowered to the LLVM dialect) with `options`; the hooks and
-/// memrefCopy are bound before anything is compiled. Errors are one
+/// JITs `module` (lowered to the LLVM dialect) with `options`; the hooks,
+/// memrefCopy and the runtime's kernels are bound before anything is
+/// compiled. Errors are one
 /// sentence each ("cannot create a target machine for CPU ...").
 llvm::Expected<std::unique_ptr<mlir::ExecutionEngine>>
 jitModule(mlir::ModuleOp module, const JitOptions &options);

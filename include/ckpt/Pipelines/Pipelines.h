@@ -40,6 +40,12 @@ struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::desc("Fail when the bufferized step's peak is over its "
                      "ckpt.budget (ckpt-check-peak, after deallocation)"),
       llvm::cl::init(true)};
+  Option<KernelMode> kernels{
+      *this, "kernels",
+      llvm::cl::desc("How f32 contractions and convolutions run: 'loops' "
+                     "(like every other op) or 'blas' (calls to the "
+                     "runtime's kernels over OpenBLAS, ckpt-call-kernels)"),
+      llvm::cl::init(KernelMode::Loops), CKPT_KERNEL_VALUES};
 };
 
 /// Options of `ckpt-lower-to-nvptx`.

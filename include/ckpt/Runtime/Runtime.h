@@ -76,6 +76,40 @@ CKPT_RUNTIME_EXPORT void _mlir_memref_to_llvm_free(void *ptr);
 CKPT_RUNTIME_EXPORT void ckptRuntimeBeginHostCopy(void);
 CKPT_RUNTIME_EXPORT void ckptRuntimeEndHostCopy(void);
 
+/* The kernels `ckpt-call-kernels` calls (lib/Runtime/Kernels.cpp), through
+ * the C interface of functions on unranked memrefs of f32 (`llvm.emit_c_
+ * interface`): each operand is its rank and a pointer to its ranked
+ * descriptor (allocated, aligned, offset, sizes[rank], strides[rank]). */
+typedef struct CkptUnrankedMemRef {
+  int64_t rank;
+  void *descriptor;
+} CkptUnrankedMemRef;
+
+/* C += A B, batched: the int64 arguments name the memref dimension of A's
+ * (batch0, batch1, M, K), B's (batch0, batch1, K, N) and C's (batch0,
+ * batch1, M, N), -1 for a batch dimension the contraction does not have. */
+CKPT_RUNTIME_EXPORT void _mlir_ciface_ckpt_kernel_contract_f32(
+    const CkptUnrankedMemRef *a, const CkptUnrankedMemRef *b,
+    const CkptUnrankedMemRef *c, int64_t ab0, int64_t ab1, int64_t am,
+    int64_t ak, int64_t bb0, int64_t bb1, int64_t bk, int64_t bn, int64_t cb0,
+    int64_t cb1, int64_t cm, int64_t cn);
+
+/* O += conv(I, W) as linalg.conv_2d_nchw_fchw with strides (sh, sw) and
+ * dilations (dh, dw): I [N, C, H, W] (padded), W [F, C, KH, KW],
+ * O [N, F, OH, OW]. */
+CKPT_RUNTIME_EXPORT void _mlir_ciface_ckpt_kernel_conv2d_nchw_fchw_f32(
+    const CkptUnrankedMemRef *input, const CkptUnrankedMemRef *filter,
+    const CkptUnrankedMemRef *output, int64_t sh, int64_t sw, int64_t dh,
+    int64_t dw);
+
+/* dW += the filter gradient of that convolution: dW [F, C, KH, KW] gets the
+ * sum over (n, oh, ow) of I[n, c, oh sh + kh dh, ow sw + kw dw] G[n, f, oh,
+ * ow], G [N, F, OH, OW] the output gradient. */
+CKPT_RUNTIME_EXPORT void _mlir_ciface_ckpt_kernel_conv2d_filter_grad_f32(
+    const CkptUnrankedMemRef *input, const CkptUnrankedMemRef *outputGrad,
+    const CkptUnrankedMemRef *filterGrad, int64_t sh, int64_t sw, int64_t dh,
+    int64_t dw);
+
 /* Zeroes every counter (host and device) and starts a new epoch: from now on
  * only new allocations count. Allocations made before stay known, so freeing
  * them later is not an error. */

@@ -34,6 +34,9 @@ enum class Device { H100, A100, V100, CPU, GH200 };
 /// `dealloc=`: who frees the buffers of a lowered step.
 enum class DeallocMode { Ckpt, Upstream, None };
 
+/// `kernels=` of ckpt-lower-to-cpu: how contractions and convolutions run.
+enum class KernelMode { Loops, Blas };
+
 /// `format=` of ckpt-lower-to-nvptx: the GPU binary embedded in the module.
 enum class GPUFormat { Isa, Bin, Fatbin };
 
@@ -127,6 +130,14 @@ public:
                      clEnumValN(::ckpt::Device::CPU, "cpu", "a CPU core"),     \
                      clEnumValN(::ckpt::Device::GH200, "gh200",                \
                                 "NVIDIA GH200 (NVLink-C2C to host memory)"))
+#define CKPT_KERNEL_VALUES                                                     \
+  ::llvm::cl::values(                                                          \
+      clEnumValN(::ckpt::KernelMode::Loops, "loops",                           \
+                 "every linalg op as loops (convert-linalg-to-loops)"),        \
+      clEnumValN(::ckpt::KernelMode::Blas, "blas",                             \
+                 "f32 contractions and convolutions as calls to the "          \
+                 "runtime's BLAS kernels (ckpt-call-kernels)"))
+
 #define CKPT_DEALLOC_VALUES                                                    \
   ::llvm::cl::values(                                                          \
       clEnumValN(::ckpt::DeallocMode::Ckpt, "ckpt",                            \
@@ -192,6 +203,7 @@ public:
 } // namespace llvm
 CKPT_ENUM_OPTION_PARSER(::ckpt::Device)
 CKPT_ENUM_OPTION_PARSER(::ckpt::DeallocMode)
+CKPT_ENUM_OPTION_PARSER(::ckpt::KernelMode)
 CKPT_ENUM_OPTION_PARSER(::ckpt::GPUFormat)
 CKPT_ENUM_OPTION_PARSER(::ckpt::MathMode)
 #undef CKPT_ENUM_OPTION_PARSER

@@ -5,6 +5,7 @@
 
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
 #include "ckpt/Transforms/PassOptions.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

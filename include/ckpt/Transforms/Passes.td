@@ -421,6 +421,28 @@ def LowerHostCopiesPass : Pass<"ckpt-lower-host-copies", "mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def CallKernelsPass : Pass<"ckpt-call-kernels", "mlir::ModuleOp"> {
+  let summary = "Run f32 contractions and convolutions as calls to the runtime's BLAS kernels";
+  let description = [{
+    After bufferization, on memrefs of f32: every linalg op that is a
+    contraction with one reduction dimension, one M, one N and at most one
+    batch dimension (`linalg.matmul`, `linalg.batch_matmul`, and the
+    `linalg.generic` forms with transposed operands that importers write) becomes a call to
+    `ckpt_kernel_contract_f32`, and every `linalg.conv_2d_nchw_fchw` a call to
+    `ckpt_kernel_conv2d_nchw_fchw_f32` (declared private in the module with
+    `llvm.emit_c_interface`; operands as unranked memrefs, then which
+    dimension of each operand is the batch, M, N or K one, or the strides
+    and dilations). The ckpt runtime defines both over OpenBLAS's
+    `cblas_sgemm` (a convolution through im2col into a workspace of at most
+    8 MiB per thread, reused, outside the step's budget, whose buffers are
+    unchanged). Other ops are left to `convert-linalg-to-loops`.
+    `ckpt-lower-to-cpu{kernels=blas}` runs it after `ckpt-check-peak`.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def PrintAnalysisPass : Pass<"ckpt-print-analysis", "mlir::ModuleOp"> {
   let summary = "Report the phase split, activations and memory of each step as remarks";
   let description = [{

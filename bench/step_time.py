@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Step time of a compiled step (ckpt.compile_step) against eager PyTorch,
+side by side in one process, on the same CPU and number of threads.
+
+    PYTHONPATH=build/python .venv/bin/python bench/step_time.py \\
+        [--models resnet18,gpt2width] [--budgets 100%,50%] [--threads 1] \\
+        [--repeat 5] [--opt-level 2] [--kernels loops,blas] [--doc docs/BENCHMARKS.md]
+
+Models: torchvision ResNet-18 (batch 4, 64x64, 10 classes) and a GPT-2-width
+decoder (width 768, 12 heads, 2 layers, sequence 128, vocabulary 4096, batch
+2), cross entropy on class indices. One step is forward, loss and backward:
+eager is `loss.backward()` after zero_grad (PyTorch float32,
+torch.set_num_threads(--threads)); ckpt is the compiled step's call at each
+budget (loss and every gradient back as tensors). Each time is the median of
+--repeat runs after one warm-up. The table gives compile time, the ckpt and
+eager step times and their ratio, per budget (a budget below the least feasible one is planned at the least) and
+kernel choice (`ckpt-lower-to-cpu{kernels=...}`); with --doc it goes between
+<!-- step-time:begin --> and <!-- step-time:end -->. Every compiled step's
+loss must equal eager's within 1e-3 relative (exit 1 otherwise).
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from jit_time import cpu_name  # noqa: E402
+from ckpt import remat  # noqa: E402
+from ckpt.step import compile_step  # noqa: E402
+from ckpt.torch_import.models import build_model  # noqa: E402
+
+MODELS = {
+    "resnet18": "torchvision ResNet-18, batch 4, 64x64, 10 classes",
+    "gpt2width": "GPT-2-width decoder (768 wide, 12 heads, 2 layers, seq 128, vocab 4096), batch 2",
+}
+
+
+def make(name):
+    if name == "resnet18":
+        model, x, t = build_model("resnet18", classes=10, image=64, batch=4)
+        return model, x, t.argmax(1)
+    if name == "gpt2width":
+        model, x, t = build_model("gpt2small", batch=2, layers=2, seq=128, vocab=4096)
+        for mod in model.modules():     # dropout off, as in the step
+            if isinstance(mod, torch.nn.modules.dropout._DropoutNd):
+                mod.eval()
+            if isinstance(mod, torch.nn.MultiheadAttention):
+                mod.dropout = 0.0
+        return model, x, t
+    raise SystemExit(f"unknown model {name}; known: {', '.join(MODELS)}")
+
+
+def timed(fn, repeat):
+    fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--models", default="resnet18,gpt2width")
+    ap.add_argument("--budgets", default="100%,50%")
+    ap.add_argument("--kernels", default="loops,blas")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--opt-level", type=int, default=2)
+    ap.add_argument("--doc")
+    a = ap.parse_args(argv)
+    torch.set_num_threads(a.threads)
+    os.environ["OPENBLAS_NUM_THREADS"] = str(a.threads)
+    rows, failures = [], []
+    for name in a.models.split(","):
+        model, x, t = make(name)
+
+        def eager():
+            model.zero_grad(set_to_none=True)
+            out = model(x)
+            loss = F.cross_entropy(out.reshape(-1, out.shape[-1]), t)
+            loss.backward()
+            return loss
+        want = eager().item()
+        t_eager = timed(eager, a.repeat)
+        for kernels in a.kernels.split(","):
+            for budget in a.budgets.split(","):
+                label = budget
+                start = time.perf_counter()
+                try:
+                    step = compile_step(model, x, t, budget=budget, opt_level=a.opt_level,
+                                        kernels=kernels)
+                except remat.Infeasible as e:
+                    # Below the least feasible budget: plan at the least.
+                    label = f"{budget} refused, least {e.least} B"
+                    start = time.perf_counter()
+                    step = compile_step(model, x, t, budget=e.least, opt_level=a.opt_level,
+                                        kernels=kernels)
+                compile_s = time.perf_counter() - start
+                got = step(x, t)[0].item()
+                if abs(got - want) > 1e-3 * abs(want):
+                    failures.append(f"{name} {kernels} {budget}: loss {got} vs eager {want}")
+                t_ckpt = timed(lambda: step(x, t), a.repeat)
+                rows.append(f"| {name} | {kernels} | {label} (+{100 * step.overhead:.1f}%) | "
+                            f"{compile_s:.1f} s | {1e3 * t_ckpt:.1f} ms | {1e3 * t_eager:.1f} ms | "
+                            f"**{t_ckpt / t_eager:.2f}** | {step.last_peak} B |")
+                print(rows[-1], flush=True)
+    head = [f"Step time (forward, loss, backward) on {cpu_name()}, {a.threads} thread(s), "
+            f"PyTorch {torch.__version__.split('+')[0]}, LLVM opt-level {a.opt_level}, "
+            f"median of {a.repeat}; `bench/step_time.py`:", ""]
+    head += [f"- {n}: {MODELS[n]}" for n in a.models.split(",")] + [""]
+    head += ["| model | kernels | budget (recompute) | compile | ckpt step | eager step | "
+             "ckpt / eager | measured peak |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    return remat.publish("\n".join(head + rows), a.doc, "step-time", failures)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,273 @@
+//===- Kernels.cpp - the BLAS kernels ckpt-call-kernels calls -------------===//
+//
+// f32 contractions and NCHW convolutions over OpenBLAS's cblas_sgemm (or,
+// built without OpenBLAS, a plain loop nest), on operands of any strides
+// (read from their memref descriptors). A contraction runs as one sgemm per
+// batch entry when each operand has a unit stride along one of its two
+// matrix dimensions, else as a loop nest. A convolution runs per image as
+// im2col into a workspace of at most kWorkspaceBytes (a block of output rows
+// at a time; at least one row), reused by the thread, then one sgemm per
+// block. The workspace is not one of the step's buffers: the step's memory
+// is unchanged (Runtime.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ckpt/Runtime/Runtime.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#ifdef CKPT_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
+
+namespace {
+
+constexpr size_t kWorkspaceBytes = 8u << 20;
+
+/// A memref descriptor read through its unranked form.
+struct View {
+  float *data;
+  int64_t rank;
+  const int64_t *sizes;
+  const int64_t *strides;
+
+  explicit View(const CkptUnrankedMemRef *m) {
+    const auto *words = static_cast<const int64_t *>(m->descriptor);
+    rank = m->rank;
+    auto *aligned = reinterpret_cast<float *>(words[1]);
+    data = aligned + words[2];
+    sizes = words + 3;
+    strides = words + 3 + rank;
+  }
+  int64_t size(int64_t dim) const { return dim < 0 ? 1 : sizes[dim]; }
+  int64_t stride(int64_t dim) const { return dim < 0 ? 0 : strides[dim]; }
+};
+
+/// Row-major sgemm operand with element strides (row, column) over
+/// `rows` x `cols`: whether it is transposed and its leading dimension, or
+/// false when neither stride is 1.
+bool blasLayout(int64_t rows, int64_t cols, int64_t rowStride,
+                int64_t colStride, bool &transposed, int64_t &ld) {
+  // A dimension of size 1 has any stride: give it the one that works.
+  if (cols == 1)
+    colStride = 1;
+  if (rows == 1)
+    rowStride = std::max<int64_t>(cols, 1);
+  if (colStride == 1 && rowStride >= std::max<int64_t>(cols, 1)) {
+    transposed = false;
+    ld = rowStride;
+    return true;
+  }
+  if (rows == 1)
+    rowStride = 1;
+  if (cols == 1)
+    colStride = std::max<int64_t>(rows, 1);
+  if (rowStride == 1 && colStride >= std::max<int64_t>(rows, 1)) {
+    transposed = true;
+    ld = colStride;
+    return true;
+  }
+  return false;
+}
+
+/// C[M x N] += A[M x K] B[K x N], each given by its element strides.
+void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t sam,
+          int64_t sak, const float *b, int64_t sbk, int64_t sbn, float *c,
+          int64_t scm, int64_t scn) {
+  if (m == 0 || n == 0 || k == 0)
+    return;
+#ifdef CKPT_HAVE_OPENBLAS
+  bool ta, tb, tc;
+  int64_t lda, ldb, ldc;
+  if (blasLayout(m, n, scm, scn, tc, ldc)) {
+    // A column-major C is the row-major C^T = B^T A^T.
+    if (tc) {
+      std::swap(m, n);
+      std::swap(a, b);
+      int64_t s0 = sam, s1 = sak;
+      sam = sbn, sak = sbk, sbk = s1, sbn = s0;
+    }
+    if (blasLayout(m, k, sam, sak, ta, lda) &&
+        blasLayout(k, n, sbk, sbn, tb, ldb)) {
+      cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
+                  tb ? CblasTrans : CblasNoTrans, static_cast<int>(m),
+                  static_cast<int>(n), static_cast<int>(k), 1.0f, a,
+                  static_cast<int>(lda), b, static_cast<int>(ldb), 1.0f, c,
+                  static_cast<int>(ldc));
+      return;
+    }
+    if (tc) { // undo the swap for the loop nest
+      std::swap(m, n);
+      std::swap(a, b);
+      int64_t s0 = sbn, s1 = sbk;
+      sbk = sak, sbn = sam, sam = s0, sak = s1;
+    }
+  }
+#endif
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t p = 0; p < k; ++p) {
+      float av = a[i * sam + p * sak];
+      for (int64_t j = 0; j < n; ++j)
+        c[i * scm + j * scn] += av * b[p * sbk + j * sbn];
+    }
+}
+
+/// The thread's workspace, grown to `floats` (never shrunk).
+float *workspace(size_t floats) {
+  thread_local std::vector<float> buffer;
+  if (buffer.size() < floats)
+    buffer.resize(floats);
+  return buffer.data();
+}
+
+/// col[(ci, ky, kx), (r - r0, ox)] = x[ci, r sh + ky dh, ox sw + kx dw] for
+/// the output rows r0 <= r < r1: the columns of one image's block.
+void im2col(const float *x, const int64_t *xs, int64_t c, int64_t kh,
+            int64_t kw, int64_t ow, int64_t r0, int64_t r1, int64_t sh,
+            int64_t sw, int64_t dh, int64_t dw, float *col) {
+  int64_t cols = (r1 - r0) * ow;
+  for (int64_t ci = 0; ci < c; ++ci)
+    for (int64_t ky = 0; ky < kh; ++ky)
+      for (int64_t kx = 0; kx < kw; ++kx) {
+        float *dst = col + ((ci * kh + ky) * kw + kx) * cols;
+        for (int64_t r = r0; r < r1; ++r) {
+          const float *src =
+              x + ci * xs[1] + (r * sh + ky * dh) * xs[2] + kx * dw * xs[3];
+          for (int64_t ox = 0; ox < ow; ++ox)
+            *dst++ = src[ox * sw * xs[3]];
+        }
+      }
+}
+
+/// Output rows per im2col block: the block's columns fit the workspace.
+int64_t blockRows(int64_t taps, int64_t oh, int64_t ow) {
+  int64_t rowFloats = std::max<int64_t>(1, taps * ow);
+  int64_t fit =
+      static_cast<int64_t>(kWorkspaceBytes / sizeof(float)) / rowFloats;
+  return std::max<int64_t>(1, std::min(oh, fit));
+}
+
+} // namespace
+
+extern "C" void _mlir_ciface_ckpt_kernel_contract_f32(
+    const CkptUnrankedMemRef *am, const CkptUnrankedMemRef *bm,
+    const CkptUnrankedMemRef *cm, int64_t ab0, int64_t ab1, int64_t ai,
+    int64_t ak, int64_t bb0, int64_t bb1, int64_t bk, int64_t bj, int64_t cb0,
+    int64_t cb1, int64_t ci, int64_t cj) {
+  View a(am), b(bm), c(cm);
+  int64_t m = c.size(ci), n = c.size(cj), k = a.size(ak);
+  for (int64_t e0 = 0; e0 < c.size(cb0); ++e0)
+    for (int64_t e1 = 0; e1 < c.size(cb1); ++e1)
+      gemm(m, n, k, a.data + e0 * a.stride(ab0) + e1 * a.stride(ab1),
+           a.stride(ai), a.stride(ak),
+           b.data + e0 * b.stride(bb0) + e1 * b.stride(bb1), b.stride(bk),
+           b.stride(bj), c.data + e0 * c.stride(cb0) + e1 * c.stride(cb1),
+           c.stride(ci), c.stride(cj));
+}
+
+/// The filter w [F, C, KH, KW] as F x (C KH KW) row-major: itself when its
+/// three inner dimensions are contiguous, else a packed copy in `packed`.
+/// Returns the matrix and stores its leading dimension in `ld`.
+static float *filterMatrix(const View &w, std::vector<float> &packed,
+                           int64_t &ld) {
+  int64_t f = w.sizes[0], c = w.sizes[1], kh = w.sizes[2], kw = w.sizes[3];
+  if (w.strides[3] == 1 && w.strides[2] == kw && w.strides[1] == kh * kw) {
+    ld = w.strides[0];
+    return w.data;
+  }
+  packed.assign(static_cast<size_t>(f * c * kh * kw), 0.0f);
+  for (int64_t i = 0; i < f; ++i)
+    for (int64_t ci = 0; ci < c; ++ci)
+      for (int64_t y = 0; y < kh; ++y)
+        for (int64_t x = 0; x < kw; ++x)
+          packed[((i * c + ci) * kh + y) * kw + x] =
+              w.data[i * w.strides[0] + ci * w.strides[1] + y * w.strides[2] +
+                     x * w.strides[3]];
+  ld = c * kh * kw;
+  return packed.data();
+}
+
+extern "C" void _mlir_ciface_ckpt_kernel_conv2d_nchw_fchw_f32(
+    const CkptUnrankedMemRef *im, const CkptUnrankedMemRef *wm,
+    const CkptUnrankedMemRef *om, int64_t sh, int64_t sw, int64_t dh,
+    int64_t dw) {
+  View in(im), w(wm), out(om);
+  int64_t n = out.sizes[0], f = out.sizes[1], oh = out.sizes[2],
+          ow = out.sizes[3];
+  int64_t c = w.sizes[1], kh = w.sizes[2], kw = w.sizes[3];
+  int64_t taps = c * kh * kw;
+  std::vector<float> packed;
+  int64_t filterLd = 0;
+  const float *filter = filterMatrix(w, packed, filterLd);
+  int64_t rows = blockRows(taps, oh, ow);
+  float *col =
+      workspace(static_cast<size_t>(rows * std::max<int64_t>(1, taps * ow)));
+  for (int64_t img = 0; img < n; ++img) {
+    const float *x = in.data + img * in.strides[0];
+    float *y = out.data + img * out.strides[0];
+    for (int64_t r0 = 0; r0 < oh; r0 += rows) {
+      int64_t r1 = std::min(oh, r0 + rows), cols = (r1 - r0) * ow;
+      im2col(x, in.strides, c, kh, kw, ow, r0, r1, sh, sw, dh, dw, col);
+      // y[:, rows r0..r1) += filter (F x taps) col (taps x cols).
+      if (out.strides[3] == 1 && out.strides[2] == ow) {
+        gemm(f, cols, taps, filter, filterLd, 1, col, cols, 1, y + r0 * ow,
+             out.strides[1], 1);
+      } else {
+        for (int64_t r = r0; r < r1; ++r)
+          gemm(f, ow, taps, filter, filterLd, 1, col + (r - r0) * ow, cols, 1,
+               y + r * out.strides[2], out.strides[1], out.strides[3]);
+      }
+    }
+  }
+}
+
+extern "C" void _mlir_ciface_ckpt_kernel_conv2d_filter_grad_f32(
+    const CkptUnrankedMemRef *im, const CkptUnrankedMemRef *gm,
+    const CkptUnrankedMemRef *wm, int64_t sh, int64_t sw, int64_t dh,
+    int64_t dw) {
+  View in(im), g(gm), dwv(wm);
+  int64_t n = g.sizes[0], f = g.sizes[1], oh = g.sizes[2], ow = g.sizes[3];
+  int64_t c = dwv.sizes[1], kh = dwv.sizes[2], kw = dwv.sizes[3];
+  int64_t taps = c * kh * kw;
+  // dW as F x taps: itself when contiguous, else accumulated apart.
+  bool direct =
+      dwv.strides[3] == 1 && dwv.strides[2] == kw && dwv.strides[1] == kh * kw;
+  std::vector<float> acc;
+  float *target = dwv.data;
+  int64_t ld = dwv.strides[0];
+  if (!direct) {
+    acc.assign(static_cast<size_t>(f * taps), 0.0f);
+    target = acc.data();
+    ld = taps;
+  }
+  int64_t rows = blockRows(taps, oh, ow);
+  float *col =
+      workspace(static_cast<size_t>(rows * std::max<int64_t>(1, taps * ow)));
+  for (int64_t img = 0; img < n; ++img) {
+    const float *x = in.data + img * in.strides[0];
+    const float *gi = g.data + img * g.strides[0];
+    for (int64_t r0 = 0; r0 < oh; r0 += rows) {
+      int64_t r1 = std::min(oh, r0 + rows), cols = (r1 - r0) * ow;
+      im2col(x, in.strides, c, kh, kw, ow, r0, r1, sh, sw, dh, dw, col);
+      // dW (F x taps) += g[:, block] (F x cols) col^T (cols x taps).
+      if (g.strides[3] == 1 && g.strides[2] == ow) {
+        gemm(f, taps, cols, gi + r0 * ow, g.strides[1], 1, col, 1, cols, target,
+             ld, 1);
+      } else {
+        for (int64_t r = r0; r < r1; ++r)
+          gemm(f, taps, ow, gi + r * g.strides[2], g.strides[1], g.strides[3],
+               col + (r - r0) * ow, 1, cols, target, ld, 1);
+      }
+    }
+  }
+  if (!direct)
+    for (int64_t i = 0; i < f; ++i)
+      for (int64_t ci = 0; ci < c; ++ci)
+        for (int64_t y = 0; y < kh; ++y)
+          for (int64_t x = 0; x < kw; ++x)
+            dwv.data[i * dwv.strides[0] + ci * dwv.strides[1] +
+                     y * dwv.strides[2] + x * dwv.strides[3]] +=
+                acc[((i * c + ci) * kh + y) * kw + x];
+}
