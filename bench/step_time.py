@@ -4,7 +4,7 @@ side by side in one process, on the same CPU and number of threads.
 
     PYTHONPATH=build/python .venv/bin/python bench/step_time.py \\
         [--models resnet18,gpt2width] [--budgets 100%,50%] [--threads 1] \\
-        [--repeat 5] [--opt-level 2] [--kernels loops,blas] [--doc docs/BENCHMARKS.md]
+        [--repeat 5] [--levels 2/2,0/2] [--kernels loops,blas] [--doc docs/BENCHMARKS.md]
 
 Models: torchvision ResNet-18 (batch 4, 64x64, 10 classes) and a GPT-2-width
 decoder (width 768, 12 heads, 2 layers, sequence 128, vocabulary 4096, batch
@@ -13,8 +13,10 @@ eager is `loss.backward()` after zero_grad (PyTorch float32,
 torch.set_num_threads(--threads)); ckpt is the compiled step's call at each
 budget (loss and every gradient back as tensors). Each time is the median of
 --repeat runs after one warm-up. The table gives compile time, the ckpt and
-eager step times and their ratio, per budget (a budget below the least feasible one is planned at the least) and
-kernel choice (`ckpt-lower-to-cpu{kernels=...}`); with --doc it goes between
+eager step times and their ratio, per budget (a budget below the least feasible one is planned at the least),
+kernel choice (`ckpt-lower-to-cpu{kernels=...}`; loops only at the first
+levels) and LLVM levels (--levels: IR passes / code generator, each pair
+`opt_level` / `codegen_level` of compile_step); with --doc it goes between
 <!-- step-time:begin --> and <!-- step-time:end -->. Every compiled step's
 loss must equal eager's within 1e-3 relative (exit 1 otherwise).
 """
@@ -74,7 +76,7 @@ def main(argv=None):
     ap.add_argument("--kernels", default="loops,blas")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--opt-level", type=int, default=2)
+    ap.add_argument("--levels", default="2/2,0/2")
     ap.add_argument("--doc")
     a = ap.parse_args(argv)
     torch.set_num_threads(a.threads)
@@ -91,35 +93,39 @@ def main(argv=None):
             return loss
         want = eager().item()
         t_eager = timed(eager, a.repeat)
-        for kernels in a.kernels.split(","):
+        levels = [tuple(int(v) for v in pair.split("/")) for pair in a.levels.split(",")]
+        runs = [(k, lv) for lv in levels for k in a.kernels.split(",")
+                if k != "loops" or lv == levels[0]]
+        for kernels, (opt, codegen) in runs:
             for budget in a.budgets.split(","):
                 label = budget
                 start = time.perf_counter()
                 try:
-                    step = compile_step(model, x, t, budget=budget, opt_level=a.opt_level,
-                                        kernels=kernels)
+                    step = compile_step(model, x, t, budget=budget, opt_level=opt,
+                                        codegen_level=codegen, kernels=kernels)
                 except remat.Infeasible as e:
                     # Below the least feasible budget: plan at the least.
                     label = f"{budget} refused, least {e.least} B"
                     start = time.perf_counter()
-                    step = compile_step(model, x, t, budget=e.least, opt_level=a.opt_level,
-                                        kernels=kernels)
+                    step = compile_step(model, x, t, budget=e.least, opt_level=opt,
+                                        codegen_level=codegen, kernels=kernels)
                 compile_s = time.perf_counter() - start
                 got = step(x, t)[0].item()
                 if abs(got - want) > 1e-3 * abs(want):
                     failures.append(f"{name} {kernels} {budget}: loss {got} vs eager {want}")
                 t_ckpt = timed(lambda: step(x, t), a.repeat)
-                rows.append(f"| {name} | {kernels} | {label} (+{100 * step.overhead:.1f}%) | "
+                rows.append(f"| {name} | {kernels} | {opt} / {codegen} | {label} "
+                            f"(+{100 * step.overhead:.1f}%) | "
                             f"{compile_s:.1f} s | {1e3 * t_ckpt:.1f} ms | {1e3 * t_eager:.1f} ms | "
                             f"**{t_ckpt / t_eager:.2f}** | {step.last_peak} B |")
                 print(rows[-1], flush=True)
     head = [f"Step time (forward, loss, backward) on {cpu_name()}, {a.threads} thread(s), "
-            f"PyTorch {torch.__version__.split('+')[0]}, LLVM opt-level {a.opt_level}, "
-            f"median of {a.repeat}; `bench/step_time.py`:", ""]
+            f"PyTorch {torch.__version__.split('+')[0]}, median of {a.repeat}; "
+            f"`bench/step_time.py`:", ""]
     head += [f"- {n}: {MODELS[n]}" for n in a.models.split(",")] + [""]
-    head += ["| model | kernels | budget (recompute) | compile | ckpt step | eager step | "
-             "ckpt / eager | measured peak |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    head += ["| model | kernels | LLVM IR / codegen level | budget (recompute) | compile | "
+             "ckpt step | eager step | ckpt / eager | measured peak |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     return remat.publish("\n".join(head + rows), a.doc, "step-time", failures)
 
 

@@ -27,7 +27,8 @@ std::string ckpt::defaultJitCpu() {
 
 llvm::Expected<std::unique_ptr<ExecutionEngine>>
 ckpt::jitModule(ModuleOp module, const JitOptions &options) {
-  if (options.optLevel > 3)
+  unsigned codegenLevel = options.codegenLevel.value_or(options.optLevel);
+  if (options.optLevel > 3 || codegenLevel > 3)
     return jitError("the optimization level must be 0, 1, 2 or 3");
   // A target machine of our own, so that the code generator runs at the
   // chosen level (ExecutionEngine's default one does not take it) and for
@@ -61,7 +62,7 @@ ckpt::jitModule(ModuleOp module, const JitOptions &options) {
     tmBuilder->setCPU(llvmCpu);
     tmBuilder->getFeatures() = llvm::SubtargetFeatures();
   }
-  tmBuilder->setCodeGenOptLevel(codegenLevels[options.optLevel]);
+  tmBuilder->setCodeGenOptLevel(codegenLevels[codegenLevel]);
   auto targetMachine = tmBuilder->createTargetMachine();
   if (!targetMachine)
     return jitError("cannot create a target machine for CPU '" + cpu +
@@ -70,7 +71,7 @@ ckpt::jitModule(ModuleOp module, const JitOptions &options) {
       options.optLevel, /*sizeLevel=*/0, targetMachine->get());
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
-  engineOptions.jitCodeGenOptLevel = codegenLevels[options.optLevel];
+  engineOptions.jitCodeGenOptLevel = codegenLevels[codegenLevel];
   llvm::SmallVector<llvm::StringRef> libPaths(options.sharedLibs.begin(),
                                               options.sharedLibs.end());
   engineOptions.sharedLibPaths = libPaths;

@@ -179,11 +179,12 @@ def _result(spec, words, owners):
 
 def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
                  device="cpu", opt_level=2, dropout=False, options="", cpu="",
-                 kernels="blas"):
+                 kernels="blas", codegen_level=None):
     """Imports `model`'s training step on `example_inputs` (a tensor or a
     tuple) and `target` (None for loss 'model'), plans it under `budget`
     (bytes, "6GiB", or a percentage of the store-all peak: "50%"), rewrites
-    and lowers it, and JIT-compiles it at LLVM `opt_level` (0-3) for `cpu`
+    and lowers it, and JIT-compiles it at LLVM `opt_level` (0-3: the IR
+    passes, and the code generator unless `codegen_level` is given) for `cpu`
     (empty: the host, or CKPT_ISA): a CompiledStep. `loss`: a ckpt loss spec
     (default cross_entropy, with class indices kept as integers when the
     target is an integer tensor). `options`: more ckpt-plan options
@@ -198,8 +199,9 @@ def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
     if device != "cpu":
         raise ValueError(f"device {device!r}: compile_step runs steps on the CPU only "
                          "(the NVPTX lowering is not callable from Python yet)")
-    if not 0 <= int(opt_level) <= 3:
-        raise ValueError("opt_level must be 0, 1, 2 or 3")
+    for level in (opt_level, codegen_level):
+        if level is not None and not 0 <= int(level) <= 3:
+            raise ValueError("opt_level and codegen_level must be 0, 1, 2 or 3")
     if kernels not in ("loops", "blas"):
         raise ValueError(f"kernels must be 'loops' or 'blas', not {kernels!r}")
     inputs = example_inputs if isinstance(example_inputs, (tuple, list)) else (example_inputs,)
@@ -222,7 +224,8 @@ def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
     numbers = remat.plan_numbers(planned)
     lower = "ckpt-lower-to-cpu" + ("" if kernels == "loops" else f"{{kernels={kernels}}}")
     engine = mlir.CompiledStep(planned, f"ckpt-rematerialize,ckpt-insert-frees,{lower}",
-                               info["name"], int(opt_level), cpu, info["name"])
+                               info["name"], int(opt_level), cpu, info["name"],
+                               None if codegen_level is None else int(codegen_level))
     return CompiledStep(model, engine, info, numbers, len(inputs), target is not None)
 
 

@@ -208,7 +208,8 @@ class CompiledStep {
 public:
   CompiledStep(const std::string &text, const std::string &pipeline,
                const std::string &entry, unsigned optLevel,
-               const std::string &cpu, const std::string &filename) {
+               const std::string &cpu, const std::string &filename,
+               std::optional<unsigned> codegenLevel) {
     PipelineRun run(text, filename, /*allowUnregistered=*/false);
     mlir::OwningOpRef<mlir::ModuleOp> module = run.run(pipeline);
     auto fn = module->lookupSymbol<mlir::LLVM::LLVMFuncOp>(entry);
@@ -236,6 +237,7 @@ public:
 
     ckpt::JitOptions options;
     options.optLevel = optLevel;
+    options.codegenLevel = codegenLevel;
     options.cpu = cpu.empty() ? ckpt::defaultJitCpu() : cpu;
     options.hooks = {_mlir_memref_to_llvm_alloc,
                      _mlir_memref_to_llvm_aligned_alloc,
@@ -347,14 +349,16 @@ with every diagnostic when parsing, verification or a pass fails.)doc");
                            "(ckpt.compile_step wraps it).")
       .def(py::init<const std::string &, const std::string &,
                     const std::string &, unsigned, const std::string &,
-                    const std::string &>(),
+                    const std::string &, std::optional<unsigned>>(),
            py::arg("text"), py::arg("pipeline"), py::arg("entry"),
            py::arg("opt_level") = 2, py::arg("cpu") = "",
            py::arg("filename") = "<step>",
+           py::arg("codegen_level") = py::none(),
            "Parse `text`, run `pipeline` (ending in a lowering to the LLVM "
            "dialect, e.g. ckpt-lower-to-cpu) and JIT `entry` at LLVM "
-           "`opt_level` for `cpu` (empty: CKPT_ISA or the host). Raises "
-           "PipelineError as run_passes does.")
+           "`opt_level` (IR passes; the code generator's too unless "
+           "`codegen_level` is given) for `cpu` (empty: CKPT_ISA or the "
+           "host). Raises PipelineError as run_passes does.")
       .def_readonly("inputs", &CompiledStep::inputs,
                     "Per argument: {'dtype', 'shape', 'range'}")
       .def_readonly("results", &CompiledStep::results,

@@ -156,8 +156,10 @@ def test_compile_refusals():
     x, t = torch.rand(8, 3, 16, 16), torch.randint(0, 5, (8,))
     with pytest.raises(ValueError, match="compile_step runs steps on the CPU only"):
         compile_step(model, x, t, device="cuda")
-    with pytest.raises(ValueError, match="opt_level must be 0, 1, 2 or 3"):
+    with pytest.raises(ValueError, match="opt_level and codegen_level must be 0, 1, 2 or 3"):
         compile_step(model, x, t, opt_level=4)
+    with pytest.raises(ValueError, match="opt_level and codegen_level must be 0, 1, 2 or 3"):
+        compile_step(model, x, t, codegen_level=-1)
     with pytest.raises(ValueError, match="kernels must be 'loops' or 'blas', not 'mkl'"):
         compile_step(model, x, t, kernels="mkl")
     with pytest.raises(ValueError, match="invalid budget"):
@@ -169,7 +171,8 @@ def test_compile_refusals():
     # The least feasible budget it names compiles, and the step keeps it,
     # with loop nests as with the BLAS kernels (the same buffers: the same
     # peak), and the two agree but for the order of their sums.
-    step = compile_step(model, x, t, budget=least, opt_level=0, kernels="loops")
+    step = compile_step(model, x, t, budget=least, opt_level=0, codegen_level=2,
+                        kernels="loops")
     loss, grads = step(x, t)
     assert step.last_peak <= least == step.budget
     blas = compile_step(model, x, t, budget=least)

@@ -18,6 +18,7 @@
 #include "llvm/Support/Error.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace ckpt {
@@ -34,9 +35,12 @@ struct JitHooks {
 };
 
 struct JitOptions {
-  /// LLVM's optimization level of both the IR passes and the code
-  /// generator, 0-3.
+  /// LLVM's optimization level of the IR passes, 0-3, and of the code
+  /// generator unless `codegenLevel` is set (code generation at 2 costs
+  /// little; the IR passes at 1 and above cost most of a large step's
+  /// compile time).
   unsigned optLevel = 0;
+  std::optional<unsigned> codegenLevel;
   /// 'host' or empty (the CPU running the JIT), 'generic' (x86-64 baseline),
   /// 'avx2' (x86-64-v3) or an LLVM CPU name.
   std::string cpu;
