@@ -192,6 +192,9 @@ def __getattr__(name):
         return getattr(_solver(), name)
     if name == "PipelineError":
         return _mlir().PipelineError
+    if name == "compile_step":      # ckpt.step (imports torch when called)
+        from .step import compile_step
+        return compile_step
     raise AttributeError(f"module 'ckpt' has no attribute '{name}'")
 
 
@@ -267,4 +270,4 @@ def optimize(text, budget, strategy="optimal", device="h100", slots=500,
     return out, report
 
 
-__all__ += ["PipelineError", "optimize", "run_passes"]
+__all__ += ["PipelineError", "compile_step", "optimize", "run_passes"]

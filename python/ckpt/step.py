@@ -7,7 +7,7 @@
 
 compile_step imports the model's training step (ckpt.torch_import), plans
 it under the budget, rewrites it (recompute regions, frees), lowers it with
-ckpt-lower-to-cpu and JITs it, once and in process (the _ckpt_mlir
+ckpt-lower-to-cpu{kernels=blas} and JITs it, once and in process (the _ckpt_mlir
 extension; no subprocess, no ckpt-opt on PATH). A call then runs the step's
 machine code on descriptors that point at the batch's and the parameters'
 own memory (no copy when they are contiguous and of the step's dtype) and
@@ -27,9 +27,6 @@ import weakref
 from . import remat
 
 __all__ = ["compile_step", "CompiledStep"]
-
-_DTYPES = {"float32": "float32", "float64": "float64", "int32": "int32", "int64": "int64"}
-
 
 def _mlir():
     from . import _ckpt_mlir

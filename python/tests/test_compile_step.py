@@ -150,6 +150,13 @@ def test_bad_batches_are_one_line_errors(net):
     assert step(xt, t)[0].item() == step(x, t)[0].item()
 
 
+def test_top_level_name():
+    import ckpt
+    import ckpt.step
+    assert ckpt.compile_step is ckpt.step.compile_step
+    assert "compile_step" in ckpt.__all__
+
+
 def test_compile_refusals():
     torch.manual_seed(0)
     model = _Net()
