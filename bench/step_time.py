@@ -12,7 +12,8 @@ decoder (width 768, 12 heads, 2 layers, sequence 128, vocabulary 4096, batch
 eager is `loss.backward()` after zero_grad (PyTorch float32,
 torch.set_num_threads(--threads)); ckpt is the compiled step's call at each
 budget (loss and every gradient back as tensors). Each time is the median of
---repeat runs after one warm-up. The table gives compile time, the ckpt and
+--repeat runs after one warm-up, ckpt's and eager's interleaved (the
+machine's load changes between runs). The table gives compile time, the ckpt and
 eager step times and their ratio, per budget (a budget below the least feasible one is planned at the least),
 kernel choice (`ckpt-lower-to-cpu{kernels=...}`; loops only at the first
 levels) and LLVM levels (--levels: IR passes / code generator, each pair
@@ -59,14 +60,19 @@ def make(name):
     raise SystemExit(f"unknown model {name}; known: {', '.join(MODELS)}")
 
 
-def timed(fn, repeat):
-    fn()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
+def timed(fns, repeat):
+    """Median seconds of each of `fns`, their runs interleaved (one of each
+    per round, after one warm-up round), so that a change in the machine's
+    load reaches all of them alike."""
+    for fn in fns:
         fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    times = [[] for _ in fns]
+    for _ in range(repeat):
+        for fn, ts in zip(fns, times):
+            start = time.perf_counter()
+            fn()
+            ts.append(time.perf_counter() - start)
+    return [statistics.median(ts) for ts in times]
 
 
 def main(argv=None):
@@ -92,7 +98,6 @@ def main(argv=None):
             loss.backward()
             return loss
         want = eager().item()
-        t_eager = timed(eager, a.repeat)
         levels = [tuple(int(v) for v in pair.split("/")) for pair in a.levels.split(",")]
         runs = [(k, lv) for lv in levels for k in a.kernels.split(",")
                 if k != "loops" or lv == levels[0]]
@@ -113,7 +118,7 @@ def main(argv=None):
                 got = step(x, t)[0].item()
                 if abs(got - want) > 1e-3 * abs(want):
                     failures.append(f"{name} {kernels} {budget}: loss {got} vs eager {want}")
-                t_ckpt = timed(lambda: step(x, t), a.repeat)
+                t_ckpt, t_eager = timed([lambda: step(x, t), eager], a.repeat)
                 rows.append(f"| {name} | {kernels} | {opt} / {codegen} | {label} "
                             f"(+{100 * step.overhead:.1f}%) | "
                             f"{compile_s:.1f} s | {1e3 * t_ckpt:.1f} ms | {1e3 * t_eager:.1f} ms | "

@@ -101,6 +101,10 @@ ckpt::jitModule(ModuleOp module, const JitOptions &options) {
         ExecutorAddr::fromPtr(&_mlir_ciface_ckpt_kernel_contract_f32));
     add("_mlir_ciface_ckpt_kernel_conv2d_nchw_fchw_f32",
         ExecutorAddr::fromPtr(&_mlir_ciface_ckpt_kernel_conv2d_nchw_fchw_f32));
+    add("_mlir_ciface_ckpt_kernel_embedding_grad_f32",
+        ExecutorAddr::fromPtr(&_mlir_ciface_ckpt_kernel_embedding_grad_f32));
+    add("_mlir_ciface_ckpt_kernel_exp_contract_f32",
+        ExecutorAddr::fromPtr(&_mlir_ciface_ckpt_kernel_exp_contract_f32));
     add("_mlir_ciface_ckpt_kernel_conv2d_filter_grad_f32",
         ExecutorAddr::fromPtr(
             &_mlir_ciface_ckpt_kernel_conv2d_filter_grad_f32));

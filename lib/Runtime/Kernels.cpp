@@ -15,6 +15,7 @@
 #include "ckpt/Runtime/Runtime.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -270,4 +271,65 @@ extern "C" void _mlir_ciface_ckpt_kernel_conv2d_filter_grad_f32(
             dwv.data[i * dwv.strides[0] + ci * dwv.strides[1] +
                      y * dwv.strides[2] + x * dwv.strides[3]] +=
                 acc[((i * c + ci) * kh + y) * kw + x];
+}
+
+extern "C" void _mlir_ciface_ckpt_kernel_exp_contract_f32(
+    const CkptUnrankedMemRef *sm, const CkptUnrankedMemRef *lm,
+    const CkptUnrankedMemRef *vm, const CkptUnrankedMemRef *om, int64_t sb0,
+    int64_t sb1, int64_t si, int64_t sk, int64_t lb0, int64_t lb1, int64_t li,
+    int64_t vb0, int64_t vb1, int64_t vk, int64_t vj, int64_t ob0, int64_t ob1,
+    int64_t oi, int64_t oj) {
+  View s(sm), l(lm), v(vm), o(om);
+  int64_t m = o.size(oi), n = o.size(oj), k = s.size(sk);
+  if (m == 0 || n == 0 || k == 0)
+    return;
+  // Rows of P = exp(S - LSE) per block: the block fits the workspace.
+  int64_t rows = std::max<int64_t>(
+      1, std::min<int64_t>(
+             m, static_cast<int64_t>(kWorkspaceBytes / sizeof(float)) / k));
+  float *p = workspace(static_cast<size_t>(rows * k));
+  for (int64_t e0 = 0; e0 < o.size(ob0); ++e0)
+    for (int64_t e1 = 0; e1 < o.size(ob1); ++e1) {
+      const float *sp = s.data + e0 * s.stride(sb0) + e1 * s.stride(sb1);
+      const float *lp = l.data + e0 * l.stride(lb0) + e1 * l.stride(lb1);
+      const float *vp = v.data + e0 * v.stride(vb0) + e1 * v.stride(vb1);
+      float *op = o.data + e0 * o.stride(ob0) + e1 * o.stride(ob1);
+      for (int64_t r0 = 0; r0 < m; r0 += rows) {
+        int64_t r1 = std::min(m, r0 + rows);
+        for (int64_t i = r0; i < r1; ++i) {
+          float lse = lp[i * l.stride(li)];
+          float *row = p + (i - r0) * k;
+          for (int64_t c = 0; c < k; ++c)
+            row[c] = std::exp(sp[i * s.stride(si) + c * s.stride(sk)] - lse);
+        }
+        gemm(r1 - r0, n, k, p, k, 1, vp, v.stride(vk), v.stride(vj),
+             op + r0 * o.stride(oi), o.stride(oi), o.stride(oj));
+      }
+    }
+}
+
+extern "C" void _mlir_ciface_ckpt_kernel_embedding_grad_f32(
+    const CkptUnrankedMemRef *im, const CkptUnrankedMemRef *gm,
+    const CkptUnrankedMemRef *wm, int64_t i0, int64_t i1, int64_t g0,
+    int64_t g1, int64_t gc, int64_t wr, int64_t wc, int64_t lo, int64_t hi) {
+  const auto *iw = static_cast<const int64_t *>(im->descriptor);
+  const int64_t *ids = reinterpret_cast<const int64_t *>(iw[1]) + iw[2];
+  const int64_t *isizes = iw + 3, *istrides = iw + 3 + im->rank;
+  auto isize = [&](int64_t d) { return d < 0 ? 1 : isizes[d]; };
+  auto istride = [&](int64_t d) { return d < 0 ? 0 : istrides[d]; };
+  View g(gm), w(wm);
+  int64_t cols = w.size(wc);
+  // Each output entry gets its tokens' values in token order, as the
+  // loop nest adds them.
+  for (int64_t t0 = 0; t0 < isize(i0); ++t0)
+    for (int64_t t1 = 0; t1 < isize(i1); ++t1) {
+      int64_t id = ids[t0 * istride(i0) + t1 * istride(i1)];
+      id = std::min(std::max(id, lo), hi);
+      if (id < 0 || id >= w.size(wr))
+        continue; // no row of W has that index
+      const float *src = g.data + t0 * g.stride(g0) + t1 * g.stride(g1);
+      float *dst = w.data + id * w.stride(wr);
+      for (int64_t c = 0; c < cols; ++c)
+        dst[c * w.stride(wc)] += src[c * g.stride(gc)];
+    }
 }

@@ -15,9 +15,13 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+
+#include <array>
 
 namespace ckpt {
 #define GEN_PASS_DEF_CALLKERNELSPASS
@@ -30,11 +34,21 @@ namespace {
 constexpr StringLiteral kContract = "ckpt_kernel_contract_f32";
 constexpr StringLiteral kConv = "ckpt_kernel_conv2d_nchw_fchw_f32";
 constexpr StringLiteral kFilterGrad = "ckpt_kernel_conv2d_filter_grad_f32";
+constexpr StringLiteral kExpContract = "ckpt_kernel_exp_contract_f32";
+constexpr StringLiteral kEmbeddingGrad = "ckpt_kernel_embedding_grad_f32";
 
 bool isF32Buffer(Value value) {
   auto type = dyn_cast<MemRefType>(value.getType());
   return type && type.getElementType().isF32() &&
          type.getMemorySpace() == nullptr;
+}
+
+/// An embedding gradient's operands: i64 ids, then f32 buffers.
+bool isIdsAndF32Buffers(linalg::LinalgOp op) {
+  auto ids = dyn_cast<MemRefType>(op->getOperand(0).getType());
+  return ids && ids.getElementType().isSignlessInteger(64) &&
+         ids.getMemorySpace() == nullptr &&
+         llvm::all_of(op->getOperands().drop_front(), isF32Buffer);
 }
 
 /// The operand positions (memref dimensions) of the loops `dims`, in order,
@@ -59,6 +73,37 @@ std::optional<SmallVector<int64_t>> positions(AffineMap map,
   return out;
 }
 
+/// The loops (batch0, batch1, M, N, K) of a contraction whose A, B and C
+/// maps are `maps` (as linalg infers them), with one M, N and K loop and at
+/// most two batch loops (-1 for one it does not have), or nullopt.
+std::optional<std::array<int64_t, 5>>
+contractionLoops(linalg::LinalgOp op, ArrayRef<AffineMap> maps) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(maps);
+  if (failed(dims) || dims->batch.size() > 2 || dims->m.size() != 1 ||
+      dims->n.size() != 1 || dims->k.size() != 1 ||
+      op.getNumLoops() != dims->batch.size() + 3)
+    return std::nullopt;
+  std::array<int64_t, 5> loops = {-1, -1, dims->m[0], dims->n[0], dims->k[0]};
+  for (auto [i, d] : llvm::enumerate(dims->batch))
+    loops[i] = static_cast<int64_t>(d);
+  return loops;
+}
+
+/// The memref dimensions of `loops[i]` in the operand of `maps[i]`, for
+/// every operand in order, concatenated; nullopt when one does not fit.
+std::optional<SmallVector<int64_t>>
+allPositions(ArrayRef<AffineMap> maps, ArrayRef<SmallVector<int64_t>> loops) {
+  SmallVector<int64_t> out;
+  for (auto [map, wanted] : llvm::zip(maps, loops)) {
+    std::optional<SmallVector<int64_t>> at = positions(map, wanted);
+    if (!at)
+      return std::nullopt;
+    out.append(*at);
+  }
+  return out;
+}
+
 /// The call of a contraction: (A, B, C) and, for each, the memref dimension
 /// of (batch0, batch1, M, K), (batch0, batch1, K, N) and (batch0, batch1, M,
 /// N), -1 for a batch dimension it does not have.
@@ -66,30 +111,12 @@ std::optional<SmallVector<int64_t>> contraction(linalg::LinalgOp op) {
   if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
       !linalg::isaContractionOpInterface(op))
     return std::nullopt;
-  FailureOr<linalg::ContractionDimensions> dims =
-      linalg::inferContractionDims(op);
-  if (failed(dims) || dims->batch.size() > 2 || dims->m.size() != 1 ||
-      dims->n.size() != 1 || dims->k.size() != 1 ||
-      op.getNumLoops() != dims->batch.size() + 3)
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  std::optional<std::array<int64_t, 5>> l = contractionLoops(op, maps);
+  if (!l)
     return std::nullopt;
-  int64_t b[2] = {-1, -1};
-  for (auto [i, d] : llvm::enumerate(dims->batch))
-    b[i] = static_cast<int64_t>(d);
-  int64_t m = dims->m[0], n = dims->n[0], k = dims->k[0];
-  SmallVector<int64_t> out;
-  auto add = [&](OpOperand *operand, ArrayRef<int64_t> loops) {
-    std::optional<SmallVector<int64_t>> at =
-        positions(op.getMatchingIndexingMap(operand), loops);
-    if (!at)
-      return false;
-    out.append(*at);
-    return true;
-  };
-  if (!add(op.getDpsInputOperand(0), {b[0], b[1], m, k}) ||
-      !add(op.getDpsInputOperand(1), {b[0], b[1], k, n}) ||
-      !add(op.getDpsInitOperand(0), {b[0], b[1], m, n}))
-    return std::nullopt;
-  return out;
+  auto [b0, b1, m, n, k] = *l;
+  return allPositions(maps, {{b0, b1, m, k}, {b0, b1, k, n}, {b0, b1, m, n}});
 }
 
 /// Whether the body of `op` is `out + in0 * in1` in f32.
@@ -176,6 +203,138 @@ std::optional<SmallVector<int64_t>> filterGradient(linalg::LinalgOp op) {
   return out;
 }
 
+/// The attention's probabilities times V, as the importer writes PyTorch's
+/// fused CPU attention: O += exp(S - LSE) V, a generic with inputs S
+/// (batch, M, K), LSE (batch, M) and V (batch, K, N) whose body is
+/// `out + exp(s - lse) * v`. Returns the memref dimension of S's (b0, b1,
+/// M, K), LSE's (b0, b1, M), V's (b0, b1, K, N) and O's (b0, b1, M, N).
+std::optional<SmallVector<int64_t>> expContraction(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp>(op.getOperation()) || op.getNumDpsInputs() != 3 ||
+      op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 1)
+    return std::nullopt;
+  Block *body = op.getBlock();
+  if (body->getOperations().size() != 5)
+    return std::nullopt;
+  Value s = body->getArgument(0), lse = body->getArgument(1),
+        v = body->getArgument(2), acc = body->getArgument(3);
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
+  if (!add || (add.getLhs() != acc && add.getRhs() != acc))
+    return std::nullopt;
+  auto mul = (add.getLhs() == acc ? add.getRhs() : add.getLhs())
+                 .getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return std::nullopt;
+  Value e = mul.getLhs() == v ? mul.getRhs() : mul.getLhs();
+  auto exp = e.getDefiningOp<math::ExpOp>();
+  if ((mul.getLhs() != v && mul.getRhs() != v) || !exp)
+    return std::nullopt;
+  auto sub = exp.getOperand().getDefiningOp<arith::SubFOp>();
+  if (!sub || sub.getLhs() != s || sub.getRhs() != lse)
+    return std::nullopt;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  std::optional<std::array<int64_t, 5>> l =
+      contractionLoops(op, {maps[0], maps[2], maps[3]});
+  if (!l)
+    return std::nullopt;
+  auto [b0, b1, m, n, k] = *l;
+  return allPositions(
+      maps, {{b0, b1, m, k}, {b0, b1, m}, {b0, b1, k, n}, {b0, b1, m, n}});
+}
+
+/// The integer value of `v` when it is a constant.
+std::optional<int64_t> constantInt(Value v) {
+  APInt value;
+  if (!matchPattern(v, m_ConstantInt(&value)))
+    return std::nullopt;
+  return value.getSExtValue();
+}
+
+/// An embedding's weight gradient as the importer writes it: a generic
+/// over (row, column, tokens...) with the token ids I (tokens) and the
+/// output gradient G (tokens..., column) accumulating into W (row, column)
+/// the G entries whose id, clamped to [LO, HI], is the row. Returns I's
+/// dimensions of the token loops (t0, t1; -1 for none), G's of (t0, t1,
+/// column), W's of (row, column), then LO and HI.
+std::optional<SmallVector<int64_t>> embeddingGradient(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp>(op.getOperation()) || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1)
+    return std::nullopt;
+  auto ids = dyn_cast<MemRefType>(op.getDpsInputOperand(0)->get().getType());
+  if (!ids || !ids.getElementType().isSignlessInteger(64))
+    return std::nullopt;
+  Block *body = op.getBlock();
+  Value id = body->getArgument(0), g = body->getArgument(1),
+        acc = body->getArgument(2);
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
+  if (!add || (add.getLhs() != acc && add.getRhs() != acc))
+    return std::nullopt;
+  auto select = (add.getLhs() == acc ? add.getRhs() : add.getLhs())
+                    .getDefiningOp<arith::SelectOp>();
+  if (!select || select.getTrueValue() != g)
+    return std::nullopt;
+  FloatAttr zero;
+  if (!matchPattern(select.getFalseValue(), m_Constant(&zero)) ||
+      !zero.getValue().isZero())
+    return std::nullopt;
+  auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::eq)
+    return std::nullopt;
+  auto minOp = cmp.getLhs().getDefiningOp<arith::MinSIOp>();
+  auto toI64 = cmp.getRhs().getDefiningOp<arith::IndexCastOp>();
+  if (!minOp || !toI64) {
+    minOp = cmp.getRhs().getDefiningOp<arith::MinSIOp>();
+    toI64 = cmp.getLhs().getDefiningOp<arith::IndexCastOp>();
+  }
+  if (!minOp || !toI64)
+    return std::nullopt;
+  auto index = toI64.getIn().getDefiningOp<linalg::IndexOp>();
+  auto maxOp = minOp.getLhs().getDefiningOp<arith::MaxSIOp>();
+  if (!index || !maxOp || maxOp.getLhs() != id)
+    return std::nullopt;
+  std::optional<int64_t> lo = constantInt(maxOp.getRhs());
+  std::optional<int64_t> hi = constantInt(minOp.getRhs());
+  if (!lo || !hi || *lo > *hi || body->getOperations().size() != 8)
+    return std::nullopt;
+  // W (row, column): row the loop of linalg.index, column the other.
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineMap w = maps[2];
+  if (w.getNumResults() != 2 || !w.isProjectedPermutation())
+    return std::nullopt;
+  int64_t row = index.getDim();
+  int64_t col = -1;
+  for (AffineExpr e : w.getResults())
+    if (cast<AffineDimExpr>(e).getPosition() != row)
+      col = cast<AffineDimExpr>(e).getPosition();
+  if (col < 0 || !w.getResultPosition(getAffineDimExpr(row, op->getContext())))
+    return std::nullopt;
+  // The token loops: every other loop, all reductions, at most two.
+  SmallVector<int64_t> tokens;
+  for (auto [i, type] : llvm::enumerate(op.getIteratorTypesArray())) {
+    if (static_cast<int64_t>(i) == row || static_cast<int64_t>(i) == col)
+      continue;
+    if (type != utils::IteratorType::reduction)
+      return std::nullopt;
+    tokens.push_back(i);
+  }
+  if (tokens.empty() || tokens.size() > 2)
+    return std::nullopt;
+  int64_t t1 = tokens.size() > 1 ? tokens[1] : -1;
+  SmallVector<int64_t> out;
+  for (auto [map, loops] : llvm::zip(
+           maps, SmallVector<SmallVector<int64_t>>{
+                     {tokens[0], t1}, {tokens[0], t1, col}, {row, col}})) {
+    std::optional<SmallVector<int64_t>> at = positions(map, loops);
+    if (!at)
+      return std::nullopt;
+    out.append(*at);
+  }
+  out.push_back(*lo);
+  out.push_back(*hi);
+  return out;
+}
+
 std::optional<SmallVector<int64_t>> convolution(linalg::LinalgOp op) {
   auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation());
   if (!conv)
@@ -196,8 +355,14 @@ struct CallKernelsPass : public ckpt::ListValidOptions<
     SmallVector<std::tuple<linalg::LinalgOp, StringRef, SmallVector<int64_t>>>
         calls;
     module.walk([&](linalg::LinalgOp op) {
-      if (!op.hasPureBufferSemantics() ||
-          !llvm::all_of(op->getOperands(), isF32Buffer))
+      if (!op.hasPureBufferSemantics() || op->getNumOperands() == 0)
+        return;
+      if (isIdsAndF32Buffers(op)) {
+        if (std::optional<SmallVector<int64_t>> ints = embeddingGradient(op))
+          calls.emplace_back(op, kEmbeddingGrad, *ints);
+        return;
+      }
+      if (!llvm::all_of(op->getOperands(), isF32Buffer))
         return;
       if (std::optional<SmallVector<int64_t>> ints = contraction(op))
         calls.emplace_back(op, kContract, *ints);
@@ -205,17 +370,24 @@ struct CallKernelsPass : public ckpt::ListValidOptions<
         calls.emplace_back(op, kConv, *ints);
       else if (std::optional<SmallVector<int64_t>> ints = filterGradient(op))
         calls.emplace_back(op, kFilterGrad, *ints);
+      else if (std::optional<SmallVector<int64_t>> ints = expContraction(op))
+        calls.emplace_back(op, kExpContract, *ints);
     });
     if (calls.empty())
       return;
     MLIRContext *context = &getContext();
-    auto unranked = UnrankedMemRefType::get(Float32Type::get(context), {});
     auto i64 = IntegerType::get(context, 64);
+    auto unranked = [](Value buffer) {
+      return UnrankedMemRefType::get(
+          cast<MemRefType>(buffer.getType()).getElementType(), {});
+    };
     OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
-    auto declare = [&](StringRef name, unsigned ints) {
+    auto declare = [&](StringRef name, linalg::LinalgOp op, unsigned ints) {
       if (module.lookupSymbol(name))
         return;
-      SmallVector<Type> inputs(3, unranked);
+      SmallVector<Type> inputs;
+      for (Value operand : op->getOperands())
+        inputs.push_back(unranked(operand));
       inputs.append(ints, i64);
       auto fn = func::FuncOp::create(top, module.getLoc(), name,
                                      top.getFunctionType(inputs, {}));
@@ -223,12 +395,12 @@ struct CallKernelsPass : public ckpt::ListValidOptions<
       fn->setAttr("llvm.emit_c_interface", top.getUnitAttr());
     };
     for (auto &[op, name, ints] : calls) {
-      declare(name, ints.size());
+      declare(name, op, ints.size());
       OpBuilder b(op);
       SmallVector<Value> args;
       for (Value operand : op->getOperands())
         args.push_back(
-            memref::CastOp::create(b, op.getLoc(), unranked, operand));
+            memref::CastOp::create(b, op.getLoc(), unranked(operand), operand));
       for (int64_t v : ints)
         args.push_back(arith::ConstantIntOp::create(b, op.getLoc(), v, 64));
       func::CallOp::create(b, op.getLoc(), name, TypeRange(), args);

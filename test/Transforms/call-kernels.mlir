@@ -123,6 +123,87 @@ func.func @filter_grad(%x: memref<2x3x9x11xf32>, %g: memref<2x4x4x3xf32>, %dw: m
 
 // -----
 
+// The attention's probabilities times V as ckpt.torch_import writes the
+// fused CPU attention: O += exp(S - LSE) V over (b, h, l, e, s). S (b, h,
+// l, s): dims 0, 1, 2 (M), 3 (K); LSE (b, h, l): 0, 1, 2; V (b, h, s, e):
+// 0, 1, 2 (K), 3 (N); O (b, h, l, e): 0, 1, 2, 3.
+#sc = affine_map<(b, h, l, e, s) -> (b, h, l, s)>
+#ls = affine_map<(b, h, l, e, s) -> (b, h, l)>
+#vv = affine_map<(b, h, l, e, s) -> (b, h, s, e)>
+#oo = affine_map<(b, h, l, e, s) -> (b, h, l, e)>
+// CHECK-LABEL: func.func private @ckpt_kernel_exp_contract_f32(memref<*xf32>, memref<*xf32>, memref<*xf32>, memref<*xf32>, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// CHECK-LABEL: func.func @attention(
+// CHECK-COUNT-4: memref.cast
+// CHECK:         %[[S0:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    %[[S1:.*]] = arith.constant 1 : i64
+// CHECK-NEXT:    %[[S2:.*]] = arith.constant 2 : i64
+// CHECK-NEXT:    %[[S3:.*]] = arith.constant 3 : i64
+// CHECK-NEXT:    %[[L0:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    %[[L1:.*]] = arith.constant 1 : i64
+// CHECK-NEXT:    %[[L2:.*]] = arith.constant 2 : i64
+// CHECK-NEXT:    %[[V0:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    %[[V1:.*]] = arith.constant 1 : i64
+// CHECK-NEXT:    %[[V2:.*]] = arith.constant 2 : i64
+// CHECK-NEXT:    %[[V3:.*]] = arith.constant 3 : i64
+// CHECK:         call @ckpt_kernel_exp_contract_f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[S0]], %[[S1]], %[[S2]], %[[S3]], %[[L0]], %[[L1]], %[[L2]], %[[V0]], %[[V1]], %[[V2]], %[[V3]],
+// CHECK-NOT:     math.exp
+func.func @attention(%s: memref<2x3x5x6xf32>, %lse: memref<2x3x5xf32>, %v: memref<2x3x6x4xf32>, %o: memref<2x3x5x4xf32>) {
+  linalg.generic {indexing_maps = [#sc, #ls, #vv, #oo], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%s, %lse, %v : memref<2x3x5x6xf32>, memref<2x3x5xf32>, memref<2x3x6x4xf32>) outs(%o : memref<2x3x5x4xf32>) {
+  ^bb0(%a: f32, %m: f32, %b: f32, %acc: f32):
+    %d = arith.subf %a, %m : f32
+    %e = math.exp %d : f32
+    %p = arith.mulf %e, %b : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
+// An embedding's weight gradient as ckpt.torch_import writes it: over
+// (row, column, b, s), the ids I (b, s) clamped to [0, 9] select the rows
+// of W (row, column) that G (b, s, column) adds to. I: (t0, t1) = (0, 1);
+// G: (0, 1, 2); W: (row, column) = (0, 1); LO = 0, HI = 9.
+#ids = affine_map<(r, c, b, s) -> (b, s)>
+#gg = affine_map<(r, c, b, s) -> (b, s, c)>
+#ww = affine_map<(r, c, b, s) -> (r, c)>
+// CHECK-LABEL: func.func private @ckpt_kernel_embedding_grad_f32(memref<*xi64>, memref<*xf32>, memref<*xf32>, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// CHECK-LABEL: func.func @embedding_grad(
+// CHECK:         memref.cast %{{.*}} : memref<2x3xi64> to memref<*xi64>
+// CHECK:         %[[I0:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    %[[I1:.*]] = arith.constant 1 : i64
+// CHECK-NEXT:    %[[G0:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    %[[G1:.*]] = arith.constant 1 : i64
+// CHECK-NEXT:    %[[GC:.*]] = arith.constant 2 : i64
+// CHECK-NEXT:    %[[WR:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    %[[WC:.*]] = arith.constant 1 : i64
+// CHECK-NEXT:    %[[LO:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:    %[[HI:.*]] = arith.constant 9 : i64
+// CHECK:         call @ckpt_kernel_embedding_grad_f32(%{{.*}}, %{{.*}}, %{{.*}}, %[[I0]], %[[I1]], %[[G0]], %[[G1]], %[[GC]], %[[WR]], %[[WC]], %[[LO]], %[[HI]])
+// CHECK-NOT:     linalg.generic
+func.func @embedding_grad(%i: memref<2x3xi64>, %g: memref<2x3x8xf32>, %w: memref<10x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %lo = arith.constant 0 : i64
+  %hi = arith.constant 9 : i64
+  linalg.generic {indexing_maps = [#ids, #gg, #ww], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%i, %g : memref<2x3xi64>, memref<2x3x8xf32>) outs(%w : memref<10x8xf32>) {
+  ^bb0(%id: i64, %x: f32, %acc: f32):
+    %r = linalg.index 0 : index
+    %ri = arith.index_cast %r : index to i64
+    %c = arith.maxsi %id, %lo : i64
+    %cc = arith.minsi %c, %hi : i64
+    %eq = arith.cmpi eq, %cc, %ri : i64
+    %sel = arith.select %eq, %x, %zero : f32
+    %sum = arith.addf %acc, %sel : f32
+    linalg.yield %sum : f32
+  }
+  return
+}
+
+// -----
+
 // Left to the loops: f64, tensors, a body that is not a multiply-add, a
 // buffer in host memory (space 1), two reduction dimensions, a filter
 // gradient whose input is read at a non-linear position.
@@ -177,4 +258,50 @@ func.func @left_alone(%a: memref<4x8xf64>, %b: memref<8x16xf64>, %c: memref<4x16
     linalg.yield %r : f32
   }
   return %t : tensor<4x16xf32>
+}
+
+// -----
+
+// Left to the loops too: exp(LSE - S) (the operands swapped) and an
+// embedding gradient whose unselected value is 1, not 0.
+#sc = affine_map<(b, h, l, e, s) -> (b, h, l, s)>
+#ls = affine_map<(b, h, l, e, s) -> (b, h, l)>
+#vv = affine_map<(b, h, l, e, s) -> (b, h, s, e)>
+#oo = affine_map<(b, h, l, e, s) -> (b, h, l, e)>
+#ids = affine_map<(r, c, b, s) -> (b, s)>
+#gg = affine_map<(r, c, b, s) -> (b, s, c)>
+#ww = affine_map<(r, c, b, s) -> (r, c)>
+// CHECK-LABEL: func.func @left_alone_too(
+// CHECK-NOT:     call
+// CHECK:         linalg.generic
+// CHECK:         linalg.generic
+// CHECK-NOT:     call
+// CHECK:         return
+func.func @left_alone_too(%s: memref<2x3x5x6xf32>, %lse: memref<2x3x5xf32>, %v: memref<2x3x6x4xf32>, %o: memref<2x3x5x4xf32>,
+                          %i: memref<2x3xi64>, %g: memref<2x3x8xf32>, %w: memref<10x8xf32>) {
+  linalg.generic {indexing_maps = [#sc, #ls, #vv, #oo], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%s, %lse, %v : memref<2x3x5x6xf32>, memref<2x3x5xf32>, memref<2x3x6x4xf32>) outs(%o : memref<2x3x5x4xf32>) {
+  ^bb0(%a: f32, %m: f32, %b: f32, %acc: f32):
+    %d = arith.subf %m, %a : f32
+    %e = math.exp %d : f32
+    %p = arith.mulf %e, %b : f32
+    %r = arith.addf %acc, %p : f32
+    linalg.yield %r : f32
+  }
+  %one = arith.constant 1.0 : f32
+  %lo = arith.constant 0 : i64
+  %hi = arith.constant 9 : i64
+  linalg.generic {indexing_maps = [#ids, #gg, #ww], iterator_types = ["parallel", "parallel", "reduction", "reduction"]}
+      ins(%i, %g : memref<2x3xi64>, memref<2x3x8xf32>) outs(%w : memref<10x8xf32>) {
+  ^bb0(%id: i64, %x: f32, %acc: f32):
+    %r = linalg.index 0 : index
+    %ri = arith.index_cast %r : index to i64
+    %c = arith.maxsi %id, %lo : i64
+    %cc = arith.minsi %c, %hi : i64
+    %eq = arith.cmpi eq, %cc, %ri : i64
+    %sel = arith.select %eq, %x, %one : f32
+    %sum = arith.addf %acc, %sel : f32
+    linalg.yield %sum : f32
+  }
+  return
 }

@@ -102,6 +102,27 @@ CKPT_RUNTIME_EXPORT void _mlir_ciface_ckpt_kernel_conv2d_nchw_fchw_f32(
     const CkptUnrankedMemRef *output, int64_t sh, int64_t sw, int64_t dh,
     int64_t dw);
 
+/* O += exp(S - LSE) V, batched (an attention's probabilities times V):
+ * the int64 arguments name the memref dimension of S's (batch0, batch1, M,
+ * K), LSE's (batch0, batch1, M), V's (batch0, batch1, K, N) and O's
+ * (batch0, batch1, M, N), -1 for a batch dimension it does not have. */
+CKPT_RUNTIME_EXPORT void _mlir_ciface_ckpt_kernel_exp_contract_f32(
+    const CkptUnrankedMemRef *s, const CkptUnrankedMemRef *lse,
+    const CkptUnrankedMemRef *v, const CkptUnrankedMemRef *o, int64_t sb0,
+    int64_t sb1, int64_t sm, int64_t sk, int64_t lb0, int64_t lb1, int64_t lm,
+    int64_t vb0, int64_t vb1, int64_t vk, int64_t vn, int64_t ob0, int64_t ob1,
+    int64_t om, int64_t on);
+
+/* W[clamp(I[t], LO, HI), :] += G[t, :] over the tokens t (an embedding's
+ * weight gradient): the int64 arguments name the memref dimension of I's
+ * (token0, token1), G's (token0, token1, column) and W's (row, column), -1
+ * for a second token dimension it does not have, then LO and HI. I is a
+ * memref of i64. */
+CKPT_RUNTIME_EXPORT void _mlir_ciface_ckpt_kernel_embedding_grad_f32(
+    const CkptUnrankedMemRef *ids, const CkptUnrankedMemRef *outputGrad,
+    const CkptUnrankedMemRef *weightGrad, int64_t i0, int64_t i1, int64_t g0,
+    int64_t g1, int64_t gc, int64_t wr, int64_t wc, int64_t lo, int64_t hi);
+
 /* dW += the filter gradient of that convolution: dW [F, C, KH, KW] gets the
  * sum over (n, oh, ow) of I[n, c, oh sh + kh dh, ow sw + kw dw] G[n, f, oh,
  * ow], G [N, F, OH, OW] the output gradient. */

@@ -422,21 +422,32 @@ def LowerHostCopiesPass : Pass<"ckpt-lower-host-copies", "mlir::ModuleOp"> {
 }
 
 def CallKernelsPass : Pass<"ckpt-call-kernels", "mlir::ModuleOp"> {
-  let summary = "Run f32 contractions and convolutions as calls to the runtime's BLAS kernels";
+  let summary = "Run f32 contractions, convolutions and embedding gradients as calls to the runtime's kernels";
   let description = [{
-    After bufferization, on memrefs of f32: every linalg op that is a
-    contraction with one reduction dimension, one M, one N and at most one
-    batch dimension (`linalg.matmul`, `linalg.batch_matmul`, and the
-    `linalg.generic` forms with transposed operands that importers write) becomes a call to
-    `ckpt_kernel_contract_f32`, and every `linalg.conv_2d_nchw_fchw` a call to
-    `ckpt_kernel_conv2d_nchw_fchw_f32` (declared private in the module with
-    `llvm.emit_c_interface`; operands as unranked memrefs, then which
-    dimension of each operand is the batch, M, N or K one, or the strides
-    and dilations). The ckpt runtime defines both over OpenBLAS's
-    `cblas_sgemm` (a convolution through im2col into a workspace of at most
-    8 MiB per thread, reused, outside the step's budget, whose buffers are
-    unchanged). Other ops are left to `convert-linalg-to-loops`.
-    `ckpt-lower-to-cpu{kernels=blas}` runs it after `ckpt-check-peak`.
+    After bufferization, on memrefs of f32, these linalg ops become calls
+    to the ckpt runtime's kernels (declared private in the module with
+    `llvm.emit_c_interface`; operands as unranked memrefs, then integers:
+    which dimension of each operand plays which part, or the strides and
+    dilations):
+    - a contraction with one reduction, one M, one N and at most two batch
+      dimensions (`linalg.matmul`, `linalg.batch_matmul`, and the
+      `linalg.generic` forms with transposed operands that importers
+      write): `ckpt_kernel_contract_f32`;
+    - `linalg.conv_2d_nchw_fchw`: `ckpt_kernel_conv2d_nchw_fchw_f32`;
+    - a convolution's filter gradient as ckpt.torch_import writes it (a
+      multiply-accumulate over (f, c, kh, kw, n, oh, ow) reading the input
+      at a linear position): `ckpt_kernel_conv2d_filter_grad_f32`;
+    - the fused attention's `out + exp(s - lse) * v` contraction:
+      `ckpt_kernel_exp_contract_f32`;
+    - an embedding's weight gradient (ids of i64, clamped, compared with the
+      row index, selecting the output gradient or 0):
+      `ckpt_kernel_embedding_grad_f32`.
+    The runtime defines them over OpenBLAS's `cblas_sgemm` (convolutions
+    through im2col, the attention through blocks of probabilities, in a
+    workspace of at most 8 MiB per thread, reused, outside the step's
+    budget, whose buffers are unchanged). Other ops are left to
+    `convert-linalg-to-loops`. `ckpt-lower-to-cpu{kernels=blas}` runs it
+    after `ckpt-check-peak`.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
