@@ -38,6 +38,7 @@ from jit_time import cpu_name  # noqa: E402
 from ckpt import remat  # noqa: E402
 from ckpt.step import compile_step  # noqa: E402
 from ckpt.torch_import.models import build_model  # noqa: E402
+from ckpt.torch_import.trace import dropout_off  # noqa: E402
 
 MODELS = {
     "resnet18": "torchvision ResNet-18, batch 4, 64x64, 10 classes",
@@ -51,12 +52,7 @@ def make(name):
         return model, x, t.argmax(1)
     if name == "gpt2width":
         model, x, t = build_model("gpt2small", batch=2, layers=2, seq=128, vocab=4096)
-        for mod in model.modules():     # dropout off, as in the step
-            if isinstance(mod, torch.nn.modules.dropout._DropoutNd):
-                mod.eval()
-            if isinstance(mod, torch.nn.MultiheadAttention):
-                mod.dropout = 0.0
-        return model, x, t
+        return dropout_off(model), x, t     # as in the step
     raise SystemExit(f"unknown model {name}; known: {', '.join(MODELS)}")
 
 

@@ -46,6 +46,7 @@ import torch.nn.functional as F
 import ckpt.step
 from ckpt import numerics
 from ckpt.torch_import.models import build_model
+from ckpt.torch_import.trace import dropout_off
 
 
 class SmallCNN(torch.nn.Module):
@@ -104,11 +105,7 @@ def train(name, steps, budget, batch, lr, seed, pool, image):
     model, _ = make(name, batch, seed, image)
     data = batches(name, batch, pool, seed, image)
     # Dropout off in eager, as in the imported step (compile_step's default).
-    for mod in model.modules():
-        if isinstance(mod, torch.nn.modules.dropout._DropoutNd):
-            mod.eval()
-        if isinstance(mod, torch.nn.MultiheadAttention):
-            mod.dropout = 0.0
+    dropout_off(model)
     ours, eager32, eager64 = (copy.deepcopy(model) for _ in range(3))
     eager64 = eager64.double()
     opts = [torch.optim.AdamW(m.parameters(), lr=lr) for m in (ours, eager32, eager64)]

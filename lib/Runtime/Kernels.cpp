@@ -46,32 +46,50 @@ struct View {
   int64_t stride(int64_t dim) const { return dim < 0 ? 0 : strides[dim]; }
 };
 
-/// Row-major sgemm operand with element strides (row, column) over
-/// `rows` x `cols`: whether it is transposed and its leading dimension, or
-/// false when neither stride is 1.
-bool blasLayout(int64_t rows, int64_t cols, int64_t rowStride,
-                int64_t colStride, bool &transposed, int64_t &ld) {
-  // A dimension of size 1 has any stride: give it the one that works.
+/// Whether a `rows` x `cols` matrix with element strides (row, column) is
+/// row-major with a leading dimension, stored in `ld`. A dimension of size
+/// 1 has any stride: it is given the one that works.
+bool rowMajor(int64_t rows, int64_t cols, int64_t rowStride, int64_t colStride,
+              int64_t &ld) {
   if (cols == 1)
     colStride = 1;
   if (rows == 1)
     rowStride = std::max<int64_t>(cols, 1);
-  if (colStride == 1 && rowStride >= std::max<int64_t>(cols, 1)) {
-    transposed = false;
-    ld = rowStride;
-    return true;
-  }
-  if (rows == 1)
-    rowStride = 1;
-  if (cols == 1)
-    colStride = std::max<int64_t>(rows, 1);
-  if (rowStride == 1 && colStride >= std::max<int64_t>(rows, 1)) {
-    transposed = true;
-    ld = colStride;
-    return true;
-  }
-  return false;
+  ld = rowStride;
+  return colStride == 1 && rowStride >= std::max<int64_t>(cols, 1);
 }
+
+/// A row-major sgemm operand: the matrix itself, or its transpose (a
+/// column-major matrix); false when neither stride is 1.
+bool blasLayout(int64_t rows, int64_t cols, int64_t rowStride,
+                int64_t colStride, bool &transposed, int64_t &ld) {
+  transposed = !rowMajor(rows, cols, rowStride, colStride, ld);
+  return !transposed || rowMajor(cols, rows, colStride, rowStride, ld);
+}
+
+#ifdef CKPT_HAVE_OPENBLAS
+/// C += A B through cblas_sgemm when every operand has a unit stride;
+/// returns false (nothing done) otherwise.
+bool blasGemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t sam,
+              int64_t sak, const float *b, int64_t sbk, int64_t sbn, float *c,
+              int64_t scm, int64_t scn) {
+  bool ta, tb, tc;
+  int64_t lda, ldb, ldc;
+  if (!blasLayout(m, n, scm, scn, tc, ldc))
+    return false;
+  if (tc) // a column-major C is the row-major C^T = B^T A^T
+    return blasGemm(n, m, k, b, sbn, sbk, a, sak, sam, c, scn, scm);
+  if (!blasLayout(m, k, sam, sak, ta, lda) ||
+      !blasLayout(k, n, sbk, sbn, tb, ldb))
+    return false;
+  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
+              tb ? CblasTrans : CblasNoTrans, static_cast<int>(m),
+              static_cast<int>(n), static_cast<int>(k), 1.0f, a,
+              static_cast<int>(lda), b, static_cast<int>(ldb), 1.0f, c,
+              static_cast<int>(ldc));
+  return true;
+}
+#endif
 
 /// C[M x N] += A[M x K] B[K x N], each given by its element strides.
 void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t sam,
@@ -80,32 +98,8 @@ void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t sam,
   if (m == 0 || n == 0 || k == 0)
     return;
 #ifdef CKPT_HAVE_OPENBLAS
-  bool ta, tb, tc;
-  int64_t lda, ldb, ldc;
-  if (blasLayout(m, n, scm, scn, tc, ldc)) {
-    // A column-major C is the row-major C^T = B^T A^T.
-    if (tc) {
-      std::swap(m, n);
-      std::swap(a, b);
-      int64_t s0 = sam, s1 = sak;
-      sam = sbn, sak = sbk, sbk = s1, sbn = s0;
-    }
-    if (blasLayout(m, k, sam, sak, ta, lda) &&
-        blasLayout(k, n, sbk, sbn, tb, ldb)) {
-      cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
-                  tb ? CblasTrans : CblasNoTrans, static_cast<int>(m),
-                  static_cast<int>(n), static_cast<int>(k), 1.0f, a,
-                  static_cast<int>(lda), b, static_cast<int>(ldb), 1.0f, c,
-                  static_cast<int>(ldc));
-      return;
-    }
-    if (tc) { // undo the swap for the loop nest
-      std::swap(m, n);
-      std::swap(a, b);
-      int64_t s0 = sbn, s1 = sbk;
-      sbk = sak, sbn = sam, sam = s0, sak = s1;
-    }
-  }
+  if (blasGemm(m, n, k, a, sam, sak, b, sbk, sbn, c, scm, scn))
+    return;
 #endif
   for (int64_t i = 0; i < m; ++i)
     for (int64_t p = 0; p < k; ++p) {

@@ -119,19 +119,25 @@ std::optional<SmallVector<int64_t>> contraction(linalg::LinalgOp op) {
   return allPositions(maps, {{b0, b1, m, k}, {b0, b1, k, n}, {b0, b1, m, n}});
 }
 
+/// The op defining the term a linalg body adds to its accumulator (its
+/// last block argument) and yields: `OpTy` in `yield out + term`, or null.
+template <typename OpTy> OpTy accumulatedTerm(Block *body) {
+  Value acc = body->getArguments().back();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
+  if (!add || (add.getLhs() != acc && add.getRhs() != acc))
+    return nullptr;
+  return (add.getLhs() == acc ? add.getRhs() : add.getLhs())
+      .getDefiningOp<OpTy>();
+}
+
 /// Whether the body of `op` is `out + in0 * in1` in f32.
 bool isMultiplyAccumulate(linalg::LinalgOp op) {
   Block *body = op.getBlock();
   if (body->getNumArguments() != 3 || body->getOperations().size() != 3)
     return false;
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
-  if (!add)
-    return false;
-  Value acc = body->getArgument(2);
-  Value other = add.getLhs() == acc ? add.getRhs() : add.getLhs();
-  auto mul = other.getDefiningOp<arith::MulFOp>();
-  if ((add.getLhs() != acc && add.getRhs() != acc) || !mul)
+  auto mul = accumulatedTerm<arith::MulFOp>(body);
+  if (!mul)
     return false;
   Value x = body->getArgument(0), y = body->getArgument(1);
   return (mul.getLhs() == x && mul.getRhs() == y) ||
@@ -216,13 +222,8 @@ std::optional<SmallVector<int64_t>> expContraction(linalg::LinalgOp op) {
   if (body->getOperations().size() != 5)
     return std::nullopt;
   Value s = body->getArgument(0), lse = body->getArgument(1),
-        v = body->getArgument(2), acc = body->getArgument(3);
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
-  if (!add || (add.getLhs() != acc && add.getRhs() != acc))
-    return std::nullopt;
-  auto mul = (add.getLhs() == acc ? add.getRhs() : add.getLhs())
-                 .getDefiningOp<arith::MulFOp>();
+        v = body->getArgument(2);
+  auto mul = accumulatedTerm<arith::MulFOp>(body);
   if (!mul)
     return std::nullopt;
   Value e = mul.getLhs() == v ? mul.getRhs() : mul.getLhs();
@@ -264,14 +265,8 @@ std::optional<SmallVector<int64_t>> embeddingGradient(linalg::LinalgOp op) {
   if (!ids || !ids.getElementType().isSignlessInteger(64))
     return std::nullopt;
   Block *body = op.getBlock();
-  Value id = body->getArgument(0), g = body->getArgument(1),
-        acc = body->getArgument(2);
-  auto yield = cast<linalg::YieldOp>(body->getTerminator());
-  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
-  if (!add || (add.getLhs() != acc && add.getRhs() != acc))
-    return std::nullopt;
-  auto select = (add.getLhs() == acc ? add.getRhs() : add.getLhs())
-                    .getDefiningOp<arith::SelectOp>();
+  Value id = body->getArgument(0), g = body->getArgument(1);
+  auto select = accumulatedTerm<arith::SelectOp>(body);
   if (!select || select.getTrueValue() != g)
     return std::nullopt;
   FloatAttr zero;

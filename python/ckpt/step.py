@@ -22,6 +22,7 @@ dropout only with `dropout=True`, drawn by the step's counter-based Philox
 from the `seed` given to the call.
 """
 
+import math
 import weakref
 
 from . import remat
@@ -151,13 +152,11 @@ def _result(spec, words, owners):
     rank = len(shape)
     allocated, aligned, offset = words[0], words[1], words[2]
     strides = tuple(words[3 + rank:3 + 2 * rank])
-    itemsize = torch.empty((), dtype=dtype).element_size()
-    numel = 1
-    for s in shape:
-        numel *= s
+    itemsize = dtype.itemsize
+    numel = math.prod(shape)
     if numel == 0:
         return torch.empty(shape, dtype=dtype)
-    contiguous = torch.empty(shape).stride() if rank else ()
+    contiguous = tuple(math.prod(shape[i + 1:]) for i in range(rank))
     size = _mlir().runtime_allocation(allocated)
     start = aligned + offset * itemsize
     if size is not None and strides == tuple(contiguous):

@@ -78,16 +78,27 @@ def _prepare(module, dropout=False):
             mod.running_mean = None
             mod.running_var = None
             mod.num_batches_tracked = None
-        if dropout:
-            continue
+    if not dropout:
+        dropout_off(model)
+    for name, buf in model.named_buffers():
+        if buf is not None and not isinstance(buf, torch.Tensor):
+            raise ValueError(f"buffer {name} is not a tensor")
+    return model
+
+
+def dropout_off(model):
+    """Turns `model`'s dropout off in place, as a step imported without
+    dropout has it: nn.Dropout modules, stochastic depth (torchvision) and
+    DropPath (timm) in eval mode, nn.MultiheadAttention's dropout
+    probability 0. Returns the model. (Eager PyTorch then computes what
+    such a step computes.)"""
+    from torch import nn
+    for mod in model.modules():
         if isinstance(mod, nn.modules.dropout._DropoutNd) or \
                 type(mod).__name__ in ("StochasticDepth", "DropPath"):
             mod.eval()
         if isinstance(mod, nn.MultiheadAttention):
             mod.dropout = 0.0
-    for name, buf in model.named_buffers():
-        if buf is not None and not isinstance(buf, torch.Tensor):
-            raise ValueError(f"buffer {name} is not a tensor")
     return model
 
 
