@@ -41,14 +41,17 @@ The output is one ``func.func @<name>_step`` with ``ckpt.loss = 0``, which
   graph does not model) read one placeholder argument ``%data :
   tensor<0xi8>``, so that the planner sees them compute from an input (an
   op that reads nothing would be taken for a constant);
-* the loss: the node named by ``loss`` (``--loss``), else the only backward
-  node whose predecessors are all forward nodes (Checkmate's ``Loss``
-  node), else, in a graph with no backward node, the only node with no
-  successor (``graph.target_node`` when given). Its op has a second result,
-  the loss value ``tensor<f32>`` (4 more bytes), which the function returns
-  first; the node's own ``tensor<Nxi8>`` is what its successors read. The
-  loss node is a forward op for ckpt (the loss depends on it) even though
-  Checkmate flags it as backward;
+* the loss: the node named by ``loss`` (``--loss``), else the forward node
+  that ends the forward pass (the only node flagged forward, not an input,
+  that no forward node reads, when every other forward node reaches it: the
+  one Checkmate's ``Loss`` node reads), so that ckpt's forward ops (the loss
+  and what it depends on) are exactly the nodes the graph flags forward, as
+  ``ckpt-sched`` takes them; else the only backward node whose predecessors
+  are all forward nodes; else, in a graph with no backward node, the only
+  node with no successor (``graph.target_node`` when given). Its op has a
+  second result, the loss value ``tensor<f32>`` (4 more bytes), which the
+  function returns first; the node's own ``tensor<Nxi8>`` is what its
+  successors read;
 * the function returns the loss, then, in node order, every other node that
   no node reads (the backward outputs: gradients), so that nothing is dead
   code.
@@ -257,6 +260,27 @@ def topological_order(graph):
     return order
 
 
+def _forward_sink(graph):
+    """The forward node that ends the forward pass, if the flags tell one:
+    the only forward node (not an input) that no forward node reads, when
+    every other forward node reaches it; else None."""
+    nodes = graph.nodes
+    forward = [n.index for n in nodes if not n.backward and not n.input]
+    if not forward or len(forward) == len(nodes):
+        return None
+    sinks = [v for v in forward
+             if not any(not nodes[s].backward for s in graph.succs[v])]
+    if len(sinks) != 1:
+        return None
+    reached, stack = {sinks[0]}, [sinks[0]]
+    while stack:
+        for p in graph.preds[stack.pop()]:
+            if p not in reached:
+                reached.add(p)
+                stack.append(p)
+    return sinks[0] if all(v in reached for v in forward) else None
+
+
 def find_loss(graph, loss=None):
     """Index of the loss node (see the module docstring for the rule)."""
     nodes = graph.nodes
@@ -268,6 +292,8 @@ def find_loss(graph, loss=None):
             raise ValueError("--loss: %d nodes are named '%s'"
                              % (len(matches), loss))
         index = matches[0]
+    elif _forward_sink(graph) is not None:
+        index = _forward_sink(graph)
     elif any(n.backward for n in nodes):
         candidates = [n.index for n in nodes if n.backward and graph.preds[n.index]
                       and not any(nodes[p].backward for p in graph.preds[n.index])]

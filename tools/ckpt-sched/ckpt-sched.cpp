@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -53,6 +54,13 @@ const char *kUsage =
     "                     together over a link of BW bytes per cost unit each\n"
     "                     way and LAT cost units per copy (object 'offload')\n"
     "  --schedule         also print the schedule (node names, in order)\n"
+    "  --as-imported      plan the step python -m ckpt.import_graph makes of\n"
+    "                     the graph, as ckpt-plan does: every buffer rounded\n"
+    "                     up to 16 B, and the loss value (16 B) returned\n"
+    "  --replay=FILE      evaluate the schedule in FILE (JSON: 'schedule',\n"
+    "                     node names in execution order, each op once or\n"
+    "                     more) instead of planning: object 'replay' with\n"
+    "                     executions, cost, peak, within_budget\n"
     "  --compact          one-line JSON\n"
     "  --help             this text\n"
     "\n"
@@ -74,6 +82,52 @@ int fail(const std::string &message) {
   return 1;
 }
 
+/// The schedule of a replay file: its "schedule" array of node names, as
+/// op ids of the graph's problem (`opNode`: each op's node).
+std::optional<sched::Schedule> readSchedule(const std::string &path,
+                                            const graph::Graph &graph,
+                                            const std::vector<int> &opNode,
+                                            std::string &error) {
+  std::string text;
+  if (!json::readFile(path, text)) {
+    error = path + ": cannot open file";
+    return std::nullopt;
+  }
+  json::ParseResult parsed = json::parse(text);
+  if (!parsed.ok) {
+    error = path + ":" + parsed.error;
+    return std::nullopt;
+  }
+  const json::Value *names = parsed.value.find("schedule");
+  if (!names || !names->isArray()) {
+    error = path + ": expected an object with a 'schedule' array of node names";
+    return std::nullopt;
+  }
+  // Node name -> op; a name two nodes share cannot be replayed.
+  std::map<std::string, int> opOf;
+  for (size_t op = 0; op < opNode.size(); ++op) {
+    auto [it, fresh] =
+        opOf.emplace(graph.node(opNode[op]).name, static_cast<int>(op));
+    if (!fresh)
+      it->second = -1;
+  }
+  sched::Schedule schedule;
+  for (const json::Value &name : names->asArray()) {
+    auto it = name.isString() ? opOf.find(name.asString()) : opOf.end();
+    if (it == opOf.end() || it->second < 0) {
+      error = path + ":" + std::to_string(name.line()) + ":" +
+              std::to_string(name.column()) + ": " +
+              (!name.isString() ? std::string("expected a node name")
+               : it == opOf.end()
+                   ? "no computed node is named '" + name.asString() + "'"
+                   : "several nodes are named '" + name.asString() + "'");
+      return std::nullopt;
+    }
+    schedule.push_back(it->second);
+  }
+  return schedule;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -84,6 +138,8 @@ int main(int argc, char **argv) {
   ilpMemory.percent = true;
   ilpMemory.value = 50;
   bool printSchedule = false, compact = false;
+  std::string replayPath;
+  bool asImported = false;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char *prefix) -> const char * {
@@ -164,6 +220,10 @@ int main(int argc, char **argv) {
       options.ilpLog = true;
     } else if (a == "--schedule") {
       printSchedule = true;
+    } else if (a == "--as-imported") {
+      asImported = true;
+    } else if (const char *v = value("--replay=")) {
+      replayPath = v;
     } else if (a == "--compact") {
       compact = true;
     } else if (a.size() > 1 && a[0] == '-') {
@@ -186,7 +246,8 @@ int main(int argc, char **argv) {
   if (!read.ok)
     return fail(read.error);
   std::vector<int> opNode;
-  sched::Problem problem = sched::problemFromGraph(read.graph, &opNode);
+  sched::Problem problem = sched::problemFromGraph(
+      read.graph, &opNode, asImported ? 16 : 1, asImported);
   std::string why = problem.validate();
   if (!why.empty())
     return fail(path + ": " + why);
@@ -199,6 +260,40 @@ int main(int argc, char **argv) {
     return fail(error);
   options.budget = budgetBytes(*budget, static_cast<uint64_t>(base.peak));
 
+  // The output's first members: the graph, its ops, the store-all plan.
+  auto header = [&] {
+    json::Value out = json::Value::object();
+    out.set("graph", read.graph.name.empty() ? path : read.graph.name);
+    out.set("ops", problem.numOps());
+    json::Value all = json::Value::object();
+    all.set("cost", base.cost);
+    all.set("peak", base.peak);
+    out.set("store_all", std::move(all));
+    return out;
+  };
+  if (!replayPath.empty()) {
+    std::string why;
+    std::optional<sched::Schedule> replayed =
+        readSchedule(replayPath, read.graph, opNode, why);
+    if (!replayed)
+      return fail(why);
+    sched::Evaluation e = sched::evaluate(problem, *replayed);
+    if (!e.valid)
+      return fail(replayPath + ": not a schedule of the graph: " + e.error);
+    json::Value out = header();
+    out.set("budget", options.budget);
+    json::Value r = json::Value::object();
+    r.set("executions", static_cast<int64_t>(replayed->size()));
+    r.set("cost", e.cost);
+    r.set("peak", e.peak);
+    r.set("within_budget", e.peak <= options.budget);
+    out.set("replay", std::move(r));
+    std::string text = json::write(out, compact ? -1 : 2);
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fputc('\n', stdout);
+    return e.peak <= options.budget ? 0 : 2;
+  }
+
   auto t0 = std::chrono::steady_clock::now();
   sched::PlanResult plan = sched::planSchedule(problem, options);
   double ms = std::chrono::duration<double, std::milli>(
@@ -207,13 +302,7 @@ int main(int argc, char **argv) {
   if (!plan.error.empty())
     return fail(plan.error);
 
-  json::Value out = json::Value::object();
-  out.set("graph", read.graph.name.empty() ? path : read.graph.name);
-  out.set("ops", problem.numOps());
-  json::Value all = json::Value::object();
-  all.set("cost", base.cost);
-  all.set("peak", base.peak);
-  out.set("store_all", std::move(all));
+  json::Value out = header();
   out.set("strategy", options.strategy.str());
   out.set("budget", options.budget);
   out.set("feasible", plan.feasible);

@@ -226,17 +226,11 @@ GraphReadResult parseGraphJson(std::string_view text) {
 
 GraphReadResult readGraphFile(const std::string &path) {
   GraphReadResult r;
-  FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f) {
+  std::string text;
+  if (!json::readFile(path, text)) {
     r.error = path + ": cannot open file";
     return r;
   }
-  std::string text;
-  char buf[1 << 16];
-  size_t k;
-  while ((k = std::fread(buf, 1, sizeof buf, f)) > 0)
-    text.append(buf, k);
-  std::fclose(f);
   r = parseGraphJson(text);
   if (!r.ok) {
     bool positioned =

@@ -271,8 +271,74 @@ Schedule ckpt::sched::prune(const Problem &problem, const Schedule &schedule) {
   return out;
 }
 
+namespace {
+
+/// The loss node of a graph with backward nodes, by the rule of
+/// python/ckpt/import_graph.py (find_loss, without --loss): the only forward
+/// node (not an input) that no forward node reads, when every other forward
+/// node reaches it; else the only backward node whose predecessors are all
+/// forward; else -1 (also in a graph without backward nodes).
+int lossNode(const ckpt::graph::Graph &graph) {
+  const int n = graph.numNodes();
+  auto forward = [&](int v) {
+    return !graph.node(v).backward && !graph.node(v).input;
+  };
+  int sink = -1, sinks = 0, forwardNodes = 0, backwardNodes = 0;
+  for (int v = 0; v < n; ++v) {
+    if (graph.node(v).backward)
+      ++backwardNodes;
+    if (!forward(v))
+      continue;
+    ++forwardNodes;
+    bool readByForward = false;
+    for (int s : graph.succ(v))
+      readByForward = readByForward || !graph.node(s).backward;
+    if (!readByForward) {
+      sink = v;
+      ++sinks;
+    }
+  }
+  if (backwardNodes == 0)
+    return -1;
+  if (sinks == 1) {
+    std::vector<char> reached(n, 0);
+    std::vector<int> stack{sink};
+    reached[sink] = 1;
+    int count = 1;
+    while (!stack.empty()) {
+      int v = stack.back();
+      stack.pop_back();
+      for (int p : graph.pred(v))
+        if (!reached[p]) {
+          reached[p] = 1;
+          stack.push_back(p);
+          count += forward(p) ? 1 : 0;
+        }
+    }
+    if (count == forwardNodes)
+      return sink;
+  }
+  int candidate = -1, candidates = 0;
+  for (int v = 0; v < n; ++v) {
+    if (!graph.node(v).backward || graph.pred(v).empty())
+      continue;
+    bool allForward = true;
+    for (int p : graph.pred(v))
+      allForward = allForward && !graph.node(p).backward;
+    if (allForward) {
+      candidate = v;
+      ++candidates;
+    }
+  }
+  return candidates == 1 ? candidate : -1;
+}
+
+} // namespace
+
 Problem ckpt::sched::problemFromGraph(const graph::Graph &graph,
-                                      std::vector<int> *opNode) {
+                                      std::vector<int> *opNode,
+                                      int64_t alignment, bool lossValue) {
+  alignment = std::max<int64_t>(alignment, 1);
   Problem problem;
   std::vector<int> order;
   graph.topologicalOrder(order);
@@ -285,6 +351,27 @@ Problem ckpt::sched::problemFromGraph(const graph::Graph &graph,
   if (ordered)
     for (int v = 0; v < graph.numNodes(); ++v)
       order[v] = v;
+  // Forward: the loss and what it depends on, as ckpt-plan's step analysis
+  // classifies the ops of the graph imported by ckpt.import_graph; the
+  // graph's flags where no loss can be told.
+  std::vector<char> isBackward(graph.numNodes());
+  for (int v = 0; v < graph.numNodes(); ++v)
+    isBackward[v] = graph.node(v).backward;
+  const int loss = lossNode(graph);
+  if (loss >= 0) {
+    std::fill(isBackward.begin(), isBackward.end(), 1);
+    std::vector<int> stack{loss};
+    isBackward[loss] = 0;
+    while (!stack.empty()) {
+      int v = stack.back();
+      stack.pop_back();
+      for (int p : graph.pred(v))
+        if (isBackward[p]) {
+          isBackward[p] = 0;
+          stack.push_back(p);
+        }
+    }
+  }
   std::vector<int> valueOf(graph.numNodes(), -1);
   for (int v : order)
     if (graph.node(v).input)
@@ -298,11 +385,18 @@ Problem ckpt::sched::problemFromGraph(const graph::Graph &graph,
     Op op;
     op.name = node.name;
     op.cost = node.cost;
-    op.backward = node.backward;
+    op.backward = isBackward[v];
     for (int u : graph.pred(v))
       op.reads.push_back(valueOf[u]);
     int id = problem.addOp(std::move(op));
-    valueOf[v] = problem.addResult(id, static_cast<int64_t>(node.bytes));
+    int64_t bytes = static_cast<int64_t>(node.bytes);
+    bytes = (bytes + alignment - 1) / alignment * alignment;
+    valueOf[v] = problem.addResult(id, bytes);
+    if (lossValue && v == loss) // the loss value, a float, returned
+      problem
+          .values[problem.addResult(id, (4 + alignment - 1) / alignment *
+                                            alignment)]
+          .returned = true;
     if (graph.succ(v).empty())
       problem.values[valueOf[v]].returned = true;
     if (opNode)

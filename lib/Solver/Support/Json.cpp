@@ -610,3 +610,16 @@ std::string ckpt::json::write(const Value &v, int indent) {
   writeValue(v, indent, 0, out);
   return out;
 }
+
+bool ckpt::json::readFile(const std::string &path, std::string &text) {
+  FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f)
+    return false;
+  text.clear();
+  char buf[1 << 16];
+  size_t k;
+  while ((k = std::fread(buf, 1, sizeof buf, f)) > 0)
+    text.append(buf, k);
+  std::fclose(f);
+  return true;
+}

@@ -167,9 +167,17 @@ std::vector<int> runCounts(const Problem &problem, const Schedule &schedule);
 /// that is not a graph input, in a topological order of the graph (the
 /// nodes' order when it is one), with one fresh result of the node's bytes
 /// and the node's cost; graph inputs are inputs; nodes without successors
-/// are returned. `opNode[i]` (when given) is the graph node of op i.
+/// are returned. `opNode[i]` (when given) is the graph node of op i. Each
+/// result's bytes are rounded up to a multiple of `alignment` (1: the
+/// node's bytes as given; 16: the buffers of a step ckpt-plan plans, see
+/// kBufferAlignment in StepAnalysis.h). With `lossValue`, the loss node
+/// (the rule of python/ckpt/import_graph.py) gets a second result of 4
+/// bytes (aligned), returned: the loss the imported step returns. Forward
+/// ops are the loss and what it depends on, as ckpt-plan's step analysis
+/// takes them (the graph's flags where no loss can be told).
 Problem problemFromGraph(const graph::Graph &graph,
-                         std::vector<int> *opNode = nullptr);
+                         std::vector<int> *opNode = nullptr,
+                         int64_t alignment = 1, bool lossValue = false);
 
 } // namespace sched
 } // namespace ckpt

@@ -111,6 +111,10 @@ struct ParseResult {
   size_t line = 0, column = 0;
 };
 
+/// Reads the file at `path` whole into `text`; false when it cannot be
+/// opened.
+bool readFile(const std::string &path, std::string &text);
+
 /// Parses one JSON document (surrounding whitespace allowed, nothing else).
 /// Strict: no comments, trailing commas, NaN/Infinity, leading zeros, control
 /// characters in strings or duplicate object keys. Nesting depth is limited
