@@ -8,6 +8,8 @@
 
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Module.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/TargetSelect.h"
@@ -67,8 +69,21 @@ ckpt::jitModule(ModuleOp module, const JitOptions &options) {
   if (!targetMachine)
     return jitError("cannot create a target machine for CPU '" + cpu +
                     "': " + llvm::toString(targetMachine.takeError()));
-  auto transformer = makeOptimizingTransformer(
-      options.optLevel, /*sizeLevel=*/0, targetMachine->get());
+  auto optimize = makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
+                                            targetMachine->get());
+  std::function<llvm::Error(llvm::Module *)> transformer = optimize;
+  if (options.reassociate)
+    transformer = [optimize](llvm::Module *module) {
+      for (llvm::Function &function : *module)
+        for (llvm::Instruction &inst : llvm::instructions(function))
+          if (inst.getOpcode() == llvm::Instruction::FAdd ||
+              inst.getOpcode() == llvm::Instruction::FSub ||
+              inst.getOpcode() == llvm::Instruction::FMul) {
+            inst.setHasAllowReassoc(true);
+            inst.setHasAllowContract(true);
+          }
+      return optimize(module);
+    };
   ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = codegenLevels[codegenLevel];

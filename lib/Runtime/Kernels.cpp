@@ -4,10 +4,12 @@
 // built without OpenBLAS, a plain loop nest), on operands of any strides
 // (read from their memref descriptors). A contraction runs as one sgemm per
 // batch entry when each operand has a unit stride along one of its two
-// matrix dimensions, else as a loop nest. A convolution runs per image as
-// im2col into a workspace of at most kWorkspaceBytes (a block of output rows
-// at a time; at least one row), reused by the thread, then one sgemm per
-// block. The workspace is not one of the step's buffers: the step's memory
+// matrix dimensions, else as a loop nest. A convolution runs as im2col
+// into a workspace of at most 8 MiB, reused by the thread, then one sgemm
+// per block: as many whole images as fit (their columns side by side, so
+// the filter is packed once per block), else a block of output rows of one
+// image (at least one row). The workspace is not one of the step's
+// buffers: the step's memory
 // is unchanged (Runtime.h).
 //
 //===----------------------------------------------------------------------===//
@@ -17,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
 
 #ifdef CKPT_HAVE_OPENBLAS
@@ -25,7 +28,17 @@
 
 namespace {
 
-constexpr size_t kWorkspaceBytes = 8u << 20;
+/// The workspace's bound: 8 MiB, or CKPT_KERNEL_WORKSPACE bytes (at least
+/// 64; tests set it small to run the row-blocked paths on small steps).
+size_t workspaceBytes() {
+  static const size_t bytes = [] {
+    const char *text = std::getenv("CKPT_KERNEL_WORKSPACE");
+    long long value = text ? std::atoll(text) : 0;
+    return value > 0 ? std::max<size_t>(64, static_cast<size_t>(value))
+                     : size_t(8) << 20;
+  }();
+  return bytes;
+}
 
 /// A memref descriptor read through its unranked form.
 struct View {
@@ -118,15 +131,15 @@ float *workspace(size_t floats) {
 }
 
 /// col[(ci, ky, kx), (r - r0, ox)] = x[ci, r sh + ky dh, ox sw + kx dw] for
-/// the output rows r0 <= r < r1: the columns of one image's block.
+/// the output rows r0 <= r < r1: the columns of one image's block, in a
+/// matrix whose rows are `ld` floats apart.
 void im2col(const float *x, const int64_t *xs, int64_t c, int64_t kh,
             int64_t kw, int64_t ow, int64_t r0, int64_t r1, int64_t sh,
-            int64_t sw, int64_t dh, int64_t dw, float *col) {
-  int64_t cols = (r1 - r0) * ow;
+            int64_t sw, int64_t dh, int64_t dw, float *col, int64_t ld) {
   for (int64_t ci = 0; ci < c; ++ci)
     for (int64_t ky = 0; ky < kh; ++ky)
       for (int64_t kx = 0; kx < kw; ++kx) {
-        float *dst = col + ((ci * kh + ky) * kw + kx) * cols;
+        float *dst = col + ((ci * kh + ky) * kw + kx) * ld;
         for (int64_t r = r0; r < r1; ++r) {
           const float *src =
               x + ci * xs[1] + (r * sh + ky * dh) * xs[2] + kx * dw * xs[3];
@@ -140,8 +153,20 @@ void im2col(const float *x, const int64_t *xs, int64_t c, int64_t kh,
 int64_t blockRows(int64_t taps, int64_t oh, int64_t ow) {
   int64_t rowFloats = std::max<int64_t>(1, taps * ow);
   int64_t fit =
-      static_cast<int64_t>(kWorkspaceBytes / sizeof(float)) / rowFloats;
+      static_cast<int64_t>(workspaceBytes() / sizeof(float)) / rowFloats;
   return std::max<int64_t>(1, std::min(oh, fit));
+}
+
+/// Whole images per block when several fit the workspace, each needing
+/// `floatsPerPixel` floats per output pixel (its im2col columns and the
+/// F-row matrix beside them); 1 when they do not (rows are blocked then).
+/// One sgemm over several images packs the filter once and has a wider N:
+/// on ResNet-18 at 64x64 the last stage has 2x2 outputs per image.
+int64_t blockImages(int64_t n, int64_t floatsPerPixel, int64_t oh, int64_t ow) {
+  int64_t imageFloats = std::max<int64_t>(1, floatsPerPixel * oh * ow);
+  int64_t fit =
+      static_cast<int64_t>(workspaceBytes() / sizeof(float)) / imageFloats;
+  return std::max<int64_t>(1, std::min(n, fit));
 }
 
 } // namespace
@@ -196,6 +221,33 @@ extern "C" void _mlir_ciface_ckpt_kernel_conv2d_nchw_fchw_f32(
   std::vector<float> packed;
   int64_t filterLd = 0;
   const float *filter = filterMatrix(w, packed, filterLd);
+  int64_t images = blockImages(n, taps + f, oh, ow), pixels = oh * ow;
+  if (images > 1) {
+    // Several images per sgemm: Y (F x images pixels) = filter col, then
+    // added into each image's output.
+    int64_t cols = images * pixels;
+    float *col = workspace(static_cast<size_t>((taps + f) * cols));
+    float *product = col + taps * cols;
+    for (int64_t img0 = 0; img0 < n; img0 += images) {
+      int64_t count = std::min(images, n - img0), width = count * pixels;
+      for (int64_t b = 0; b < count; ++b)
+        im2col(in.data + (img0 + b) * in.strides[0], in.strides, c, kh, kw, ow,
+               0, oh, sh, sw, dh, dw, col + b * pixels, width);
+      std::fill(product, product + f * width, 0.0f);
+      gemm(f, width, taps, filter, filterLd, 1, col, width, 1, product, width,
+           1);
+      for (int64_t b = 0; b < count; ++b)
+        for (int64_t i = 0; i < f; ++i) {
+          const float *src = product + i * width + b * pixels;
+          float *y =
+              out.data + (img0 + b) * out.strides[0] + i * out.strides[1];
+          for (int64_t r = 0; r < oh; ++r)
+            for (int64_t o = 0; o < ow; ++o)
+              y[r * out.strides[2] + o * out.strides[3]] += src[r * ow + o];
+        }
+    }
+    return;
+  }
   int64_t rows = blockRows(taps, oh, ow);
   float *col =
       workspace(static_cast<size_t>(rows * std::max<int64_t>(1, taps * ow)));
@@ -204,7 +256,7 @@ extern "C" void _mlir_ciface_ckpt_kernel_conv2d_nchw_fchw_f32(
     float *y = out.data + img * out.strides[0];
     for (int64_t r0 = 0; r0 < oh; r0 += rows) {
       int64_t r1 = std::min(oh, r0 + rows), cols = (r1 - r0) * ow;
-      im2col(x, in.strides, c, kh, kw, ow, r0, r1, sh, sw, dh, dw, col);
+      im2col(x, in.strides, c, kh, kw, ow, r0, r1, sh, sw, dh, dw, col, cols);
       // y[:, rows r0..r1) += filter (F x taps) col (taps x cols).
       if (out.strides[3] == 1 && out.strides[2] == ow) {
         gemm(f, cols, taps, filter, filterLd, 1, col, cols, 1, y + r0 * ow,
@@ -213,6 +265,36 @@ extern "C" void _mlir_ciface_ckpt_kernel_conv2d_nchw_fchw_f32(
         for (int64_t r = r0; r < r1; ++r)
           gemm(f, ow, taps, filter, filterLd, 1, col + (r - r0) * ow, cols, 1,
                y + r * out.strides[2], out.strides[1], out.strides[3]);
+      }
+    }
+  }
+}
+
+/// dW (F x taps, rows `ld` apart) += the filter gradient of every image,
+/// one image and block of output rows at a time.
+static void accumulateFilterGradRows(const View &in, const View &g, int64_t c,
+                                     int64_t kh, int64_t kw, int64_t sh,
+                                     int64_t sw, int64_t dh, int64_t dw,
+                                     float *target, int64_t ld) {
+  int64_t n = g.sizes[0], f = g.sizes[1], oh = g.sizes[2], ow = g.sizes[3];
+  int64_t taps = c * kh * kw;
+  int64_t rows = blockRows(taps, oh, ow);
+  float *col =
+      workspace(static_cast<size_t>(rows * std::max<int64_t>(1, taps * ow)));
+  for (int64_t img = 0; img < n; ++img) {
+    const float *x = in.data + img * in.strides[0];
+    const float *gi = g.data + img * g.strides[0];
+    for (int64_t r0 = 0; r0 < oh; r0 += rows) {
+      int64_t r1 = std::min(oh, r0 + rows), cols = (r1 - r0) * ow;
+      im2col(x, in.strides, c, kh, kw, ow, r0, r1, sh, sw, dh, dw, col, cols);
+      // dW (F x taps) += g[:, block] (F x cols) col^T (cols x taps).
+      if (g.strides[3] == 1 && g.strides[2] == ow) {
+        gemm(f, taps, cols, gi + r0 * ow, g.strides[1], 1, col, 1, cols, target,
+             ld, 1);
+      } else {
+        for (int64_t r = r0; r < r1; ++r)
+          gemm(f, taps, ow, gi + r * g.strides[2], g.strides[1], g.strides[3],
+               col + (r - r0) * ow, 1, cols, target, ld, 1);
       }
     }
   }
@@ -237,25 +319,31 @@ extern "C" void _mlir_ciface_ckpt_kernel_conv2d_filter_grad_f32(
     target = acc.data();
     ld = taps;
   }
-  int64_t rows = blockRows(taps, oh, ow);
-  float *col =
-      workspace(static_cast<size_t>(rows * std::max<int64_t>(1, taps * ow)));
-  for (int64_t img = 0; img < n; ++img) {
-    const float *x = in.data + img * in.strides[0];
-    const float *gi = g.data + img * g.strides[0];
-    for (int64_t r0 = 0; r0 < oh; r0 += rows) {
-      int64_t r1 = std::min(oh, r0 + rows), cols = (r1 - r0) * ow;
-      im2col(x, in.strides, c, kh, kw, ow, r0, r1, sh, sw, dh, dw, col);
-      // dW (F x taps) += g[:, block] (F x cols) col^T (cols x taps).
-      if (g.strides[3] == 1 && g.strides[2] == ow) {
-        gemm(f, taps, cols, gi + r0 * ow, g.strides[1], 1, col, 1, cols, target,
-             ld, 1);
-      } else {
-        for (int64_t r = r0; r < r1; ++r)
-          gemm(f, taps, ow, gi + r * g.strides[2], g.strides[1], g.strides[3],
-               col + (r - r0) * ow, 1, cols, target, ld, 1);
+  int64_t images = blockImages(n, taps + f, oh, ow), pixels = oh * ow;
+  if (images > 1) {
+    // Several images per sgemm: dW += G (F x images pixels) col^T, with G
+    // the images' output gradients side by side.
+    int64_t cols = images * pixels;
+    float *col = workspace(static_cast<size_t>((taps + f) * cols));
+    float *grads = col + taps * cols;
+    for (int64_t img0 = 0; img0 < n; img0 += images) {
+      int64_t count = std::min(images, n - img0), width = count * pixels;
+      for (int64_t b = 0; b < count; ++b) {
+        im2col(in.data + (img0 + b) * in.strides[0], in.strides, c, kh, kw, ow,
+               0, oh, sh, sw, dh, dw, col + b * pixels, width);
+        for (int64_t i = 0; i < f; ++i) {
+          const float *src =
+              g.data + (img0 + b) * g.strides[0] + i * g.strides[1];
+          float *dst = grads + i * width + b * pixels;
+          for (int64_t r = 0; r < oh; ++r)
+            for (int64_t o = 0; o < ow; ++o)
+              dst[r * ow + o] = src[r * g.strides[2] + o * g.strides[3]];
+        }
       }
+      gemm(f, taps, width, grads, width, 1, col, 1, width, target, ld, 1);
     }
+  } else {
+    accumulateFilterGradRows(in, g, c, kh, kw, sh, sw, dh, dw, target, ld);
   }
   if (!direct)
     for (int64_t i = 0; i < f; ++i)
@@ -280,7 +368,7 @@ extern "C" void _mlir_ciface_ckpt_kernel_exp_contract_f32(
   // Rows of P = exp(S - LSE) per block: the block fits the workspace.
   int64_t rows = std::max<int64_t>(
       1, std::min<int64_t>(
-             m, static_cast<int64_t>(kWorkspaceBytes / sizeof(float)) / k));
+             m, static_cast<int64_t>(workspaceBytes() / sizeof(float)) / k));
   float *p = workspace(static_cast<size_t>(rows * k));
   for (int64_t e0 = 0; e0 < o.size(ob0); ++e0)
     for (int64_t e1 = 0; e1 < o.size(ob1); ++e1) {

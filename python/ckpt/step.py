@@ -175,7 +175,7 @@ def _result(spec, words, owners):
 
 def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
                  device="cpu", opt_level=2, dropout=False, options="", cpu="",
-                 kernels="blas", codegen_level=None):
+                 kernels="blas", codegen_level=None, fast_math=False):
     """Imports `model`'s training step on `example_inputs` (a tensor or a
     tuple) and `target` (None for loss 'model'), plans it under `budget`
     (bytes, "6GiB", or a percentage of the store-all peak: "50%"), rewrites
@@ -221,7 +221,8 @@ def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
     lower = "ckpt-lower-to-cpu" + ("" if kernels == "loops" else f"{{kernels={kernels}}}")
     engine = mlir.CompiledStep(planned, f"ckpt-rematerialize,ckpt-insert-frees,{lower}",
                                info["name"], int(opt_level), cpu, info["name"],
-                               None if codegen_level is None else int(codegen_level))
+                               None if codegen_level is None else int(codegen_level),
+                               bool(fast_math))
     return CompiledStep(model, engine, info, numbers, len(inputs), target is not None)
 
 

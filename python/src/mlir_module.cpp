@@ -209,7 +209,7 @@ public:
   CompiledStep(const std::string &text, const std::string &pipeline,
                const std::string &entry, unsigned optLevel,
                const std::string &cpu, const std::string &filename,
-               std::optional<unsigned> codegenLevel) {
+               std::optional<unsigned> codegenLevel, bool fastMath) {
     PipelineRun run(text, filename, /*allowUnregistered=*/false);
     mlir::OwningOpRef<mlir::ModuleOp> module = run.run(pipeline);
     auto fn = module->lookupSymbol<mlir::LLVM::LLVMFuncOp>(entry);
@@ -238,6 +238,7 @@ public:
     ckpt::JitOptions options;
     options.optLevel = optLevel;
     options.codegenLevel = codegenLevel;
+    options.reassociate = fastMath;
     options.cpu = cpu.empty() ? ckpt::defaultJitCpu() : cpu;
     options.hooks = {_mlir_memref_to_llvm_alloc,
                      _mlir_memref_to_llvm_aligned_alloc,
@@ -349,16 +350,18 @@ with every diagnostic when parsing, verification or a pass fails.)doc");
                            "(ckpt.compile_step wraps it).")
       .def(py::init<const std::string &, const std::string &,
                     const std::string &, unsigned, const std::string &,
-                    const std::string &, std::optional<unsigned>>(),
+                    const std::string &, std::optional<unsigned>, bool>(),
            py::arg("text"), py::arg("pipeline"), py::arg("entry"),
            py::arg("opt_level") = 2, py::arg("cpu") = "",
            py::arg("filename") = "<step>",
-           py::arg("codegen_level") = py::none(),
+           py::arg("codegen_level") = py::none(), py::arg("fast_math") = false,
            "Parse `text`, run `pipeline` (ending in a lowering to the LLVM "
            "dialect, e.g. ckpt-lower-to-cpu) and JIT `entry` at LLVM "
            "`opt_level` (IR passes; the code generator's too unless "
            "`codegen_level` is given) for `cpu` (empty: CKPT_ISA or the "
-           "host). Raises PipelineError as run_passes does.")
+           "host); `fast_math`: let LLVM reassociate and contract float "
+           "additions and multiplications (JitOptions::reassociate). Raises "
+           "PipelineError as run_passes does.")
       .def_readonly("inputs", &CompiledStep::inputs,
                     "Per argument: {'dtype', 'shape', 'range'}")
       .def_readonly("results", &CompiledStep::results,

@@ -77,6 +77,21 @@ def test_loss_and_gradients_match_eager_within_the_budget(net):
     assert step.overhead > 0
 
 
+def test_fast_math_keeps_the_error_bound(net):
+    """fast_math=True lets LLVM reassociate float sums (vectorized batch
+    norm and loss reductions): the results stay within the same bound, and
+    the memory is the same to the byte."""
+    model, x, t, step = net
+    fast = compile_step(model, x, t, budget="80%", fast_math=True)
+    loss, grads = fast(x, t)
+    got = [loss.numpy()] + [g.numpy() for g in grads]
+    numerics.check_results(got, _eager(model, x, t, torch.float32),
+                           _eager(model, x, t, torch.float64), "fast-math step",
+                           numerics.reduction_length(model, (x,), "cross_entropy"))
+    step(x, t)
+    assert fast.last_peak == step.last_peak and fast.budget == step.budget
+
+
 def test_parameters_are_read_at_each_call(net):
     """The step runs on the model's current parameters (or `params=`),
     and a second call leaves the first call's gradients as they were."""

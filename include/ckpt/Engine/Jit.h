@@ -44,6 +44,13 @@ struct JitOptions {
   /// 'host' or empty (the CPU running the JIT), 'generic' (x86-64 baseline),
   /// 'avx2' (x86-64-v3) or an LLVM CPU name.
   std::string cpu;
+  /// Let LLVM reassociate and contract floating-point additions and
+  /// multiplications (the `reassoc` and `contract` flags on every fadd, fsub
+  /// and fmul): reductions (batch norm's sums, a loss's) vectorize, and
+  /// multiply-adds fuse. Results may differ in the last bits from the code
+  /// without it (ckpt.compile_step's `fast_math`); ckpt-run leaves it off,
+  /// so that its outputs hash the same at every level.
+  bool reassociate = false;
   /// Shared libraries the JIT'd code may call into.
   llvm::SmallVector<std::string> sharedLibs;
   JitHooks hooks;
