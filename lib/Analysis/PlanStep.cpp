@@ -245,11 +245,19 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
         diag << " (CBC found no schedule within " << seconds << " s)";
       }
     }
-    if (plan.result.leastPeak && request.offload)
-      diag << ": the least feasible budget of recomputation alone is "
-           << formatBytes(static_cast<uint64_t>(*plan.result.leastPeak),
-                          /*roundUp=*/true);
-    else if (plan.result.leastPeak)
+    if (plan.result.leastPeak && request.offload) {
+      sched::OffloadPlanOptions offload;
+      offload.link = request.link;
+      offload.slots = request.slots;
+      std::optional<int64_t> least =
+          sched::leastBudgetWithOffload(problem, offload, plan.result);
+      if (least)
+        diag << ": the least feasible budget with offloading is "
+             << formatBytes(static_cast<uint64_t>(*least), /*roundUp=*/true)
+             << "; of recomputation alone "
+             << formatBytes(static_cast<uint64_t>(*plan.result.leastPeak),
+                            /*roundUp=*/true);
+    } else if (plan.result.leastPeak)
       diag << ": the least feasible budget is "
            << formatBytes(static_cast<uint64_t>(*plan.result.leastPeak),
                           /*roundUp=*/true);

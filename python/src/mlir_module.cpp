@@ -68,13 +68,17 @@ namespace {
 PyObject *pipelineError = nullptr;
 
 /// The least feasible budget an infeasible-budget error names, in bytes:
-/// "... the least feasible budget is 1536 B (1.50 KiB)" (the first one).
+/// "... the least feasible budget is 1536 B (1.50 KiB)" (the first one;
+/// with offload=auto "... the least feasible budget with offloading is").
 std::optional<uint64_t> leastFeasibleBytes(llvm::StringRef diagnostics) {
-  llvm::StringRef lead = "the least feasible budget is ";
+  llvm::StringRef lead = "the least feasible budget ";
   size_t at = diagnostics.find(lead);
   if (at == llvm::StringRef::npos)
     return std::nullopt;
   llvm::StringRef rest = diagnostics.drop_front(at + lead.size());
+  rest.consume_front("with offloading ");
+  if (!rest.consume_front("is "))
+    return std::nullopt;
   size_t end = rest.find(" B");
   uint64_t bytes = 0;
   if (end == llvm::StringRef::npos ||

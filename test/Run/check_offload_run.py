@@ -20,9 +20,15 @@ down, computed here):
 Prints `OK PCT% budget=B transfers=N peak=P host=H faster|same|below` per
 budget (`faster`: the joint plan is faster than recomputation alone;
 `below`: recomputation alone cannot fit the budget, the joint plan does),
-or `INFEASIBLE PCT% recompute_least=L` when neither fits (ckpt-plan's error
-names L, the least budget of recomputation alone, which must be above the
-budget). Usage: check_offload_run.py STEP.mlir ENTRY PERCENT...
+or `INFEASIBLE PCT% least=L` when neither fits (ckpt-plan's error names L,
+the least budget with offloading, which must be above the budget).
+
+`least` instead of a percentage: the budget is the least budget with
+offloading that ckpt-plan names at a budget of 1 B; it is checked as above
+(planned, run, measured), one byte under it must be refused naming it
+again, and it must be at most the least budget of recomputation alone
+(named with offload=off): `OK least budget=L recompute_least=R ...`.
+Usage: check_offload_run.py STEP.mlir ENTRY PERCENT|least...
 """
 import os
 import sys
@@ -32,6 +38,15 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "python"))
 from ckpt import remat  # noqa: E402
 
+def least_of(wrapped, budget, tmp, options):
+    """The least budget ckpt-plan names when `budget` is refused."""
+    try:
+        remat.plan(wrapped, budget, tmp, options)
+    except remat.Infeasible as e:
+        return e.least
+    raise remat.Failure(f"ckpt-plan={options} plans {budget} B")
+
+
 def main():
     step, entry, percents = sys.argv[1], sys.argv[2], sys.argv[3:]
     with tempfile.TemporaryDirectory() as tmp:
@@ -40,7 +55,18 @@ def main():
             base = remat.execute(wrapped, entry, tmp)
             print(f"BASE peak={base['peak_bytes']} host={base['host_peak_bytes']}")
             for percent in percents:
-                budget = int(percent) * base["peak_bytes"] // 100
+                recompute_least = None
+                if percent == "least":
+                    budget = least_of(wrapped, 1, tmp, "device=cpu offload=auto")
+                    recompute_least = least_of(wrapped, 1, tmp, "device=cpu")
+                    if budget > recompute_least:
+                        raise remat.Failure(f"the least budget with offloading, {budget}, is "
+                                            f"above recomputation's, {recompute_least}")
+                    under = least_of(wrapped, budget - 1, tmp, "device=cpu offload=auto")
+                    if under != budget:
+                        raise remat.Failure(f"one byte under {budget} names {under}")
+                else:
+                    budget = int(percent) * base["peak_bytes"] // 100
                 try:
                     _, alone, _ = remat.plan(wrapped, budget, tmp, "device=cpu")
                     alone_time = remat.plan_numbers(alone)["time"]
@@ -53,7 +79,7 @@ def main():
                     # Names the least budget of recomputation alone.
                     if alone_time is not None or e.least <= budget:
                         raise remat.Failure(f"{percent}%: refused: {e}") from None
-                    print(f"INFEASIBLE {percent}% recompute_least={e.least}")
+                    print(f"INFEASIBLE {percent}% least={e.least}")
                     continue
                 numbers = remat.plan_numbers(text)
                 if planned_budget != budget:
@@ -71,7 +97,9 @@ def main():
                                         f"plan's {numbers['peak']}")
                 speed = ("below" if alone_time is None
                          else "faster" if numbers["time"] < alone_time else "same")
-                print(f"OK {percent}% budget={budget} transfers={numbers['transfers']} "
+                label = (f"least budget={budget} recompute_least={recompute_least}"
+                         if recompute_least is not None else f"{percent}% budget={budget}")
+                print(f"OK {label} transfers={numbers['transfers']} "
                       f"peak={measured['peak_bytes']} host={numbers['host_peak']} {speed} "
                       f"identical")
         except (remat.Failure, remat.Infeasible) as e:

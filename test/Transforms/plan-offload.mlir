@@ -40,7 +40,7 @@
 // PIPELINE: %{{.*}}, %[[OFF:.*]] = ckpt.offload
 // PIPELINE: ckpt.wait %[[OFF]]
 // PIPELINE: ckpt.reload
-// INFEASIBLE: error: budget of 16 B is infeasible for strategy 'optimal' with offloading (no copies bring a recomputation plan under it): the least feasible budget of recomputation alone is 32 B
+// INFEASIBLE: error: budget of 16 B is infeasible for strategy 'optimal' with offloading (no copies bring a recomputation plan under it): the least feasible budget with offloading is 32 B; of recomputation alone 32 B
 // STRATEGY: error: offload=auto plans with strategy 'optimal' and fit=simulation (recomputation and offloading together), not with strategy 'revolve'
 // FIT: error: offload=auto plans with strategy 'optimal' and fit=simulation (recomputation and offloading together), not with strategy 'optimal' and fit=model
 // BADVALUE: for the --offload option: 'sometimes' is not a valid value: expected off or auto

@@ -3,7 +3,33 @@ recompute-only plan in the same output: never slower where recomputation
 fits, within the budget, time = compute + stall; and, when asked (--faster),
 strictly faster. Reads one JSON object from stdin; prints OK or the failure."""
 import json
+import subprocess
 import sys
+
+if "--least" in sys.argv:
+    # --least CKPT-SCHED GRAPH LINK: at 1 B neither plan fits, and the joint
+    # plan's least budget is at most recomputation's, plans, and one byte
+    # under it does not.
+    exe, graph, link = sys.argv[sys.argv.index("--least") + 1:][:3]
+
+    def sched(budget):
+        p = subprocess.run([exe, graph, f"--budget={budget}", f"--offload-link={link}",
+                            "--compact"], capture_output=True, text=True)
+        return json.loads(p.stdout)
+
+    first = sched(1)
+    least, alone = first["offload"]["least_feasible_bytes"], first["least_feasible_bytes"]
+    at, under = sched(least), sched(least - 1)
+    fail = []
+    if least > alone:
+        fail.append(f"least with offloading {least} above recomputation's {alone}")
+    if not at["offload"]["feasible"] or at["offload"]["device_peak"] > least:
+        fail.append(f"no joint plan within {least}: {at['offload']}")
+    if under["offload"]["feasible"] or under["offload"].get("least_feasible_bytes") != least:
+        fail.append(f"one byte under {least}: {under['offload']}")
+    print("FAIL: " + "; ".join(fail) if fail else
+          f"OK least={least} {'below' if least < alone else 'same as'} recomputation's {alone}")
+    sys.exit(0)
 
 d = json.load(sys.stdin)
 o = d["offload"]
@@ -19,4 +45,21 @@ if o["feasible"]:
         fail.append("time below the store-all cost or a negative stall")
     if "--faster" in sys.argv and not (o["transfers"] > 0 and o["cost"] < d["cost"]):
         fail.append(f"expected a faster plan with transfers: {o}")
+    if "--copies" in sys.argv:
+        # With --schedule: the joint schedule and one entry per copy, each
+        # moving a value computed at or before `after`, waited for after
+        # it, and brought back (if at all) no earlier than the wait.
+        schedule, copies = o["schedule"], o["copies"]
+        if len(copies) != o["transfers"]:
+            fail.append(f"{len(copies)} copies listed, {o['transfers']} counted")
+        if len(schedule) - d["ops"] != o["recomputations"]:
+            fail.append("the schedule's length does not match its recomputations")
+        for c in copies:
+            after, wait, reload = c["after"], c["wait_after"], c["reload_after"]
+            if not 0 <= after < len(schedule) or c["value"] not in schedule[:after + 1]:
+                fail.append(f"copy {c}: its value is not computed by execution {after}")
+            if not after <= wait < len(schedule):
+                fail.append(f"copy {c}: waited for before it is issued")
+            if reload is not None and not wait <= reload < len(schedule):
+                fail.append(f"copy {c}: reloaded before the offload is waited for")
 print("FAIL: " + "; ".join(fail) if fail else "OK")

@@ -53,7 +53,10 @@ const char *kUsage =
     "  --offload-link=BW[:LAT]  also plan recomputation and offloading\n"
     "                     together over a link of BW bytes per cost unit each\n"
     "                     way and LAT cost units per copy (object 'offload')\n"
-    "  --schedule         also print the schedule (node names, in order)\n"
+    "  --schedule         also print the schedule (node names, in order);\n"
+    "                     with --offload-link also the joint plan's\n"
+    "                     (offload.schedule) and its copies (offload.copies:\n"
+    "                     value, after, wait_after, reload_after)\n"
     "  --as-imported      plan the step python -m ckpt.import_graph makes of\n"
     "                     the graph, as ckpt-plan does: every buffer rounded\n"
     "                     up to 16 B, and the loss value (16 B) returned\n"
@@ -75,7 +78,8 @@ const char *kUsage =
     "nonzeros, estimated_bytes, peak_bytes, seconds. With --offload-link,\n"
     "'offload': feasible, cost (stalls included), overhead_percent,\n"
     "device_peak, host_peak, stall, transfers, offloaded_bytes,\n"
-    "recomputations, producer. Exit code 2 when nothing fits.\n";
+    "recomputations, producer; least_feasible_bytes (with offloading)\n"
+    "when neither plan fits. Exit code 2 when nothing fits.\n";
 
 int fail(const std::string &message) {
   std::fprintf(stderr, "ckpt-sched: error: %s\n", message.c_str());
@@ -355,6 +359,10 @@ int main(int argc, char **argv) {
     offloadFeasible = joint.feasible;
     json::Value o = json::Value::object();
     o.set("feasible", joint.feasible);
+    if (!joint.feasible && !plan.feasible && plan.leastPeak)
+      if (std::optional<int64_t> least =
+              sched::leastBudgetWithOffload(problem, offload, plan))
+        o.set("least_feasible_bytes", *least);
     if (joint.feasible) {
       const sched::TransferEvaluation &e = joint.evaluation;
       o.set("cost", e.time);
@@ -368,6 +376,35 @@ int main(int argc, char **argv) {
       o.set("recomputations",
             static_cast<int64_t>(joint.schedule.size()) - problem.numOps());
       o.set("producer", joint.producer);
+      if (printSchedule) {
+        // The joint schedule and its copies: each moves the version of a
+        // node's value live when execution `after` ends (0-based, in
+        // `schedule`) to the host, waits for it after `wait_after`, and
+        // brings it back after `reload_after` (null: never read again).
+        auto nodeName = [&](int op) -> const std::string & {
+          return read.graph.node(opNode[op]).name;
+        };
+        json::Value names = json::Value::array();
+        for (int op : joint.schedule)
+          names.push(nodeName(op));
+        o.set("schedule", std::move(names));
+        json::Value copies = json::Value::array();
+        for (size_t t = 0; t < joint.transfers.size(); ++t) {
+          const sched::Transfer &transfer = joint.transfers[t];
+          json::Value c = json::Value::object();
+          c.set("value", nodeName(problem.values[transfer.value].producer));
+          c.set("after", static_cast<int64_t>(transfer.after));
+          size_t wait =
+              t < e.offloadDone.size() ? e.offloadDone[t] : transfer.waitAfter;
+          c.set("wait_after", static_cast<int64_t>(wait));
+          if (transfer.reloadAfter == sched::kNoReload)
+            c.set("reload_after", nullptr);
+          else
+            c.set("reload_after", static_cast<int64_t>(transfer.reloadAfter));
+          copies.push(std::move(c));
+        }
+        o.set("copies", std::move(copies));
+      }
     }
     out.set("offload", std::move(o));
   }

@@ -135,15 +135,26 @@ ckpt::sched::planWithOffload(const Problem &problem,
                              const OffloadPlanOptions &options) {
   OffloadPlanResult out;
   auto recomputeOnly = [&](int64_t budget) {
+    if (options.plans) {
+      auto it = options.plans->find(budget);
+      if (it != options.plans->end())
+        return it->second;
+    }
     PlanOptions plan;
     plan.budget = budget;
     plan.slots = options.slots;
-    return planSchedule(problem, plan);
+    PlanResult result = planSchedule(problem, plan);
+    if (options.plans)
+      options.plans->emplace(budget, result);
+    return result;
   };
   // Keeps `schedule` with `transfers` (whose evaluation is `e`) when it fits
   // and is the fastest so far.
   auto consider = [&](const Schedule &schedule, std::vector<Transfer> transfers,
                       TransferEvaluation e, const std::string &producer) {
+    if (e.valid &&
+        (out.lowestDevicePeak == 0 || e.devicePeak < out.lowestDevicePeak))
+      out.lowestDevicePeak = e.devicePeak;
     if (!e.valid || e.devicePeak > options.budget)
       return;
     if (out.feasible && !(e.time < out.evaluation.time))
@@ -235,4 +246,50 @@ ckpt::sched::planWithOffload(const Problem &problem,
               "recompute@" + std::to_string(budget) + "+save_on_cpu");
   }
   return out;
+}
+
+std::optional<int64_t>
+ckpt::sched::leastBudgetWithOffload(const Problem &problem,
+                                    const OffloadPlanOptions &options,
+                                    const PlanResult &recomputeOnly) {
+  if (!recomputeOnly.leastPeak)
+    return std::nullopt;
+  std::map<int64_t, PlanResult> plans;
+  OffloadPlanOptions at = options;
+  if (!at.plans)
+    at.plans = &plans;
+  // Recomputation alone fits no budget under its least peak: the refused
+  // plan stands for every budget the descent asks (its least is searched
+  // independently of the budget).
+  at.recomputeOnly = &recomputeOnly;
+  // The device peak of the plan at `budget`, if it has one.
+  auto fits = [&](int64_t budget) -> std::optional<int64_t> {
+    at.budget = budget;
+    OffloadPlanResult r = planWithOffload(problem, at);
+    if (!r.error.empty() || !r.feasible)
+      return std::nullopt;
+    return r.evaluation.devicePeak;
+  };
+  int64_t least = *recomputeOnly.leastPeak;
+  // Start where the greedy's copies get without a budget to stop them.
+  at.budget = 1;
+  int64_t lowest = planWithOffload(problem, at).lowestDevicePeak;
+  if (lowest > 0 && lowest < least && fits(lowest))
+    least = lowest;
+  int64_t step = 1;
+  for (int i = 0; i < 64 && least > step; ++i) {
+    std::optional<int64_t> peak = fits(least - step);
+    if (!peak) {
+      if (step == 1)
+        break;
+      step /= 2;
+      continue;
+    }
+    least -= step;
+    // A plan under what was asked: take its peak when that plans too.
+    if (*peak < least && fits(*peak))
+      least = *peak;
+    step *= 2;
+  }
+  return least;
 }

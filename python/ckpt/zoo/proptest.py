@@ -19,7 +19,7 @@ ckpt-insert-frees), lowered and run. It checks the truths of DESIGN.md:
   measured one.
 With --offload every plan is made with `offload=auto device=cpu` (values
 may move to host memory and back over the cpu device's memcpy link; an
-infeasible budget then names the least budget of recomputation alone,
+infeasible budget then names the least budget with offloading,
 which is planned instead), and also:
 * the host copies peak at the plan's host_peak and none is left at exit.
 With --host-passes a random mix of a host compiler's passes (cse,

@@ -27,6 +27,9 @@
 #include "ckpt/Solver/Schedule/Offload.h"
 #include "ckpt/Solver/Schedule/Planner.h"
 
+#include <map>
+#include <optional>
+
 namespace ckpt {
 namespace sched {
 
@@ -41,6 +44,10 @@ struct OffloadPlanOptions {
   /// The recompute-only plan at `budget` (strategy optimal, these slots),
   /// when the caller has made it; else planWithOffload makes it.
   const PlanResult *recomputeOnly = nullptr;
+  /// Recompute-only plans by budget, shared by calls on the same problem
+  /// and slots (leastBudgetWithOffload's descent plans the same larger
+  /// budgets at every step); may be null.
+  std::map<int64_t, PlanResult> *plans = nullptr;
 };
 
 struct OffloadPlanResult {
@@ -51,6 +58,9 @@ struct OffloadPlanResult {
   TransferEvaluation evaluation; ///< of schedule + transfers
   /// The recompute-only plan at the same budget (feasible or not) and its
   /// time, for comparison.
+  /// The lowest device peak of the plans tried, within the budget or not
+  /// (0 when none was valid): where leastBudgetWithOffload starts.
+  int64_t lowestDevicePeak = 0;
   bool recomputeFeasible = false;
   double recomputeTime = 0;
   /// Where the plan came from: "recompute" (no transfer),
@@ -64,6 +74,22 @@ struct OffloadPlanResult {
 /// Plans `problem` (validated) with recomputation and offloading.
 OffloadPlanResult planWithOffload(const Problem &problem,
                                   const OffloadPlanOptions &options);
+
+/// The least budget at which planWithOffload (with `options`' link and
+/// slots; `options.budget` is not used) finds a plan, where recomputation
+/// alone fits no budget under `recomputeOnly`'s least peak (which must be
+/// set: the recompute-only plan refused, with its least). A galloping
+/// descent from the lowest device peak the plans at a budget of 1 B reach
+/// (when planning there succeeds; else from that least): after a budget
+/// that plans, the next asks for
+/// twice as many bytes less (or the plan's device peak, when that plans
+/// too), after a failure half as many; it ends when one byte under fails.
+/// Planning at the result succeeds and, unless the cap of 64 steps ends
+/// the search first, planning one byte under it fails. std::nullopt when
+/// `recomputeOnly` has no least peak.
+std::optional<int64_t> leastBudgetWithOffload(const Problem &problem,
+                                              const OffloadPlanOptions &options,
+                                              const PlanResult &recomputeOnly);
 
 /// Adds transfers to `schedule` (greedy, above) until its device peak is
 /// within `budget` or no transfer lowers it. Returns the transfers.
