@@ -15,6 +15,7 @@
 #include "ckpt/Solver/Chain/ChainJson.h"
 #include "ckpt/Solver/Schedule/LowerBound.h"
 #include "ckpt/Solver/Schedule/Offload.h"
+#include "ckpt/Solver/Schedule/OffloadPlanner.h"
 #include "ckpt/Solver/Schedule/ProblemChain.h"
 #include "ckpt/Solver/Schedule/Repeats.h"
 #include "ckpt/Solver/Support/Json.h"
@@ -206,6 +207,30 @@ void ReportPass::runOnOperation() {
     }
     entry.set("plan", std::move(chosen));
     entry.set("simulated_peak_bytes", eval.peak);
+
+    // The least feasible budgets, of recomputation alone and with
+    // offloading: what ckpt-plan names when a budget is refused.
+    if (leastOption) {
+      sched::PlanOptions lowest;
+      lowest.budget = 1;
+      lowest.slots = slots;
+      sched::PlanResult refused = sched::planSchedule(problem, lowest);
+      json::Value least = json::Value::object();
+      if (refused.feasible) { // a step that needs no memory at all
+        least.set("recomputation_bytes", refused.peak);
+        least.set("with_offloading_bytes", refused.peak);
+      } else if (refused.leastPeak) {
+        least.set("recomputation_bytes", *refused.leastPeak);
+        sched::OffloadPlanOptions offload;
+        offload.link = link;
+        offload.slots = slots;
+        if (std::optional<int64_t> withOffload =
+                sched::leastBudgetWithOffload(problem, offload, refused))
+          least.set("with_offloading_bytes", *withOffload);
+      }
+      least.set("link", "the device's (the plan's)");
+      entry.set("least_budget", std::move(least));
+    }
 
     // The identical blocks the planner's greedies use (Repeats.h).
     json::Value blocks = json::Value::array();

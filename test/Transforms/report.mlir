@@ -48,6 +48,15 @@
 // CHECK-NEXT:   ]
 // CHECK-NEXT: },
 // CHECK-NEXT: "simulated_peak_bytes": 80,
+// The least budgets, by hand: e's buffer lives to the end (the loss %l is
+// a view of it, returned), and ga reads gb and a (writing into gb's
+// buffer): 16 + 16 + 16 = 48 B, which recomputing everything from %x
+// reaches. The joint planner finds no copy that goes lower.
+// CHECK-NEXT: "least_budget": {
+// CHECK-NEXT:   "recomputation_bytes": 48,
+// CHECK-NEXT:   "with_offloading_bytes": 48,
+// CHECK-NEXT:   "link": "the device's (the plan's)"
+// CHECK-NEXT: },
 // No run of identical blocks: in exp sin cos exp sin, a block repeats twice at
 // most (a run needs three).
 // CHECK-NEXT: "repeated_blocks": [],

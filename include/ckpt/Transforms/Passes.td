@@ -235,6 +235,11 @@ def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
            "Where to write the JSON report ('-': standard output)">,
     Option<"slots", "slots", "int64_t", /*default=*/"500",
            "Memory slots of the chain DP (as given to ckpt-plan)">,
+    Option<"leastOption", "least", "bool", /*default=*/"true",
+           "Report the least feasible budgets (`least_budget`): of "
+           "recomputation alone and with offloading over the device's link, "
+           "each a budget at which ckpt-plan plans (and one byte under which "
+           "it refuses)">,
     Option<"lowerBoundOption", "lower-bound", "bool", /*default=*/"true",
            "Report lower bounds on the time of every schedule of "
            "recomputation alone within the budget (`lower_bound`) and of "
