@@ -154,6 +154,27 @@ TEST(Offload, SixOpsByHand) {
   EXPECT_DOUBLE_EQ(lat.time, 6.75);
   EXPECT_DOUBLE_EQ(lat.stallTime, 0.75);
   EXPECT_EQ(lat.devicePeak, 120);
+
+  // An asymmetric link times each way with its own bandwidth. Fast to the
+  // host (200 B/s), slow back (50 B/s): offload [2,2.5], freed after C;
+  // reload [5,7]: D [7,8], a 2 s stall; the peak as with the fast link.
+  TransferEvaluation slowBack =
+      evaluateTransfers(p, s, {{a, 1, 4}}, {200, 50, 0});
+  ASSERT_TRUE(slowBack.valid) << slowBack.error;
+  EXPECT_EQ(slowBack.offloadDone, std::vector<size_t>{2});
+  EXPECT_DOUBLE_EQ(slowBack.stallTime, 2);
+  EXPECT_DOUBLE_EQ(slowBack.time, 8);
+  EXPECT_EQ(slowBack.devicePeak, 120);
+  // Slow to the host (50 B/s), fast back: offload [2,4], so a is on the
+  // device while E runs (210) and freed after E; reload [5,5.5]: D
+  // [5.5,6.5], a 0.5 s stall.
+  TransferEvaluation slowOut =
+      evaluateTransfers(p, s, {{a, 1, 4}}, {50, 200, 0});
+  ASSERT_TRUE(slowOut.valid) << slowOut.error;
+  EXPECT_EQ(slowOut.offloadDone, std::vector<size_t>{3});
+  EXPECT_DOUBLE_EQ(slowOut.stallTime, 0.5);
+  EXPECT_DOUBLE_EQ(slowOut.time, 6.5);
+  EXPECT_EQ(slowOut.devicePeak, 210);
 }
 
 TEST(Offload, TransfersThatCannotBe) {

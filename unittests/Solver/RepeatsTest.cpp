@@ -126,16 +126,9 @@ TEST(Repeats, FindsTheBlocksOfADeepModel) {
   EXPECT_EQ(r2.runs[0].count, 2);
 }
 
-TEST(Repeats, ABlockThatDiffersSplitsTheRun) {
-  // Block 4's first op (op 13) costs more. Ops 1..9 equal the op three
-  // later, op 10 (block 3's first) does not equal op 13: blocks 0-3 are a
-  // run. Op 13 is unique; from op 14 on, each op equals the op three later
-  // (op 14 reads op 13 as op 17 reads op 16: one block later) up to op 21;
-  // op 22 (block 7's first) would be compared with the loss. So the second
-  // run starts mid-block, at op 14: ops 14..22, three blocks of three.
-  Problem p = blockModel(8, threeOps(), [](int b, int j) {
-    return b == 4 && j == 0 ? 5.0 : threeOps()[j].cost;
-  });
+/// The runs of an 8-block threeOps() model whose op 13 (block 4's first)
+/// differs: blocks 0-3 from op 1, and three blocks from op 14.
+void expectSplitAtOp13(const Problem &p) {
   Repeats r = findRepeats(p);
   ASSERT_EQ(r.runs.size(), 2u);
   EXPECT_EQ(r.runs[0].start, 1);
@@ -145,6 +138,58 @@ TEST(Repeats, ABlockThatDiffersSplitsTheRun) {
   EXPECT_EQ(r.runs[1].period, 3);
   EXPECT_EQ(r.runs[1].count, 3);
   EXPECT_EQ(r.runOf[13], -1);
+}
+
+TEST(Repeats, ABlockThatDiffersSplitsTheRun) {
+  // Block 4's first op (op 13) costs more. Ops 1..9 equal the op three
+  // later, op 10 (block 3's first) does not equal op 13: blocks 0-3 are a
+  // run. Op 13 is unique; from op 14 on, each op equals the op three later
+  // (op 14 reads op 13 as op 17 reads op 16: one block later) up to op 21;
+  // op 22 (block 7's first) would be compared with the loss. So the second
+  // run starts mid-block, at op 14: ops 14..22, three blocks of three.
+  expectSplitAtOp13(blockModel(8, threeOps(), [](int b, int j) {
+    return b == 4 && j == 0 ? 5.0 : threeOps()[j].cost;
+  }));
+}
+
+TEST(Repeats, AResultOfAnotherSizeSplitsTheRun) {
+  // As ABlockThatDiffersSplitsTheRun, with block 4's first op (op 13)
+  // writing 1024 B instead of 512: the same two runs.
+  Problem p = blockModel(8, threeOps());
+  p.values[p.ops[13].results[0]].bytes = 1024;
+  expectSplitAtOp13(p);
+}
+
+TEST(Repeats, ReadsOfAnotherResultSplitTheRun) {
+  // Six blocks of two ops after a stem (op 0): X (op 1 + 2b) reads the
+  // block's input and defines two values; Y (op 2 + 2b) reads X's first,
+  // except in block 3, where Y (op 8) reads X's second. Blocks 0-2 are a
+  // run (ops 1..6); op 6 does not equal op 8, so no run reaches block 3;
+  // blocks 4 and 5 are two, not a run.
+  Problem p;
+  int in = addStem(p, 64);
+  for (int b = 0; b < 6; ++b) {
+    Op x;
+    x.name = "x";
+    x.cost = 1;
+    x.reads = {in};
+    int xOp = p.addOp(x);
+    int first = p.addResult(xOp, 64);
+    int second = p.addResult(xOp, 64);
+    Op y;
+    y.name = "y";
+    y.cost = 1;
+    y.reads = {b == 3 ? second : first};
+    in = p.addResult(p.addOp(y), 64);
+  }
+  p.values[in].returned = true;
+  ASSERT_EQ(p.validate(), "");
+  Repeats r = findRepeats(p);
+  ASSERT_EQ(r.runs.size(), 1u);
+  EXPECT_EQ(r.runs[0].start, 1);
+  EXPECT_EQ(r.runs[0].period, 2);
+  EXPECT_EQ(r.runs[0].count, 3);
+  EXPECT_EQ(r.runOf[8], -1);
 }
 
 TEST(Repeats, ReadsMustCorrespond) {
