@@ -9,8 +9,7 @@
 // per block: as many whole images as fit (their columns side by side, so
 // the filter is packed once per block), else a block of output rows of one
 // image (at least one row). The workspace is not one of the step's
-// buffers: the step's memory
-// is unchanged (Runtime.h).
+// buffers: the step's memory is unchanged (Runtime.h).
 //
 //===----------------------------------------------------------------------===//
 

@@ -277,7 +277,8 @@ namespace {
 /// python/ckpt/import_graph.py (find_loss, without --loss): the only forward
 /// node (not an input) that no forward node reads, when every other forward
 /// node reaches it; else the only backward node whose predecessors are all
-/// forward; else -1 (also in a graph without backward nodes).
+/// forward; in a graph without backward nodes, the only node no node reads
+/// (the importer's graph.target_node is not read here); else -1.
 int lossNode(const ckpt::graph::Graph &graph) {
   const int n = graph.numNodes();
   auto forward = [&](int v) {
@@ -298,8 +299,15 @@ int lossNode(const ckpt::graph::Graph &graph) {
       ++sinks;
     }
   }
-  if (backwardNodes == 0)
-    return -1;
+  if (backwardNodes == 0) {
+    int last = -1, lasts = 0;
+    for (int v = 0; v < n; ++v)
+      if (!graph.node(v).input && graph.succ(v).empty()) {
+        last = v;
+        ++lasts;
+      }
+    return lasts == 1 ? last : -1;
+  }
   if (sinks == 1) {
     std::vector<char> reached(n, 0);
     std::vector<int> stack{sink};

@@ -56,11 +56,11 @@ struct OffloadPlanResult {
   Schedule schedule;
   std::vector<Transfer> transfers;
   TransferEvaluation evaluation; ///< of schedule + transfers
-  /// The recompute-only plan at the same budget (feasible or not) and its
-  /// time, for comparison.
   /// The lowest device peak of the plans tried, within the budget or not
   /// (0 when none was valid): where leastBudgetWithOffload starts.
   int64_t lowestDevicePeak = 0;
+  /// The recompute-only plan at the same budget (feasible or not) and its
+  /// time, for comparison.
   bool recomputeFeasible = false;
   double recomputeTime = 0;
   /// Where the plan came from: "recompute" (no transfer),
@@ -81,9 +81,9 @@ OffloadPlanResult planWithOffload(const Problem &problem,
 /// set: the recompute-only plan refused, with its least). A galloping
 /// descent from the lowest device peak the plans at a budget of 1 B reach
 /// (when planning there succeeds; else from that least): after a budget
-/// that plans, the next asks for
-/// twice as many bytes less (or the plan's device peak, when that plans
-/// too), after a failure half as many; it ends when one byte under fails.
+/// that plans, the next asks for twice as many bytes less (or the plan's
+/// device peak, when that plans too), after a failure half as many; it ends
+/// when one byte under fails.
 /// Planning at the result succeeds and, unless the cap of 64 steps ends
 /// the search first, planning one byte under it fails. std::nullopt when
 /// `recomputeOnly` has no least peak.
