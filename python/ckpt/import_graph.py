@@ -292,8 +292,8 @@ def find_loss(graph, loss=None):
             raise ValueError("--loss: %d nodes are named '%s'"
                              % (len(matches), loss))
         index = matches[0]
-    elif _forward_sink(graph) is not None:
-        index = _forward_sink(graph)
+    elif (sink := _forward_sink(graph)) is not None:
+        index = sink
     elif any(n.backward for n in nodes):
         candidates = [n.index for n in nodes if n.backward and graph.preds[n.index]
                       and not any(nodes[p].backward for p in graph.preds[n.index])]

@@ -184,10 +184,13 @@ def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
     (empty: the host, or CKPT_ISA): a CompiledStep. `loss`: a ckpt loss spec
     (default cross_entropy, with class indices kept as integers when the
     target is an integer tensor). `options`: more ckpt-plan options
-    ("strategy=sqrt", ...). `kernels`: "blas" (f32 contractions and NCHW
-    convolutions call the runtime's OpenBLAS kernels, ckpt-lower-to-cpu's
-    kernels=blas) or "loops" (every op as loop nests). `device` must be "cpu": the NVPTX lowering is not
-    callable from Python yet. Raises ValueError for a model or batch the
+    ("strategy=sqrt", ...). `fast_math`: let LLVM reassociate and contract
+    float additions and multiplications (faster reductions; results within
+    the same error bound, different in the last bits). `kernels`: "blas"
+    (f32 contractions and NCHW convolutions call the runtime's OpenBLAS
+    kernels, ckpt-lower-to-cpu's kernels=blas) or "loops" (every op as loop
+    nests). `device` must be "cpu": the NVPTX lowering is not callable from
+    Python yet. Raises ValueError for a model or batch the
     importer refuses, and ckpt.remat.Infeasible (with `least`, the least
     feasible budget in bytes) for a budget too small."""
     import torch
