@@ -190,6 +190,8 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
   options.repeatedBlocks = request.repeatedBlocks;
   options.ilpNodeLimit = request.ilpNodeLimit;
   options.ilpMemoryLimit = request.ilpMemoryLimit;
+  // With offload=auto and nothing fitting: the least budget with offloading.
+  std::optional<int64_t> offloadLeast;
   {
     // Erased before any diagnostic below.
     ProgressLine line("ckpt-plan: @" + step.getSymName().str());
@@ -206,6 +208,7 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
       offload.slots = request.slots;
       offload.recomputeOnly = &plan.result;
       sched::OffloadPlanResult joint = sched::planWithOffload(problem, offload);
+      offloadLeast = joint.leastBudget;
       if (!joint.error.empty())
         plan.result.error = "offload=auto: " + joint.error;
       else if (joint.feasible && !joint.transfers.empty()) {
@@ -246,14 +249,10 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
       }
     }
     if (plan.result.leastPeak && request.offload) {
-      sched::OffloadPlanOptions offload;
-      offload.link = request.link;
-      offload.slots = request.slots;
-      std::optional<int64_t> least =
-          sched::leastBudgetWithOffload(problem, offload, plan.result);
-      if (least)
+      if (offloadLeast)
         diag << ": the least feasible budget with offloading is "
-             << formatBytes(static_cast<uint64_t>(*least), /*roundUp=*/true)
+             << formatBytes(static_cast<uint64_t>(*offloadLeast),
+                            /*roundUp=*/true)
              << "; of recomputation alone "
              << formatBytes(static_cast<uint64_t>(*plan.result.leastPeak),
                             /*roundUp=*/true);

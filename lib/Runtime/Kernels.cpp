@@ -168,6 +168,18 @@ int64_t blockImages(int64_t n, int64_t floatsPerPixel, int64_t oh, int64_t ow) {
   return std::max<int64_t>(1, std::min(n, fit));
 }
 
+/// im2col of the `count` whole images from `img0` side by side: image b's
+/// columns start at column b * oh * ow of a matrix whose rows are
+/// count * oh * ow floats apart.
+void im2colImages(const View &in, int64_t img0, int64_t count, int64_t c,
+                  int64_t kh, int64_t kw, int64_t oh, int64_t ow, int64_t sh,
+                  int64_t sw, int64_t dh, int64_t dw, float *col) {
+  int64_t pixels = oh * ow, width = count * pixels;
+  for (int64_t b = 0; b < count; ++b)
+    im2col(in.data + (img0 + b) * in.strides[0], in.strides, c, kh, kw, ow, 0,
+           oh, sh, sw, dh, dw, col + b * pixels, width);
+}
+
 } // namespace
 
 extern "C" void _mlir_ciface_ckpt_kernel_contract_f32(
@@ -229,9 +241,7 @@ extern "C" void _mlir_ciface_ckpt_kernel_conv2d_nchw_fchw_f32(
     float *product = col + taps * cols;
     for (int64_t img0 = 0; img0 < n; img0 += images) {
       int64_t count = std::min(images, n - img0), width = count * pixels;
-      for (int64_t b = 0; b < count; ++b)
-        im2col(in.data + (img0 + b) * in.strides[0], in.strides, c, kh, kw, ow,
-               0, oh, sh, sw, dh, dw, col + b * pixels, width);
+      im2colImages(in, img0, count, c, kh, kw, oh, ow, sh, sw, dh, dw, col);
       std::fill(product, product + f * width, 0.0f);
       gemm(f, width, taps, filter, filterLd, 1, col, width, 1, product, width,
            1);
@@ -327,9 +337,8 @@ extern "C" void _mlir_ciface_ckpt_kernel_conv2d_filter_grad_f32(
     float *grads = col + taps * cols;
     for (int64_t img0 = 0; img0 < n; img0 += images) {
       int64_t count = std::min(images, n - img0), width = count * pixels;
-      for (int64_t b = 0; b < count; ++b) {
-        im2col(in.data + (img0 + b) * in.strides[0], in.strides, c, kh, kw, ow,
-               0, oh, sh, sw, dh, dw, col + b * pixels, width);
+      im2colImages(in, img0, count, c, kh, kw, oh, ow, sh, sw, dh, dw, col);
+      for (int64_t b = 0; b < count; ++b)
         for (int64_t i = 0; i < f; ++i) {
           const float *src =
               g.data + (img0 + b) * g.strides[0] + i * g.strides[1];
@@ -338,7 +347,6 @@ extern "C" void _mlir_ciface_ckpt_kernel_conv2d_filter_grad_f32(
             for (int64_t o = 0; o < ow; ++o)
               dst[r * ow + o] = src[r * g.strides[2] + o * g.strides[3]];
         }
-      }
       gemm(f, taps, width, grads, width, 1, col, 1, width, target, ld, 1);
     }
   } else {

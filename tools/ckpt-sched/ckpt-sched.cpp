@@ -265,6 +265,16 @@ int main(int argc, char **argv) {
   options.budget = budgetBytes(*budget, static_cast<uint64_t>(base.peak));
 
   // The output's first members: the graph, its ops, the store-all plan.
+  // A node's name by op, and a schedule as its node names.
+  auto nodeName = [&](int op) -> const std::string & {
+    return read.graph.node(opNode[op]).name;
+  };
+  auto scheduleNames = [&](const sched::Schedule &schedule) {
+    json::Value names = json::Value::array();
+    for (int op : schedule)
+      names.push(nodeName(op));
+    return names;
+  };
   auto header = [&] {
     json::Value out = json::Value::object();
     out.set("graph", read.graph.name.empty() ? path : read.graph.name);
@@ -359,10 +369,8 @@ int main(int argc, char **argv) {
     offloadFeasible = joint.feasible;
     json::Value o = json::Value::object();
     o.set("feasible", joint.feasible);
-    if (!joint.feasible && !plan.feasible && plan.leastPeak)
-      if (std::optional<int64_t> least =
-              sched::leastBudgetWithOffload(problem, offload, plan))
-        o.set("least_feasible_bytes", *least);
+    if (joint.leastBudget)
+      o.set("least_feasible_bytes", *joint.leastBudget);
     if (joint.feasible) {
       const sched::TransferEvaluation &e = joint.evaluation;
       o.set("cost", e.time);
@@ -381,13 +389,7 @@ int main(int argc, char **argv) {
         // node's value live when execution `after` ends (0-based, in
         // `schedule`) to the host, waits for it after `wait_after`, and
         // brings it back after `reload_after` (null: never read again).
-        auto nodeName = [&](int op) -> const std::string & {
-          return read.graph.node(opNode[op]).name;
-        };
-        json::Value names = json::Value::array();
-        for (int op : joint.schedule)
-          names.push(nodeName(op));
-        o.set("schedule", std::move(names));
+        o.set("schedule", scheduleNames(joint.schedule));
         json::Value copies = json::Value::array();
         for (size_t t = 0; t < joint.transfers.size(); ++t) {
           const sched::Transfer &transfer = joint.transfers[t];
@@ -409,12 +411,8 @@ int main(int argc, char **argv) {
     out.set("offload", std::move(o));
   }
   out.set("plan_ms", ms);
-  if (printSchedule && plan.feasible) {
-    json::Value names = json::Value::array();
-    for (int op : plan.schedule)
-      names.push(read.graph.node(opNode[op]).name);
-    out.set("schedule", std::move(names));
-  }
+  if (printSchedule && plan.feasible)
+    out.set("schedule", scheduleNames(plan.schedule));
   std::string text = json::write(out, compact ? -1 : 2);
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fputc('\n', stdout);

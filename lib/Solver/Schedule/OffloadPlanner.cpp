@@ -134,19 +134,17 @@ OffloadPlanResult
 ckpt::sched::planWithOffload(const Problem &problem,
                              const OffloadPlanOptions &options) {
   OffloadPlanResult out;
+  std::map<int64_t, PlanResult> ownPlans;
+  std::map<int64_t, PlanResult> &plans =
+      options.plans ? *options.plans : ownPlans;
   auto recomputeOnly = [&](int64_t budget) {
-    if (options.plans) {
-      auto it = options.plans->find(budget);
-      if (it != options.plans->end())
-        return it->second;
-    }
+    auto it = plans.find(budget);
+    if (it != plans.end())
+      return it->second;
     PlanOptions plan;
     plan.budget = budget;
     plan.slots = options.slots;
-    PlanResult result = planSchedule(problem, plan);
-    if (options.plans)
-      options.plans->emplace(budget, result);
-    return result;
+    return plans.emplace(budget, planSchedule(problem, plan)).first->second;
   };
   // Keeps `schedule` with `transfers` (whose evaluation is `e`) when it fits
   // and is the fastest so far.
@@ -245,6 +243,11 @@ ckpt::sched::planWithOffload(const Problem &problem,
     saveOnCpu(evaluator, larger.schedule,
               "recompute@" + std::to_string(budget) + "+save_on_cpu");
   }
+  if (!out.feasible && options.searchLeast && !atBudget.feasible) {
+    OffloadPlanOptions search = options;
+    search.plans = &plans; // the larger budgets' plans, made above
+    out.leastBudget = leastBudgetWithOffload(problem, search, atBudget);
+  }
   return out;
 }
 
@@ -256,6 +259,7 @@ ckpt::sched::leastBudgetWithOffload(const Problem &problem,
     return std::nullopt;
   std::map<int64_t, PlanResult> plans;
   OffloadPlanOptions at = options;
+  at.searchLeast = false;
   if (!at.plans)
     at.plans = &plans;
   // Recomputation alone fits no budget under its least peak: the refused

@@ -273,6 +273,23 @@ Schedule ckpt::sched::prune(const Problem &problem, const Schedule &schedule) {
 
 namespace {
 
+/// Per node: whether it is `node` or one of its ancestors.
+std::vector<char> ancestorsOf(const ckpt::graph::Graph &graph, int node) {
+  std::vector<char> reached(graph.numNodes(), 0);
+  std::vector<int> stack{node};
+  reached[node] = 1;
+  while (!stack.empty()) {
+    int v = stack.back();
+    stack.pop_back();
+    for (int p : graph.pred(v))
+      if (!reached[p]) {
+        reached[p] = 1;
+        stack.push_back(p);
+      }
+  }
+  return reached;
+}
+
 /// The loss node of a graph with backward nodes, by the rule of
 /// python/ckpt/import_graph.py (find_loss, without --loss): the only forward
 /// node (not an input) that no forward node reads, when every other forward
@@ -309,20 +326,10 @@ int lossNode(const ckpt::graph::Graph &graph) {
     return lasts == 1 ? last : -1;
   }
   if (sinks == 1) {
-    std::vector<char> reached(n, 0);
-    std::vector<int> stack{sink};
-    reached[sink] = 1;
-    int count = 1;
-    while (!stack.empty()) {
-      int v = stack.back();
-      stack.pop_back();
-      for (int p : graph.pred(v))
-        if (!reached[p]) {
-          reached[p] = 1;
-          stack.push_back(p);
-          count += forward(p) ? 1 : 0;
-        }
-    }
+    std::vector<char> reached = ancestorsOf(graph, sink);
+    int count = 0;
+    for (int v = 0; v < n; ++v)
+      count += reached[v] && forward(v) ? 1 : 0;
     if (count == forwardNodes)
       return sink;
   }
@@ -347,6 +354,9 @@ Problem ckpt::sched::problemFromGraph(const graph::Graph &graph,
                                       std::vector<int> *opNode,
                                       int64_t alignment, bool lossValue) {
   alignment = std::max<int64_t>(alignment, 1);
+  auto aligned = [&](int64_t bytes) {
+    return (bytes + alignment - 1) / alignment * alignment;
+  };
   Problem problem;
   std::vector<int> order;
   graph.topologicalOrder(order);
@@ -367,18 +377,9 @@ Problem ckpt::sched::problemFromGraph(const graph::Graph &graph,
     isBackward[v] = graph.node(v).backward;
   const int loss = lossNode(graph);
   if (loss >= 0) {
-    std::fill(isBackward.begin(), isBackward.end(), 1);
-    std::vector<int> stack{loss};
-    isBackward[loss] = 0;
-    while (!stack.empty()) {
-      int v = stack.back();
-      stack.pop_back();
-      for (int p : graph.pred(v))
-        if (isBackward[p]) {
-          isBackward[p] = 0;
-          stack.push_back(p);
-        }
-    }
+    std::vector<char> forward = ancestorsOf(graph, loss);
+    for (int v = 0; v < graph.numNodes(); ++v)
+      isBackward[v] = !forward[v];
   }
   std::vector<int> valueOf(graph.numNodes(), -1);
   for (int v : order)
@@ -397,14 +398,10 @@ Problem ckpt::sched::problemFromGraph(const graph::Graph &graph,
     for (int u : graph.pred(v))
       op.reads.push_back(valueOf[u]);
     int id = problem.addOp(std::move(op));
-    int64_t bytes = static_cast<int64_t>(node.bytes);
-    bytes = (bytes + alignment - 1) / alignment * alignment;
-    valueOf[v] = problem.addResult(id, bytes);
+    valueOf[v] =
+        problem.addResult(id, aligned(static_cast<int64_t>(node.bytes)));
     if (lossValue && v == loss) // the loss value, a float, returned
-      problem
-          .values[problem.addResult(id, (4 + alignment - 1) / alignment *
-                                            alignment)]
-          .returned = true;
+      problem.values[problem.addResult(id, aligned(4))].returned = true;
     if (graph.succ(v).empty())
       problem.values[valueOf[v]].returned = true;
     if (opNode)

@@ -48,6 +48,9 @@ struct OffloadPlanOptions {
   /// and slots (leastBudgetWithOffload's descent plans the same larger
   /// budgets at every step); may be null.
   std::map<int64_t, PlanResult> *plans = nullptr;
+  /// When nothing fits, search the least budget with offloading
+  /// (OffloadPlanResult::leastBudget).
+  bool searchLeast = true;
 };
 
 struct OffloadPlanResult {
@@ -59,6 +62,10 @@ struct OffloadPlanResult {
   /// The lowest device peak of the plans tried, within the budget or not
   /// (0 when none was valid): where leastBudgetWithOffload starts.
   int64_t lowestDevicePeak = 0;
+  /// When nothing fits and recomputation alone has a least peak (with
+  /// `searchLeast`): leastBudgetWithOffload's, on the same recompute-only
+  /// plans.
+  std::optional<int64_t> leastBudget;
   /// The recompute-only plan at the same budget (feasible or not) and its
   /// time, for comparison.
   bool recomputeFeasible = false;
