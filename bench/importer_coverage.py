@@ -80,8 +80,7 @@ def measure(name, tmp):
         if least is not None:
             # The store-all peak, for the least budget's share of it.
             try:
-                _, ptext, _ = remat.plan(wrapped, str(least), tmp)
-                store = remat.plan_numbers(ptext)["store_all_peak"]
+                store = remat.plan(wrapped, str(least), tmp)[2]["store_all_peak"]
             except (remat.Failure, remat.Infeasible):
                 pass
         row[budget] = f"{seconds:.2f} s" + (

@@ -174,11 +174,10 @@ def runs_table(build, tmp, failures):
         for percent in (95, 80, 60):
             budget = percent * base["peak_bytes"] // 100
             try:
-                planned, text, _ = remat.plan(wrapped, budget, tmp, "device=cpu offload=auto")
+                planned, _, numbers = remat.plan(wrapped, budget, tmp, "device=cpu offload=auto")
             except (remat.Failure, remat.Infeasible):
                 rows.append(f"| {name} | {percent}% | refused | | | | | | |")
                 continue
-            numbers = remat.plan_numbers(text)
             host, moved = numbers["host_peak"], numbers["transfers"]
             rewritten, simulated = remat.rewrite(planned, tmp)
             run = remat.execute(rewritten, entry, tmp)

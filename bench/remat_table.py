@@ -13,7 +13,6 @@ step) and the measured one, the predicted time overhead over store-all
 bit-identical to the unplanned step's; the script stops otherwise.
 """
 import os
-import re
 import sys
 import tempfile
 
@@ -37,12 +36,11 @@ def main():
         print("| --- | --- | --- | --- | --- | --- |")
         for pct in percents:
             try:
-                planned, text, budget = remat.plan(wrapped, f"{pct}%", tmp, "device=cpu")
+                planned, _, numbers = remat.plan(wrapped, f"{pct}%", tmp, "device=cpu")
             except remat.Infeasible as e:
                 print(f"| {pct}% | infeasible: least {e.least} B | | | | |")
                 continue
-            t = float(re.search(r" time = ([-+.\dEe]+)", text).group(1))
-            t0 = float(re.search(r"store_all_time = ([-+.\dEe]+)", text).group(1))
+            budget, t, t0 = numbers["budget"], numbers["time"], numbers["store_all_time"]
             rewritten, predicted = remat.rewrite(planned, tmp)
             m = remat.execute(rewritten, entry, tmp, repeat=repeat, opt_level=2)
             if m["outputs_sha256"] != base["outputs_sha256"] or m["leaked_bytes"]:

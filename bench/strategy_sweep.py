@@ -50,23 +50,27 @@ ALONE = ["articulation", "speed"]
 PERCENTS = list(range(100, 0, -10))
 def plan(ckpt_opt, path, budget, strategy="optimal", report=None):
     """Plans `path` with `ckpt-opt`; returns (plan dict, seconds) or raises
-    remat.Infeasible. `budget` is a ckpt-plan budget string."""
+    remat.Infeasible. `budget` is a ckpt-plan budget string. The plan dict
+    is read from ckpt-report's JSON: the whole report goes to `report` when
+    given, else only the plan's numbers to a temporary file."""
     opts = f"budget={budget} strategy={strategy}"
-    cmd = [ckpt_opt, path, "--ckpt-wrap-step", f"--ckpt-plan={opts}"]
-    if report:
-        cmd.append(f"--ckpt-report=output={report}")
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    seconds = time.perf_counter() - start
-    if proc.returncode != 0:
-        m = remat.LEAST_FEASIBLE.search(proc.stderr)
-        if "infeasible" in proc.stderr:
-            raise remat.Infeasible(int(m.group(1)) if m else None, proc.stderr.strip())
-        raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr[:2000]}")
-    try:
-        return remat.plan_numbers(proc.stdout), seconds
-    except remat.Failure as e:
-        raise SystemExit(f"{' '.join(cmd)}: {e}")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = report or os.path.join(tmp, "report.json")
+        cmd = [ckpt_opt, path, "--ckpt-wrap-step", f"--ckpt-plan={opts}",
+               f"--ckpt-report=output={out}" if report else remat.report_flag(out),
+               "-o", os.devnull]
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+        if proc.returncode != 0:
+            m = remat.LEAST_FEASIBLE.search(proc.stderr)
+            if "infeasible" in proc.stderr:
+                raise remat.Infeasible(int(m.group(1)) if m else None, proc.stderr.strip())
+            raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr[:2000]}")
+        try:
+            return remat.plan_numbers(remat.read_report(out)), seconds
+        except remat.Failure as e:
+            raise SystemExit(f"{' '.join(cmd)}: {e}")
 
 
 def overhead(p):

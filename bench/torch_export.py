@@ -91,7 +91,7 @@ def evaluate(planner, budget, tmp):
         f.write(text)
     wrapped = os.path.join(tmp, "theirs-wrapped.mlir")
     remat.run(["ckpt-opt", step, "--ckpt-wrap-step", "-o", wrapped])
-    return remat.plan_numbers(remat.plan(wrapped, str(1 << 62), tmp, "strategy=keep")[1])
+    return remat.plan(wrapped, str(1 << 62), tmp, "strategy=keep")[2]
 
 
 def compare(model, budgets, tmp, failures):

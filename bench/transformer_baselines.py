@@ -61,8 +61,8 @@ def planned(wrapped, budget, options, tmp, name):
     """(planned file, numbers) of ckpt-plan at `budget`."""
     sub = os.path.join(tmp, name)
     os.makedirs(sub, exist_ok=True)
-    path, text, _ = remat.plan(wrapped, budget, sub, options)
-    return path, remat.plan_numbers(text), sub
+    path, _, numbers = remat.plan(wrapped, budget, sub, options)
+    return path, numbers, sub
 
 
 def measure(path, entry, sub, base_hash, budget, predicted_peak):

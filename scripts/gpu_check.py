@@ -92,13 +92,13 @@ def check_model(name, budgets, gpu, rtol, tmp, misses, options=""):
         row = {"model": name, "pct": pct}
         rows.append(row)
         try:
-            planned, text, budget = remat.plan(wrapped, f"{pct}%", tmp, options)
+            planned, _, numbers = remat.plan(wrapped, f"{pct}%", tmp, options)
         except remat.Infeasible as e:
             # Below the step's least feasible budget (with offloading, that of
             # recomputation alone, which fits): run at that one.
-            planned, text, budget = remat.plan(wrapped, str(e.least), tmp, options)
+            planned, _, numbers = remat.plan(wrapped, str(e.least), tmp, options)
             row["least"] = True
-        planned_host = remat.plan_numbers(text)["host_peak"]
+        budget, planned_host = numbers["budget"], numbers["host_peak"]
         row["moved"] = planned_host > 0
         rewritten, predicted = remat.rewrite(planned, tmp)
         row.update(budget=budget, predicted=predicted)

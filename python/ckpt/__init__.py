@@ -212,6 +212,25 @@ def run_passes(text, pipeline, allow_unregistered=False, filename="<input>"):
     return _mlir().run_passes(text, pipeline, allow_unregistered, filename)
 
 
+def _run_with_report(text, before, report=(), after=(), filename="<input>"):
+    """run_passes of the passes `before`, ``ckpt-report`` (with the options
+    `report`, its JSON written to a temporary file), then the passes
+    `after`. Returns (the printed module, the report: a list with one dict
+    per planned step)."""
+    import json
+    import os
+    import tempfile
+    fd, path = tempfile.mkstemp(suffix=".json", prefix="ckpt-report-")
+    os.close(fd)
+    try:
+        reporting = "ckpt-report{" + " ".join([f"output={path}", *report]) + "}"
+        out, _ = run_passes(text, ",".join([*before, reporting, *after]), filename=filename)
+        with open(path) as f:
+            return out, json.load(f)
+    finally:
+        os.unlink(path)
+
+
 def _option(value):
     text = str(value)
     if any(c in text for c in " {}'\""):
@@ -243,9 +262,6 @@ def optimize(text, budget, strategy="optimal", device="h100", slots=500,
     feasible budget, and the error's ``least_feasible_bytes`` holds it in
     bytes, ready to be passed back as ``budget``; None for other errors).
     """
-    import json
-    import os
-    import tempfile
     plan = [f"budget={_option(budget)}", f"strategy={_option(strategy)}",
             f"device={_option(device)}", f"slots={int(slots)}", f"fit={_option(fit)}"]
     common = [f"device={_option(device)}", f"slots={int(slots)}"]
@@ -254,20 +270,11 @@ def optimize(text, budget, strategy="optimal", device="h100", slots=500,
         common.append(f"profile={_option(profile)}")
     if lower not in (None, "cpu", "nvptx"):
         raise ValueError(f"lower must be None, 'cpu' or 'nvptx', not {lower!r}")
-    fd, report_path = tempfile.mkstemp(suffix=".json", prefix="ckpt-report-")
-    os.close(fd)
-    try:
-        passes = ["ckpt-wrap-step", "ckpt-plan{" + " ".join(plan) + "}",
-                  "ckpt-report{" + " ".join([f"output={report_path}"] + common) + "}",
-                  "ckpt-rematerialize", "ckpt-insert-frees"]
-        if lower:
-            passes.append(f"ckpt-lower-to-{lower}")
-        out, _ = run_passes(text, ",".join(passes), filename=filename)
-        with open(report_path) as f:
-            report = json.load(f)
-    finally:
-        os.unlink(report_path)
-    return out, report
+    after = ["ckpt-rematerialize", "ckpt-insert-frees"]
+    if lower:
+        after.append(f"ckpt-lower-to-{lower}")
+    return _run_with_report(text, ["ckpt-wrap-step", "ckpt-plan{" + " ".join(plan) + "}"],
+                            common, after, filename)
 
 
 __all__ += ["PipelineError", "compile_step", "optimize", "run_passes"]

@@ -180,22 +180,14 @@ def load_source(source):
 
 def _plan(wrapped, budget, device, slots):
     """ckpt-plan (optimal) + ckpt-report on the wrapped step at `budget`:
-    (the #ckpt.plan's numbers, the report of the first step). Raises
-    ckpt.PipelineError when the budget is infeasible."""
-    fd, path = tempfile.mkstemp(suffix=".json", prefix="ckpt-experiments-")
-    os.close(fd)
-    try:
-        out, _ = ckpt.run_passes(
-            wrapped, f"ckpt-plan{{budget={budget} strategy=optimal fit=simulation "
-                     f"device={device} slots={slots}}},"
-                     f"ckpt-report{{output={path} device={device} slots={slots}}}")
-        with open(path) as f:
-            data = json.load(f)
-    finally:
-        os.unlink(path)
+    (the plan's numbers, remat.plan_numbers, and the report of the first
+    step). Raises ckpt.PipelineError when the budget is infeasible."""
+    _, data = ckpt._run_with_report(
+        wrapped, [f"ckpt-plan{{budget={budget} strategy=optimal fit=simulation "
+                  f"device={device} slots={slots}}}"], [f"device={device}", f"slots={slots}"])
     if not data:
         raise ValueError("no ckpt.step with a ckpt.loss in the input")
-    return remat.plan_numbers(out), data[0]
+    return remat.plan_numbers(data), data[0]
 
 
 def step_sweep(text, points, device="h100", slots=500):
@@ -258,7 +250,9 @@ def planning_time(text, device, slots):
         planned, _ = ckpt.run_passes(
             wrapped, f"ckpt-plan{{budget={budget} device={device} slots={slots}}}")
         seconds = time.perf_counter() - start
-        return seconds, remat.plan_numbers(planned)["budget"]
+        # The budget in bytes, from ckpt-report (run after the timed plan).
+        _, report = ckpt._run_with_report(planned, [], [remat.REPORT_OPTIONS])
+        return seconds, remat.plan_numbers(report)["budget"]
     try:
         return plan("50%")
     except ckpt.PipelineError as e:

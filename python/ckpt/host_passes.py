@@ -146,10 +146,10 @@ def planned_step(step, budget, tmp):
     entry = re.search(r"ckpt\.step @(\w+)", open(wrapped).read()).group(1)
     base = execute(wrapped, entry, tmp)
     try:
-        planned, _, bytes_ = plan(wrapped, budget, tmp)
+        planned, _, numbers = plan(wrapped, budget, tmp)
     except Infeasible as e:
-        planned, _, bytes_ = plan(wrapped, str(e.least), tmp)
-    return planned, bytes_, base, entry
+        planned, _, numbers = plan(wrapped, str(e.least), tmp)
+    return planned, numbers["budget"], base, entry
 
 
 def main(argv=None):

@@ -179,7 +179,8 @@ def ckpt_outputs(tmp, entry, seed):
 
 def check(step, budget, seed, tmp, barriers=True):
     wrapped = wrap(step, tmp)
-    planned, _, budget_bytes = plan(wrapped, budget, tmp)
+    planned, _, numbers = plan(wrapped, budget, tmp)
+    budget_bytes = numbers["budget"]
     src, barriers = iree_input(planned, tmp, barriers)
     plain = generic_input(wrapped, tmp)
     added = contractions(src) - contractions(plain)

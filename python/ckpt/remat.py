@@ -70,50 +70,57 @@ def execute(mlir, entry, tmp, lower="--ckpt-lower-to-cpu", repeat=1, seed=7,
 # "... the least feasible budget is 13153337344 B (12.25 GiB)" or "... is 80 B";
 # with offload=auto, "... the least feasible budget with offloading is 48 B;
 # of recomputation alone 80 B" (the first: the least budget that plans).
+# Read from the message: ckpt-opt refuses the budget with no structured form
+# of it (ckpt-report needs a plan; in process, ckpt.PipelineError carries it
+# as least_feasible_bytes).
 LEAST_FEASIBLE = re.compile(r"the least feasible budget (?:with offloading )?is (\d+) B")
 
 
-# The numbers of a printed #ckpt.plan (times in decimal or hexadecimal).
-PLAN_NUMBERS = re.compile(r"#ckpt\.plan<[^>]*?budget = (\d+), peak = (\d+), "
-                          r"time = ([-+.\dEe0-9xXa-fA-FpP]+), store_all_peak = (\d+), "
-                          r"store_all_time = ([-+.\dEe0-9xXa-fA-FpP]+)")
+# What ckpt-report is asked for beside each plan: the plan's numbers, not
+# the least budgets or lower bounds (which plan again).
+REPORT_OPTIONS = "least=false lower-bound=false"
 
 
-def _float(text):
-    return float.fromhex(text) if text.lower().startswith(("0x", "-0x")) else float(text)
+def report_flag(path):
+    """The ckpt-opt argument that writes ckpt-report's JSON to `path` (after
+    a --ckpt-plan=...; nothing planned again)."""
+    return f"--ckpt-report=output={path} {REPORT_OPTIONS}"
 
 
-# With offload=auto: the plan's copies, `transfers = [[...], [...]]`, and
-# the host peak (both left out when nothing moves).
-PLAN_TRANSFERS = re.compile(r"#ckpt\.plan<[^>]*?transfers = \[(\[[-\d, ]*\](?:, \[[-\d, ]*\])*)\]")
-PLAN_HOST_PEAK = re.compile(r"#ckpt\.plan<[^>]*?host_peak = (\d+)")
+def read_report(path):
+    """The JSON ckpt-report wrote to `path` (a list, one entry per step)."""
+    with open(path) as f:
+        return json.load(f)
 
 
-def plan_numbers(text):
+def plan_numbers(report):
     """{budget, peak, time, store_all_peak, store_all_time, transfers (how
-    many values move to host memory), host_peak} of the first #ckpt.plan in
-    `text`; raises Failure when there is none."""
-    m = PLAN_NUMBERS.search(text)
-    if not m:
-        raise Failure("no #ckpt.plan in the output")
-    b, peak, t, store_peak, store_t = m.groups()
-    transfers = PLAN_TRANSFERS.search(text)
-    host = PLAN_HOST_PEAK.search(text)
-    return {"budget": int(b), "peak": int(peak), "time": _float(t),
-            "store_all_peak": int(store_peak), "store_all_time": _float(store_t),
-            "transfers": transfers.group(1).count("[") if transfers else 0,
-            "host_peak": int(host.group(1)) if host else 0}
+    many values move to host memory), host_peak} of the first planned step
+    of `report`, ckpt-report's JSON (its list, or one step's entry): the
+    numbers of the step's #ckpt.plan. Raises Failure when there is none."""
+    entry = report[0] if isinstance(report, list) and report else report
+    if not isinstance(entry, dict) or "plan" not in entry:
+        raise Failure("no planned step in the report")
+    chosen, store_all = entry["plan"], entry["store_all"]
+    return {"budget": entry["budget_bytes"], "peak": chosen["peak_bytes"],
+            "time": float(chosen["time_s"]),
+            "store_all_peak": store_all["peak_bytes"],
+            "store_all_time": float(store_all["time_s"]),
+            "transfers": len(chosen.get("transfers", [])),
+            "host_peak": chosen.get("host_peak_bytes", 0)}
 
 
 def plan(wrapped, budget, tmp, options="", flags=()):
     """ckpt-plan at `budget` (ckpt-plan's syntax: "70%", "1024"); returns
-    (planned file, its text, the budget in bytes). `flags`: more ckpt-opt
-    arguments (passes after the plan, printing options). Raises Infeasible
-    when the error names the least feasible budget, Failure otherwise."""
+    (planned file, its text, its numbers: plan_numbers of the ckpt-report
+    written beside it). `flags`: more ckpt-opt arguments (passes after the
+    plan, printing options). Raises Infeasible when the error names the
+    least feasible budget, Failure otherwise."""
     planned = os.path.join(tmp, "planned.mlir")
+    report = os.path.join(tmp, "planned.json")
     spec = f"budget={budget}" + (f" {options}" if options else "")
-    p = subprocess.run(["ckpt-opt", wrapped, f"--ckpt-plan={spec}", *flags, "-o", planned],
-                       capture_output=True, text=True)
+    p = subprocess.run(["ckpt-opt", wrapped, f"--ckpt-plan={spec}", report_flag(report),
+                        *flags, "-o", planned], capture_output=True, text=True)
     if p.returncode:
         least = LEAST_FEASIBLE.search(p.stderr)
         if not least:
@@ -122,7 +129,7 @@ def plan(wrapped, budget, tmp, options="", flags=()):
         raise Infeasible(int(least.group(1)), p.stderr.strip())
     with open(planned) as f:
         text = f.read()
-    return planned, text, plan_numbers(text)["budget"]
+    return planned, text, plan_numbers(read_report(report))
 
 
 def rewrite(planned, tmp):
@@ -130,6 +137,8 @@ def rewrite(planned, tmp):
     predicted peak: the memory simulation ckpt-print-analysis reports)."""
     rewritten = os.path.join(tmp, "rewritten.mlir")
     run(["ckpt-opt", planned, "--ckpt-rematerialize", "--ckpt-insert-frees", "-o", rewritten])
+    # The simulation of the rewritten step is in ckpt-print-analysis's remark
+    # only (ckpt-report evaluates a plan, not a rewritten step): read from it.
     remarks = run(["ckpt-opt", rewritten, "--ckpt-print-analysis", "-o", os.devnull]).stderr
     return rewritten, int(re.findall(r"forward ops: .*peak (\d+) B at", remarks)[-1])
 

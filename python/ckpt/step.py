@@ -25,7 +25,7 @@ from the `seed` given to the call.
 import math
 import weakref
 
-from . import remat
+from . import _run_with_report, remat
 
 __all__ = ["compile_step", "CompiledStep"]
 
@@ -214,13 +214,13 @@ def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
     mlir = _mlir()
     plan = f"budget={_option(budget)} device=cpu" + (f" {options}" if options else "")
     try:
-        planned, _ = mlir.run_passes(text, f"ckpt-wrap-step,ckpt-plan{{{plan}}}",
-                                     filename=info["name"])
+        planned, report = _run_with_report(text, ["ckpt-wrap-step", f"ckpt-plan{{{plan}}}"],
+                                           [remat.REPORT_OPTIONS], filename=info["name"])
     except mlir.PipelineError as e:
         if e.least_feasible_bytes is not None:
             raise remat.Infeasible(e.least_feasible_bytes, str(e)) from None
         raise
-    numbers = remat.plan_numbers(planned)
+    numbers = remat.plan_numbers(report)
     lower = "ckpt-lower-to-cpu" + ("" if kernels == "loops" else f"{{kernels={kernels}}}")
     engine = mlir.CompiledStep(planned, f"ckpt-rematerialize,ckpt-insert-frees,{lower}",
                                info["name"], int(opt_level), cpu, info["name"],

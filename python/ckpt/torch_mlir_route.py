@@ -33,7 +33,7 @@ import re
 import sys
 import tempfile
 
-from .remat import Failure, Infeasible, execute, plan, plan_numbers, run, wrap
+from .remat import Failure, Infeasible, execute, plan, run, wrap
 
 
 def export(model_name, batch, loss, out):
@@ -101,10 +101,10 @@ def check(model_name, batch, budget, loss, seed, tmp, keep=None):
     base = execute(wrapped, entry, tmp, seed=seed, print_outputs=True)
     worst = eager(gm, args, base["outputs"], seed)
     try:
-        planned, text, budget_bytes = plan(wrapped, budget, tmp)
+        planned, _, numbers = plan(wrapped, budget, tmp)
     except Infeasible as e:
-        planned, text, budget_bytes = plan(wrapped, str(e.least), tmp)
-    predicted = plan_numbers(text)["peak"]
+        planned, _, numbers = plan(wrapped, str(e.least), tmp)
+    budget_bytes, predicted = numbers["budget"], numbers["peak"]
     rewritten = os.path.join(tmp, "rewritten.mlir")
     run(["ckpt-opt", planned, "--ckpt-rematerialize", "--ckpt-insert-frees",
          "-o", rewritten])

@@ -357,17 +357,18 @@ def plan_only(wrapped, budget, tmp):
 
 def plan_or_least(wrapped, budget, tmp):
     """ckpt-plan at `budget`, or at the least feasible budget the error
-    names when `budget` is infeasible: (planned file, its text, the budget
-    in bytes, whether it is the least, the seconds of both plans)."""
+    names when `budget` is infeasible: (planned file, the plan's numbers
+    (ckpt.remat.plan_numbers), whether it is the least budget, the seconds
+    of both plans)."""
     from ckpt import remat
     start = time.perf_counter()
     least = False
     try:
-        planned, text, nbytes = remat.plan(wrapped, budget, tmp)
+        planned, _, numbers = remat.plan(wrapped, budget, tmp)
     except remat.Infeasible as e:
         least = True
-        planned, text, nbytes = remat.plan(wrapped, str(e.least), tmp)
-    return planned, text, nbytes, least, time.perf_counter() - start
+        planned, _, numbers = remat.plan(wrapped, str(e.least), tmp)
+    return planned, numbers, least, time.perf_counter() - start
 
 
 def plan_and_run(wrapped, name, budget, base, tmp):
@@ -379,7 +380,8 @@ def plan_and_run(wrapped, name, budget, base, tmp):
     predicted one). Returns (ckpt-run's JSON, the budget in bytes, whether
     it is the least budget, the plan's seconds)."""
     from ckpt import remat
-    planned, _, nbytes, least, seconds = plan_or_least(wrapped, budget, tmp)
+    planned, numbers, least, seconds = plan_or_least(wrapped, budget, tmp)
+    nbytes = numbers["budget"]
     rewritten, predicted = remat.rewrite(planned, tmp)
     measured = remat.execute(rewritten, f"{name}_step", tmp, seed=SEED)
     remat.check(base, measured, nbytes, predicted)

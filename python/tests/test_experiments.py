@@ -15,15 +15,17 @@ from ckpt import experiments, remat
 
 def _ckpt_opt(path, plan):
     """`ckpt-opt PATH --ckpt-wrap-step --ckpt-plan=PLAN` as a process: the
-    #ckpt.plan's numbers, or the least feasible budget its error names."""
-    p = subprocess.run(["ckpt-opt", path, "--ckpt-wrap-step", f"--ckpt-plan={plan}"],
+    plan's numbers (its ckpt-report, on standard output), or the least
+    feasible budget its error names."""
+    p = subprocess.run(["ckpt-opt", path, "--ckpt-wrap-step", f"--ckpt-plan={plan}",
+                        remat.report_flag("-"), "-o", os.devnull],
                        capture_output=True, text=True)
     if p.returncode:
         # "... is 46.75 KiB (47872 B)" or "... is 47872 B (46.75 KiB)".
         m = re.search(r"least feasible budget is (?:(\d+) B|[^(\n]*\((\d+) B\))", p.stderr)
         assert m, p.stderr
         return int(m.group(1) or m.group(2))
-    return remat.plan_numbers(p.stdout)
+    return remat.plan_numbers(json.loads(p.stdout))
 
 
 @pytest.fixture(scope="module")

@@ -54,8 +54,8 @@ def _plan_and_rewrite(text, name):
             f.write(text)
         wrapped = remat.wrap(step, tmp)
         for budget in ("70%", "50%"):
-            planned, ptext, nbytes, least, seconds = me.plan_or_least(wrapped, budget, tmp)
-            numbers = remat.plan_numbers(ptext)
+            planned, numbers, least, seconds = me.plan_or_least(wrapped, budget, tmp)
+            nbytes = numbers["budget"]
             _, predicted = remat.rewrite(planned, tmp)
             assert numbers["peak"] <= nbytes, (budget, numbers)
             assert predicted == numbers["peak"], (budget, predicted, numbers)

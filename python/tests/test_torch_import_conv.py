@@ -453,3 +453,24 @@ def test_torchvision_mobilenet_v2_runs_and_plans(tmp_path):
     assert result["leaked_bytes"] == 0
     assert all(np.isfinite(o["values"]).all() for o in result["outputs"])
     _remat_identical(text, "mnv2", tmp_path)
+
+
+def test_handler_overrides_are_declared():
+    """An op has one handler: registering a second raises at import time
+    unless it names the one it replaces (`replaces=`), as ops_conv and
+    ops_conv3d do; the table keeps the handlers that won before."""
+    from ckpt.torch_import import ops, ops_conv, ops_conv3d, ops_structured
+    with pytest.raises(RuntimeError, match="has a handler already"):
+        ops._handler("convolution.default")(lambda *a: None)
+    with pytest.raises(RuntimeError, match="the handler registered is"):
+        ops._handler("convolution.default", replaces=ops_structured._h_convolution)(
+            lambda *a: None)
+    with pytest.raises(RuntimeError, match="the handler registered is none"):
+        ops._handler("no_such_op.default", replaces=ops_conv._h_convolution)(lambda *a: None)
+    with pytest.raises(RuntimeError, match="has a handler already"):
+        ops._ew("gelu.default")(lambda *a: None)
+    assert ops._HANDLERS["convolution.default"] is ops_conv3d._h_convolution
+    assert ops_conv3d._previous_forward is ops_conv._h_convolution
+    assert ops_conv._plain_convolution is ops_structured._h_convolution
+    assert ops._ELEMENTWISE["gelu.default"][0] is ops_conv._ew_gelu
+    assert "no_such_op.default" not in ops._HANDLERS

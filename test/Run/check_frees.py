@@ -219,12 +219,12 @@ def numbers(budget, plan_peak, predicted, m, n_frees):
 def check_budget(wrapped, entry, base, percent, mode, pipelines, tmp):
     """Returns True when the check passes at PERCENT%."""
     try:
-        planned, ptext, budget = remat.plan(wrapped, f"{percent}%", tmp)
+        planned, _, plan = remat.plan(wrapped, f"{percent}%", tmp)
         label = f"{percent}%"
     except remat.Infeasible as e:
-        planned, ptext, budget = remat.plan(wrapped, str(e.least), tmp)
+        planned, _, plan = remat.plan(wrapped, str(e.least), tmp)
         label = f"{percent}%->least"
-    plan_peak = remat.plan_numbers(ptext)["peak"]
+    budget, plan_peak = plan["budget"], plan["peak"]
     rewritten = os.path.join(tmp, "rewritten.mlir")
     remat.run(["ckpt-opt", planned, "--ckpt-rematerialize", "--ckpt-insert-frees",
                "-o", rewritten])

@@ -68,12 +68,11 @@ def main():
                 else:
                     budget = int(percent) * base["peak_bytes"] // 100
                 try:
-                    _, alone, _ = remat.plan(wrapped, budget, tmp, "device=cpu")
-                    alone_time = remat.plan_numbers(alone)["time"]
+                    alone_time = remat.plan(wrapped, budget, tmp, "device=cpu")[2]["time"]
                 except remat.Infeasible:
                     alone_time = None
                 try:
-                    planned, text, planned_budget = remat.plan(
+                    planned, _, numbers = remat.plan(
                         wrapped, budget, tmp, "device=cpu offload=auto")
                 except remat.Infeasible as e:
                     # Names the least budget of recomputation alone.
@@ -81,9 +80,8 @@ def main():
                         raise remat.Failure(f"{percent}%: refused: {e}") from None
                     print(f"INFEASIBLE {percent}% least={e.least}")
                     continue
-                numbers = remat.plan_numbers(text)
-                if planned_budget != budget:
-                    raise remat.Failure(f"the plan's budget {planned_budget} is not {budget}")
+                if numbers["budget"] != budget:
+                    raise remat.Failure(f"the plan's budget {numbers['budget']} is not {budget}")
                 if numbers["peak"] > budget:
                     raise remat.Failure(f"the plan's peak {numbers['peak']} is over {budget}")
                 if alone_time is not None and numbers["time"] > alone_time:

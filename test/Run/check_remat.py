@@ -27,7 +27,6 @@ steps themselves are ckpt.remat's, imported from the source tree (no built
 Python package needed). Usage: check_remat.py STEP.mlir ENTRY PERCENT...
 """
 import os
-import re
 import sys
 import tempfile
 
@@ -39,7 +38,8 @@ from ckpt import remat  # noqa: E402
 def run_at(wrapped, entry, base, spec, limit, tmp):
     """Plans at `spec`, rewrites, runs; checks against `limit` bytes.
     Returns the description line. Raises Infeasible or Failure."""
-    planned, _, budget = remat.plan(wrapped, spec, tmp)
+    planned, _, numbers = remat.plan(wrapped, spec, tmp)
+    budget = numbers["budget"]
     rewritten, predicted = remat.rewrite(planned, tmp)
     measured = remat.execute(rewritten, entry, tmp)
     line = (f"budget={budget} predicted={predicted} "
@@ -84,8 +84,7 @@ def main():
                 print(f"LEAST {least} {run_at(wrapped, entry, base, str(least), least, tmp)} "
                       "identical")
                 try:
-                    _, text, _ = remat.plan(wrapped, str(least - 1), tmp)
-                    below_peak = re.search(r"#ckpt.plan<[^>]*?peak = (\d+)", text).group(1)
+                    below_peak = remat.plan(wrapped, str(least - 1), tmp)[2]["peak"]
                     # Not tight: the descents of the least-budget search
                     # (docs/PLANNING.md) ran out first. The tests that pin
                     # BELOW lines reject this line.

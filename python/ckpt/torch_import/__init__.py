@@ -78,13 +78,15 @@ tracing the model, the ATen op, the module path (`blocks.0.attn`) and the
 source line; the command line prints the message and exits 1.
 """
 
-from .devices import DEVICES
 from .models import MODELS, build_model
 from .trace import load_user_model, user_inputs
 from .ops import EXECUTABLE_OPS
+# The op handlers register themselves as their modules are imported; a
+# handler that replaces another names it (`replaces=`), and its module
+# imports the replaced one's first, so the order here does not matter.
 from . import ops_structured, ops_tensor, ops_index  # noqa: F401  (register their op handlers)
-from . import ops_conv  # noqa: F401,E402  (after ops_structured: grouped and transposed convolutions)
-from . import ops_conv3d  # noqa: F401,E402  (after ops_conv: 3-D convolutions)
+from . import ops_conv  # noqa: F401,E402  (grouped and transposed convolutions)
+from . import ops_conv3d  # noqa: F401,E402  (3-D convolutions)
 from . import ops_attention  # noqa: F401,E402  (scaled_dot_product_attention)
 from . import ops_resize  # noqa: F401,E402  (F.interpolate: nearest, bilinear)
 from .api import import_module, import_module_info, main
@@ -99,7 +101,6 @@ __all__ = [
     "import_module",
     "import_module_info",
     "main",
-    "DEVICES",
     "StepPlanner",
     "TorchPlan",
     "torch_policy",

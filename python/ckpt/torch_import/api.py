@@ -7,10 +7,8 @@ import argparse
 import re
 import sys
 import time
-import warnings
 
 from .. import progress
-from .devices import DEVICES
 from .models import MODELS, SIZES, build_model
 from .policies import keep_nodes, parse_policy
 from .trace import _Scopes, _shape, _trace, load_user_model, select_output, user_inputs
@@ -23,7 +21,7 @@ from .losses import parse_loss
 # The public API.
 
 def import_module_info(module, example_inputs, target, loss="cross_entropy", name=None,
-                       device=None, tracing_mode="fake", dropout=False, keep=None,
+                       tracing_mode="fake", dropout=False, keep=None,
                        block_class=None, input_names=None, input_ranges=None,
                        locations=False, traced=None):
     """Like import_module, but returns (text, info): info holds the counts
@@ -41,7 +39,6 @@ def import_module_info(module, example_inputs, target, loss="cross_entropy", nam
     (not for the hand-written keep policies, which need the module scopes
     of a trace of their own)."""
     import torch
-    _ignored_device(device)
     if tracing_mode not in ("fake", "real"):
         raise ValueError("tracing_mode must be 'fake' or 'real'")
     if name is None:
@@ -147,20 +144,8 @@ def _with_ranges(text, ranges):
     return text[:start] + sig + text[end:]
 
 
-def _ignored_device(device):
-    """`device` is no longer used: opaque ops record their work
-    (#ckpt.work), which ckpt-opt times for the device a step is planned for.
-    Given, it is checked and a warning says so."""
-    if device is None:
-        return
-    if device not in DEVICES:
-        raise ValueError(f"unknown device '{device}'; known: {', '.join(DEVICES)}")
-    warnings.warn(f"device='{device}' is not used: opaque ops record their work "
-                  "(#ckpt.work) and ckpt-plan's device= times them", stacklevel=3)
-
-
 def import_module(module, example_inputs, target, loss="cross_entropy", name=None,
-                  device=None, tracing_mode="fake", dropout=False, keep=None,
+                  tracing_mode="fake", dropout=False, keep=None,
                   block_class=None):
     """The training step of `module` as MLIR text.
 
@@ -171,8 +156,6 @@ def import_module(module, example_inputs, target, loss="cross_entropy", name=Non
     target: cross_entropy: class probabilities [N, K] or class indices [N];
       mse: a tensor of the output's shape;
     name: the function is @<name>_step (default: the class name, lowercase);
-    device: not used (a warning says so): opaque ops record their work
-      (#ckpt.work), timed by ckpt-plan's device=;
     tracing_mode: 'fake' (shapes only) or 'real' (runs the model);
     dropout: keep dropout on. Each mask is then drawn by a counter-based
       generator (Philox4x32-10) keyed on (seed, mask number, element index),
@@ -186,8 +169,8 @@ def import_module(module, example_inputs, target, loss="cross_entropy", name=Non
       modules of class `block_class` (default: the repeated, numbered
       children of a container that cover the most of the forward).
     Raises ValueError when the step cannot be traced or translated."""
-    return import_module_info(module, example_inputs, target, loss, name, device,
-                              tracing_mode, dropout, keep, block_class)[0]
+    return import_module_info(module, example_inputs, target, loss, name, tracing_mode,
+                              dropout, keep, block_class)[0]
 
 
 def main(argv=None):
@@ -230,9 +213,6 @@ def main(argv=None):
                     help="cross_entropy (default), mse or nll_loss, with options: "
                     "cross_entropy:label_smoothing=0.1,ignore_index=0 (also 'indices': "
                     "class indices stay an integer argument), nll_loss:ignore_index=0")
-    ap.add_argument("--device", default=None, choices=sorted(DEVICES),
-                    help="not used (a warning says so): opaque ops record their "
-                    "work (#ckpt.work), timed by ckpt-plan's device=")
     ap.add_argument("--tracing", default="fake", choices=["fake", "real"])
     ap.add_argument("--dropout", action="store_true", help="keep dropout on: masks "
                     "drawn by Philox4x32-10 from (seed, mask, element), the seed the "
@@ -360,10 +340,6 @@ def _run(opts):
             if hf_spec:
                 raise ValueError("--output-field: hf: models are scored on their own loss")
             model = select_output(model, opts.output_field)
-        if opts.device is not None:
-            print(f"ckpt.torch_import: warning: --device {opts.device} is not used: "
-                  "opaque ops record their work (#ckpt.work) and ckpt-plan's "
-                  "device= times them", file=sys.stderr)
         line.step("tracing and translating")
         text, info = import_module_info(model, x, target, opts.loss, name=name,
                                         tracing_mode=opts.tracing,

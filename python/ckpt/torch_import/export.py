@@ -443,8 +443,7 @@ class StepPlanner:
             wrapped = os.path.join(d, "wrapped.mlir")
             with open(wrapped, "w") as f:
                 f.write(self.wrapped)
-            path, planned, _ = remat.plan(wrapped, budget, d, options, flags=LOCATED)
-            numbers = remat.plan_numbers(planned)
+            path, _, numbers = remat.plan(wrapped, budget, d, options, flags=LOCATED)
             rewritten = os.path.join(d, "rewritten.mlir")
             remat.run(["ckpt-opt", path, "--ckpt-rematerialize", *LOCATED, "-o", rewritten])
             with open(rewritten) as f:

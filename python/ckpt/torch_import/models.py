@@ -11,6 +11,12 @@ import math
 # Built-in small models (executable end to end on the CPU).
 
 def _tiny_models():
+    """The classes of the small built-in models: (TinyResNet, TinyMLP,
+    TinyTransformer, GPT)."""
+    return (_tiny_resnet(),) + _tiny_mlp_and_transformer() + (_gpt(),)
+
+
+def _tiny_resnet():
     import torch
     from torch import nn
 
@@ -54,6 +60,13 @@ def _tiny_models():
             x = self.block2(self.block1(x))
             return self.fc(torch.flatten(self.avg(x), 1))
 
+    return TinyResNet
+
+
+def _tiny_mlp_and_transformer():
+    import torch
+    from torch import nn
+
     class TinyMLP(nn.Module):
         """Linear -> tanh -> Linear -> relu -> Linear (with biases)."""
 
@@ -87,6 +100,13 @@ def _tiny_models():
             x = x + self.proj(att @ v)
             x = x + self.mlp2(torch.nn.functional.gelu(self.mlp1(self.ln2(x))))
             return self.head(x.mean(dim=1))
+
+    return TinyMLP, TinyTransformer
+
+
+def _gpt():
+    import torch
+    from torch import nn
 
     class GPTBlock(nn.Module):
         """Pre-LayerNorm causal self-attention (nn.MultiheadAttention with a
@@ -138,7 +158,7 @@ def _tiny_models():
             x = self.ln(self.blocks(x))
             return self.head(x).flatten(0, 1)
 
-    return TinyResNet, TinyMLP, TinyTransformer, GPT
+    return GPT
 
 
 def _llama_models():
@@ -372,7 +392,7 @@ def build_model(name, classes=None, image=None, batch=1, seed=0, **sizes):
     torch.manual_seed(seed)
     if name in GPTS:
         c = _sizes(name, GPTS[name], sizes)
-        GPT = _tiny_models()[3]
+        GPT = _gpt()
         model = GPT(c["vocab"], c["width"], c["heads"], c["seq"], c["layers"])
         x = torch.randint(0, c["vocab"], (batch, c["seq"]), generator=gen)
         return model, x, torch.randint(0, c["vocab"], (batch * c["seq"],), generator=gen)

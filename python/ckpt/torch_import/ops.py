@@ -83,22 +83,46 @@ class _Unsupported(Exception):
     """This op (with these arguments) has no executable lowering here."""
 
 
-_ELEMENTWISE = {}
-_HANDLERS = {}
+_ELEMENTWISE = {}    # op name -> (body, cmp)
+_HANDLERS = {}       # op name -> handler(translator, node, base name, metas)
 
 
-def _handler(*names):
+def _register(table, name, fn, entry, replaces):
+    """table[name] = entry: the op `name` gets `fn`. One registration per
+    op: a second raises, unless it names the function it replaces
+    (`replaces`, which must be the one registered now), so that an override
+    is declared where it is made and a change of import order is caught at
+    import time."""
+    old = table.get(name)
+    old = old[0] if isinstance(old, tuple) else old
+    if replaces is None and old is not None:
+        raise RuntimeError(f"{fn.__module__}.{fn.__qualname__}: {name} has a handler "
+                           f"already ({old.__module__}.{old.__qualname__}); pass "
+                           f"replaces=<it> to replace it")
+    if replaces is not None and old is not replaces:
+        now = "none" if old is None else f"{old.__module__}.{old.__qualname__}"
+        raise RuntimeError(f"{fn.__module__}.{fn.__qualname__}: replaces "
+                           f"{replaces.__module__}.{replaces.__qualname__} for {name}, "
+                           f"but the handler registered is {now}")
+    table[name] = entry
+
+
+def _handler(*names, replaces=None):
+    """Registers the decorated function as the handler of the ATen ops
+    `names`; `replaces`: the handler it replaces (see _register)."""
     def deco(fn):
         for n in names:
-            _HANDLERS[n] = fn
+            _register(_HANDLERS, n, fn, fn, replaces)
         return fn
     return deco
 
 
-def _ew(*names, cmp=False):
+def _ew(*names, cmp=False, replaces=None):
+    """Registers the decorated function as the elementwise body of the ATen
+    ops `names`; `replaces`: the body it replaces (see _register)."""
     def deco(fn):
         for n in names:
-            _ELEMENTWISE[n] = (fn, cmp)
+            _register(_ELEMENTWISE, n, fn, (fn, cmp), replaces)
         return fn
     return deco
 
@@ -194,7 +218,7 @@ for _n, _f in (("exp", "exp"), ("log", "log"), ("tanh", "tanh"), ("sqrt", "sqrt"
                ("rsqrt", "rsqrt"), ("erf", "erf"), ("sin", "sin"), ("cos", "cos"),
                ("floor", "floor"), ("ceil", "ceil"), ("log1p", "log1p"),
                ("expm1", "expm1"), ("log2", "log2"), ("exp2", "exp2")):
-    _ELEMENTWISE[f"{_n}.default"] = (_unary_math(_f), False)
+    _ew(f"{_n}.default")(_unary_math(_f))
 
 
 @_ew("abs.default")
@@ -353,8 +377,7 @@ def _cmp_body(pred):
 
 
 for _p in ("eq", "ne", "lt", "le", "gt", "ge"):
-    _ELEMENTWISE[f"{_p}.Tensor"] = (_cmp_body(_p), True)
-    _ELEMENTWISE[f"{_p}.Scalar"] = (_cmp_body(_p), True)
+    _ew(f"{_p}.Tensor", f"{_p}.Scalar", cmp=True)(_cmp_body(_p))
 
 
 @_ew("logical_not.default", "bitwise_not.default")

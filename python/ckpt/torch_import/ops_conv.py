@@ -28,8 +28,10 @@ filter gradient the filter-gradient construction with the roles of input
 and output gradient exchanged.
 
 The ungrouped, untransposed cases stay with ops_structured's handlers (the
-handlers here call them); this module is imported after it and replaces its
-registrations of `convolution` and `convolution_backward`.
+handlers here call them); the handlers here replace its registrations of
+`convolution` and `convolution_backward` (declared: `replaces=`), and
+ops_tensor's of `as_strided` and `as_strided_scatter`, and ops.py's GELU
+bodies, likewise.
 
 Part of ckpt.torch_import (see its docstring).
 """
@@ -37,9 +39,10 @@ Part of ckpt.torch_import (see its docstring).
 import math
 
 from .emit import _T, _is_float, _numel
-from .ops import (_ELEMENTWISE, _HANDLERS, EXECUTABLE_OPS, _Unsupported, _ew, _handler, _ints,
-                  _meta)
+from .ops import EXECUTABLE_OPS, _Unsupported, _ew, _handler, _ints, _meta
+from .ops import _ew_gelu as _gelu_erf, _ew_gelu_backward as _gelu_erf_backward
 from . import ops_structured as _structured
+from . import ops_tensor as _tensor
 from .ops_structured import _add_bias, _dilate_pad
 
 
@@ -194,7 +197,7 @@ _plain_convolution = _structured._h_convolution
 _plain_convolution_backward = _structured._h_convolution_backward
 
 
-@_handler("convolution.default")
+@_handler("convolution.default", replaces=_plain_convolution)
 def _h_convolution(tr, node, base, metas):
     a = node.args
     stride, padding, dilation = _ints(a[3]), _ints(a[4]), _ints(a[5])
@@ -220,7 +223,7 @@ def _h_convolution(tr, node, base, metas):
     return res
 
 
-@_handler("convolution_backward.default")
+@_handler("convolution_backward.default", replaces=_plain_convolution_backward)
 def _h_convolution_backward(tr, node, base, metas):
     a = node.args
     stride, padding, dilation = _ints(a[4]), _ints(a[5]), _ints(a[6])
@@ -296,20 +299,14 @@ def _contiguous_reinterpretation(node, base_shape, size, stride, offset):
     return True
 
 
-_prev_as_strided = _HANDLERS.get("as_strided.default")
-_prev_as_strided_scatter = _HANDLERS.get("as_strided_scatter.default")
+_prev_as_strided = _tensor._h_as_strided
+_prev_as_strided_scatter = _tensor._h_as_strided_scatter
 
 
-def _call_prev(prev, tr, node, base, metas):
-    if prev is None:
-        raise _Unsupported()
-    return prev(tr, node, base, metas)
-
-
-@_handler("as_strided.default")
+@_handler("as_strided.default", replaces=_prev_as_strided)
 def _h_as_strided(tr, node, base, metas):
     try:
-        return _call_prev(_prev_as_strided, tr, node, base, metas)
+        return _prev_as_strided(tr, node, base, metas)
     except _Unsupported:
         pass
     x = tr.mat(node.args[0], base + "_x")
@@ -320,10 +317,10 @@ def _h_as_strided(tr, node, base, metas):
     return tr.em.reshape(x, tuple(size), base)
 
 
-@_handler("as_strided_scatter.default")
+@_handler("as_strided_scatter.default", replaces=_prev_as_strided_scatter)
 def _h_as_strided_scatter(tr, node, base, metas):
     try:
-        return _call_prev(_prev_as_strided_scatter, tr, node, base, metas)
+        return _prev_as_strided_scatter(tr, node, base, metas)
     except _Unsupported:
         pass
     x_shape = _meta(node.args[0])[0][0]
@@ -344,9 +341,6 @@ def _h_as_strided_scatter(tr, node, base, metas):
 _SQRT_2_PI = math.sqrt(2.0 / math.pi)
 _GELU_C = 0.044715
 
-_gelu_erf, _ = _ELEMENTWISE["gelu.default"]
-_gelu_erf_backward, _ = _ELEMENTWISE["gelu_backward.default"]
-
 
 def _gelu_tanh_inner(r, x, dt):
     x3 = r.mul(r.mul(x, x, dt), x, dt)
@@ -354,7 +348,7 @@ def _gelu_tanh_inner(r, x, dt):
     return r.math("tanh", u, dt)
 
 
-@_ew("gelu.default")
+@_ew("gelu.default", replaces=_gelu_erf)
 def _ew_gelu(r, a, dt, kw):
     if kw.get("approximate", "none") != "tanh":
         return _gelu_erf(r, a, dt, kw)
@@ -363,7 +357,7 @@ def _ew_gelu(r, a, dt, kw):
     return r.mul(r.mul(r.scalar(0.5, dt), x, dt), r.add(r.scalar(1, dt), t, dt), dt)
 
 
-@_ew("gelu_backward.default")
+@_ew("gelu_backward.default", replaces=_gelu_erf_backward)
 def _ew_gelu_backward(r, a, dt, kw):
     if kw.get("approximate", "none") != "tanh":
         return _gelu_erf_backward(r, a, dt, kw)
@@ -382,8 +376,9 @@ def _ew_gelu_backward(r, a, dt, kw):
 # ---------------------------------------------------------------------------
 # Hardswish and Hardsigmoid (MobileNetV3). The tracer decomposes the
 # functional forms; the in-place ones (nn.Hardswish(inplace=True):
-# hardswish_) reach the importer as ops, and so may their backwards. Only
-# registered where ops.py has no body of its own.
+# hardswish_) reach the importer as ops, and so may their backwards. ops.py
+# has no body of its own for them (one there would make this registration
+# raise).
 
 def _relu6_of_x_plus_3(r, x, dt):
     t = r.add(x, r.scalar(3, dt), dt)
@@ -420,8 +415,7 @@ for _op, _fn in (("hardswish.default", _ew_hardswish),
                  ("hardswish_backward.default", _ew_hardswish_backward),
                  ("hardsigmoid.default", _ew_hardsigmoid),
                  ("hardsigmoid_backward.default", _ew_hardsigmoid_backward)):
-    if _op not in _ELEMENTWISE:
-        _ELEMENTWISE[_op] = (_fn, False)
+    _ew(_op)(_fn)
     if _op not in EXECUTABLE_OPS:
         EXECUTABLE_OPS.append(_op)
 

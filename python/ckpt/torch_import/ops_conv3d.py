@@ -17,19 +17,19 @@ w [F, C, KD, KH, KW]:
     gradient at (n, f, od, oh, ow);
   * bias gradient: a sum over (n, od, oh, ow).
 
-Grouped or transposed 3-D convolutions are not translated (opaque). This
-module is imported after ops_conv: its handlers take 5-D convolutions and
-pass every other to the handlers they replace.
+Grouped or transposed 3-D convolutions are not translated (opaque). The
+handlers here replace ops_conv's (declared: `replaces=`; importing this
+module imports ops_conv first): they take 5-D convolutions and pass every
+other to ops_conv's.
 
 Part of ckpt.torch_import (see its docstring).
 """
 
 from .emit import _T, _is_float
-from .ops import _HANDLERS, _Unsupported, _handler, _ints, _meta
+from .ops import _Unsupported, _handler, _ints, _meta
+from .ops_conv import _h_convolution as _previous_forward
+from .ops_conv import _h_convolution_backward as _previous_backward
 from .ops_structured import _add_bias
-
-_previous_forward = _HANDLERS["convolution.default"]
-_previous_backward = _HANDLERS["convolution_backward.default"]
 
 _IDS = ["d0", "d1", "d2", "d3", "d4"]
 
@@ -88,7 +88,7 @@ def _conv_args(a, first):
     return stride, padding, dilation, a[first + 3], a[first + 5]
 
 
-@_handler("convolution.default")
+@_handler("convolution.default", replaces=_previous_forward)
 def _h_convolution(tr, node, base, metas):
     a = node.args
     shape, dt = metas[0]
@@ -105,7 +105,7 @@ def _h_convolution(tr, node, base, metas):
     return res
 
 
-@_handler("convolution_backward.default")
+@_handler("convolution_backward.default", replaces=_previous_backward)
 def _h_convolution_backward(tr, node, base, metas):
     a = node.args
     xshape = _meta(a[1])[0][0]

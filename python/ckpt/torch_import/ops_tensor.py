@@ -9,7 +9,7 @@ import math
 
 from .trace import _is_view
 from .emit import _T, _is_float, _numel
-from .ops import _HANDLERS, _Unsupported, _handler, _opname
+from .ops import _Unsupported, _handler, _opname
 from .ops_index import clamp_index, note_range
 
 
@@ -462,4 +462,4 @@ for _n, _f in (("ones_like.default", lambda n: 1), ("zeros_like.default", lambda
                ("full.default", lambda n: n.args[1]),
                ("scalar_tensor.default", lambda n: n.args[0]),
                ("fill.Scalar", lambda n: n.args[1])):
-    _HANDLERS[_n] = _creation(_f)
+    _handler(_n)(_creation(_f))

@@ -106,39 +106,56 @@ def _as_tuple(x):
     return tuple(x) if isinstance(x, (tuple, list)) else (x,)
 
 
-class _Where:
-    """Where the model is while it runs: the path of the innermost module
-    whose forward is running (forward pre-hooks and hooks on every named
-    submodule, e.g. 'blocks.0.attn'), and whether the forward is over (the
-    backward is being traced). After an exception the path stays where the
-    exception left it."""
+class _ModuleHooks:
+    """Forward pre-hooks and hooks on every named submodule of a model
+    (paths such as 'blocks.0.attn'): `_enter(path, class name)` runs as a
+    module's forward starts, `_exit(path)` as it returns. The class name is
+    taken when attaching: functional_call may swap in a subclass while it
+    runs. The base of _Where and _Scopes."""
 
     def __init__(self):
-        self.stack = []          # (path, class name)
-        self.backward = False
         self._handles = []
 
     def attach(self, model):
         for path, mod in model.named_modules():
             if not path:
                 continue
-            # The class now: functional_call swaps in a subclass while it runs.
             self._handles.append(mod.register_forward_pre_hook(
-                lambda m, i, path=path, cls=type(mod).__name__:
-                    self.stack.append((path, cls))))
+                lambda m, i, path=path, cls=type(mod).__name__: self._enter(path, cls)))
             self._handles.append(mod.register_forward_hook(
                 lambda m, i, o, path=path: self._exit(path)))
         return self
-
-    def _exit(self, path):
-        while self.stack:
-            if self.stack.pop()[0] == path:
-                break
 
     def detach(self):
         for h in self._handles:
             h.remove()
         self._handles = []
+
+    def _enter(self, path, cls):
+        raise NotImplementedError
+
+    def _exit(self, path):
+        raise NotImplementedError
+
+
+class _Where(_ModuleHooks):
+    """Where the model is while it runs: the path of the innermost module
+    whose forward is running, and whether the forward is over (the backward
+    is being traced). After an exception the path stays where the exception
+    left it."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack = []          # (path, class name)
+        self.backward = False
+
+    def _enter(self, path, cls):
+        self.stack.append((path, cls))
+
+    def _exit(self, path):
+        while self.stack:
+            if self.stack.pop()[0] == path:
+                break
 
     def describe(self):
         if self.stack:
@@ -500,7 +517,7 @@ def _graph_len():
     return None
 
 
-class _Scopes:
+class _Scopes(_ModuleHooks):
     """Which module's forward created each node of a traced step.
 
     Forward hooks record, for every module call, the span of graph positions
@@ -510,25 +527,11 @@ class _Scopes:
     node of the first graph it was traced from."""
 
     def __init__(self):
+        super().__init__()
         self.spans = []         # (module path, class name, start, end)
         self.forward_end = None
         self.position = {}      # node of the final graph -> first-graph position
         self._open = []
-        self._handles = []
-
-    def attach(self, model):
-        for path, mod in model.named_modules():
-            if not path:
-                continue
-            self._handles.append(mod.register_forward_pre_hook(
-                lambda m, i, path=path: self._enter(path, type(m).__name__)))
-            self._handles.append(mod.register_forward_hook(
-                lambda m, i, o, path=path: self._exit(path)))
-
-    def detach(self):
-        for h in self._handles:
-            h.remove()
-        self._handles = []
 
     def _enter(self, path, cls):
         n = _graph_len()
@@ -555,7 +558,6 @@ def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False,
     (a _Scopes), records which module created each node."""
     import torch
     from torch._decomp import get_decompositions
-    from torch.func import functional_call
 
     aten = torch.ops.aten
     spec = parse_loss(loss)     # raises ValueError for an unknown loss
@@ -565,25 +567,85 @@ def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False,
         raise ValueError("the model has no parameters: there is nothing to train")
     names = [n for n, _ in named]
     inputs = _as_tuple(example_inputs)
+    own_loss = spec.kind == "model"
+    _check_arguments(inputs, target, own_loss)
+
+    # The output's shape, for checking the target (and class count): the
+    # model run on the meta device (shapes only). Where that fails, the trace
+    # below reports the error.
+    out_shape, why = _output_shape(model, inputs, own_loss)
+    if not own_loss:
+        target = _step_target(spec, target, out_shape, tracing_mode)
+
+    where = _Where()
+    step = _step_function(model, names, spec, len(inputs), where, scopes, dropout)
+    params = [p.detach().requires_grad_() for _, p in named]
+    targets = [] if own_loss else [target.detach()]
+
+    def args():
+        return [x.detach() for x in inputs] + targets + params
+
+    decomp = get_decompositions([getattr(aten, n) for n in _DECOMPOSED if hasattr(aten, n)])
+    if tracing_mode == "fake":
+        _register_meta_kernels()
+    start = time.perf_counter()
+    if scopes is not None:
+        scopes.attach(model)
+    where.attach(model)
+    try:
+        gm = _make_fx(step, args(), decomp, tracing_mode)
+    except Exception as e:  # noqa: BLE001
+        if why is not None and not _data_dependent(e):
+            # The model does not even run on its input (a wrong shape or type).
+            raise ValueError(f"cannot trace the training step: "
+                             f"{_run_error(why, inputs[0])}") from None
+        hint = (" (data-dependent or dynamic shapes are not supported)"
+                if _data_dependent(e) else "")
+        raise ValueError(f"cannot trace the training step{hint}: "
+                         f"{_failure(e, where)}") from None
+    finally:
+        where.detach()
+        if scopes is not None:
+            scopes.detach()
+    seconds = time.perf_counter() - start
+    functionalized = not _inplace_rewrite_is_safe(gm.graph)
+    if functionalized:
+        gm = _functionalized(gm, args(), tracing_mode, scopes)
+        seconds = time.perf_counter() - start
+    elif scopes is not None:
+        scopes.position = _positions(gm)
+    _share_constants(gm)
+    if spec.indices and out_shape is not None and len(out_shape) >= 2:
+        # Class indices: the target's valid values are [0, classes) (the
+        # index ops reach it through the loss's where(t != ignore_index)).
+        gm.meta["ckpt_target_classes"] = out_shape[1]
+    return (gm, names, [tuple(p.shape) for p in params], inputs, target, seconds,
+            functionalized)
+
+
+def _check_arguments(inputs, target, own_loss):
+    """Raises ValueError unless every example input is a tensor, and the
+    target is a tensor (None for a model computing its own loss)."""
+    import torch
     for i, x in enumerate(inputs):
         if not isinstance(x, torch.Tensor):
             raise ValueError(f"example input {i} is not a tensor")
-    own_loss = spec.kind == "model"
     if own_loss:
         if target is not None:
             raise ValueError("loss 'model' takes no target: the model computes its loss")
     elif not isinstance(target, torch.Tensor):
         raise ValueError("the target is not a tensor")
 
-    # The output's shape, for checking the target (and class count): the
-    # model run on the meta device (shapes only). Where that fails, the trace
-    # below reports the error.
-    out_shape, why = _output_shape(model, inputs, own_loss)
-    if own_loss:
-        pass
-    elif out_shape is None:
-        target = target.to(torch.float32) if target.is_floating_point() else target
-    elif spec.classes:
+
+def _step_target(spec, target, out_shape, tracing_mode):
+    """The target as the step takes it (float32, or int64 class indices with
+    `spec.indices`; class indices one-hot otherwise), checked against the
+    model's output shape `out_shape` (None when the model does not run: the
+    trace then reports why). Raises ValueError when they do not match."""
+    import torch
+    if out_shape is None:
+        return target.to(torch.float32) if target.is_floating_point() else target
+    if spec.classes:
         if len(out_shape) != 2:
             raise ValueError(f"{spec.kind} needs a [N, classes] output, the model "
                              f"gives {list(out_shape)}")
@@ -607,14 +669,20 @@ def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False,
             target = target.to(torch.float32)
     else:
         target = target.to(torch.float32)
-    if not own_loss and out_shape is not None and tuple(target.shape) != (
-            out_shape[:1] if spec.indices else out_shape):
+    if tuple(target.shape) != (out_shape[:1] if spec.indices else out_shape):
         raise ValueError(f"target of shape {list(target.shape)} for an output of "
                          f"shape {list(out_shape)}")
+    return target
 
-    n_in = len(inputs)
-    where = _Where()
 
+def _step_function(model, names, spec, n_in, where, scopes, dropout):
+    """The training step make_fx traces: (inputs..., target unless the model
+    computes its loss, parameters...) -> (loss, gradient of each parameter;
+    zeros where the loss does not depend on it). It tells `where` when the
+    backward starts, and `scopes` (when given) where the forward ends."""
+    import torch
+    from torch.func import functional_call
+    own_loss = spec.kind == "model"
     n_t = 0 if own_loss else 1
 
     def step(*args):
@@ -631,72 +699,44 @@ def _trace(module, example_inputs, target, loss, tracing_mode, dropout=False,
         grads = torch.autograd.grad(value, ps, allow_unused=True)
         return (value,) + tuple(g if g is not None else torch.zeros_like(p)
                                 for g, p in zip(grads, ps))
+    return step
 
-    params = [p.detach().requires_grad_() for _, p in named]
-    decomp = get_decompositions([getattr(aten, n) for n in _DECOMPOSED if hasattr(aten, n)])
-    if tracing_mode == "fake":
-        _register_meta_kernels()
-    start = time.perf_counter()
-    if scopes is not None:
-        scopes.attach(model)
-    where.attach(model)
+
+def _positions(gm):
+    """Each node of `gm`'s graph -> its position (the scopes' numbering)."""
+    return {node: i for i, node in enumerate(gm.graph.nodes)}
+
+
+def _functionalized(gm, args, tracing_mode, scopes):
+    """`gm` traced again on `args` through functorch's functionalize (its
+    in-place ops on views or inputs made functional). With `scopes`, each
+    node of the new graph takes the position (in `gm`) of the node it was
+    traced from."""
+    import torch
+    from torch.func import functionalize
+    first = _positions(gm) if scopes is not None else {}
+    origin = []   # (first position, start, end) in the new graph
+
+    class _Origins(torch.fx.Interpreter):
+        def run_node(self, n):
+            begin = _graph_len()
+            out = super().run_node(n)
+            if begin is not None:
+                origin.append((first[n], begin, _graph_len()))
+            return out
+
+    fn = gm if scopes is None else (lambda *a: _Origins(gm).run(*a))
     try:
-        targets = [] if own_loss else [target.detach()]
-        gm = _make_fx(step, [x.detach() for x in inputs] + targets + params,
-                      decomp, tracing_mode)
+        new = _make_fx(functionalize(fn), args, None, tracing_mode)
     except Exception as e:  # noqa: BLE001
-        if why is not None and not _data_dependent(e):
-            # The model does not even run on its input (a wrong shape or type).
-            raise ValueError(f"cannot trace the training step: "
-                             f"{_run_error(why, inputs[0])}") from None
-        hint = (" (data-dependent or dynamic shapes are not supported)"
-                if _data_dependent(e) else "")
-        raise ValueError(f"cannot trace the training step{hint}: "
-                         f"{_failure(e, where)}") from None
-    finally:
-        where.detach()
-        if scopes is not None:
-            scopes.detach()
-    seconds = time.perf_counter() - start
-    # The first graph's positions of its nodes (the scopes' numbering).
-    first = {node: i for i, node in enumerate(gm.graph.nodes)} if scopes is not None else {}
-    functionalized = not _inplace_rewrite_is_safe(gm.graph)
-    if functionalized:
-        from torch.func import functionalize
-        origin = []   # (first position, start, end) in the new graph
-
-        class _Origins(torch.fx.Interpreter):
-            def run_node(self, n):
-                begin = _graph_len()
-                out = super().run_node(n)
-                if begin is not None:
-                    origin.append((first[n], begin, _graph_len()))
-                return out
-
-        source = gm
-        fn = gm if scopes is None else (lambda *a: _Origins(source).run(*a))
-        try:
-            gm = _make_fx(functionalize(fn),
-                          [x.detach() for x in inputs] + targets + params,
-                          None, tracing_mode)
-        except Exception as e:  # noqa: BLE001
-            raise ValueError(f"cannot functionalize the traced step: "
-                             f"{_failure(e)}") from None
-        seconds = time.perf_counter() - start
-        if scopes is not None:
-            nodes = list(gm.graph.nodes)
-            for pos, begin, end in origin:
-                for node in nodes[begin:end]:
-                    scopes.position[node] = pos
-    elif scopes is not None:
-        scopes.position = first
-    _share_constants(gm)
-    if spec.indices and out_shape is not None and len(out_shape) >= 2:
-        # Class indices: the target's valid values are [0, classes) (the
-        # index ops reach it through the loss's where(t != ignore_index)).
-        gm.meta["ckpt_target_classes"] = out_shape[1]
-    return (gm, names, [tuple(p.shape) for p in params], inputs, target, seconds,
-            functionalized)
+        raise ValueError(f"cannot functionalize the traced step: "
+                         f"{_failure(e)}") from None
+    if scopes is not None:
+        nodes = list(new.graph.nodes)
+        for pos, begin, end in origin:
+            for node in nodes[begin:end]:
+                scopes.position[node] = pos
+    return new
 
 
 def _share_constants(gm):

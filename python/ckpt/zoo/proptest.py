@@ -52,7 +52,7 @@ import tempfile
 from .random_step import random_step
 
 
-from ..remat import Failure, Infeasible, execute as _execute, plan, plan_numbers, rewrite, wrap
+from ..remat import Failure, Infeasible, execute as _execute, plan, rewrite, wrap
 from ..remat import check as check_properties
 from ..host_passes import random_mix, through_host
 
@@ -73,14 +73,15 @@ def check_step(text, entry, percent, offload=False, host=None):
             raise Failure(f"the unplanned step leaks {base['leaked_bytes']} B")
         budget_opt, infeasible = f"{percent}%", False
         try:
-            planned, planned_text, budget = plan(wrapped, budget_opt, tmp, options)
+            planned, _, numbers = plan(wrapped, budget_opt, tmp, options)
         except Infeasible as e:
             infeasible, budget_opt = True, str(e.least)
             try:
-                planned, planned_text, budget = plan(wrapped, budget_opt, tmp, options)
+                planned, _, numbers = plan(wrapped, budget_opt, tmp, options)
             except (Infeasible, Failure) as again:
                 raise Failure(f"the least feasible budget named at {percent}%, "
                               f"{e.least} B, is infeasible: {again}") from None
+        budget = numbers["budget"]
         if host:
             mix, after_frees = host
             r = through_host(planned, entry, tmp, mix, budget, base, after_frees)
@@ -90,7 +91,7 @@ def check_step(text, entry, percent, offload=False, host=None):
         rewritten, predicted = rewrite(planned, tmp)
         m = _execute(rewritten, entry, tmp)
         try:
-            host = plan_numbers(planned_text)["host_peak"]
+            host = numbers["host_peak"]
             check_properties(base, m, budget, predicted, host)
         except Failure as e:
             raise Failure(f"budget {budget} B ({budget_opt}): {e}") from None
