@@ -399,3 +399,134 @@ TEST(OffloadPlanner, NeverSlowerThanRecomputationAlone) {
   EXPECT_GT(below, 0);
   EXPECT_GT(saved, 10);
 }
+
+TEST(Offload, OnePlanOnAFasterLink) {
+  // A plan (schedule and transfers) over a faster link, in every part (more
+  // bandwidth either way, less latency), takes no longer and needs no more
+  // device or host memory: its copies end earlier, so its waits come no
+  // later. The joint plans of random training chains.
+  std::mt19937 rng(5);
+  int plans = 0;
+  for (int round = 0; round < 60; ++round) {
+    Problem p =
+        randomChain(3 + static_cast<int>(rng() % 6), rng, round % 2 == 1);
+    int64_t peak = evaluate(p, identitySchedule(p)).peak;
+    for (int percent : {70, 50, 35, 25}) {
+      OffloadPlanOptions options;
+      options.budget = peak * percent / 100;
+      options.link = {32, 48, 0.5};
+      OffloadPlanResult r = planWithOffload(p, options);
+      if (!r.feasible || r.transfers.empty())
+        continue;
+      ++plans;
+      for (LinkSpec faster : {LinkSpec{64, 48, 0.5}, LinkSpec{32, 200, 0.5},
+                              LinkSpec{32, 48, 0}, LinkSpec{1e6, 1e6, 0}}) {
+        TransferEvaluation e =
+            evaluateTransfers(p, r.schedule, r.transfers, faster);
+        ASSERT_TRUE(e.valid) << e.error;
+        EXPECT_LE(e.time, r.evaluation.time + 1e-9) << round << " " << percent;
+        EXPECT_LE(e.devicePeak, r.evaluation.devicePeak)
+            << round << " " << percent;
+        EXPECT_LE(e.hostPeak, r.evaluation.hostPeak) << round << " " << percent;
+      }
+    }
+  }
+  EXPECT_GT(plans, 10);
+}
+
+TEST(OffloadPlanner, AFasterLinkNeverGivesASlowerPlan) {
+  // Random training chains at fixed budgets over links from slow to fast,
+  // in bandwidth and in latency (and in one direction only): where a link
+  // plans, every faster one does, and no slower. The greedy's choices are
+  // made over a grid of links that a faster link only extends.
+  std::mt19937 rng(13);
+  const std::vector<LinkSpec> links = {
+      {2, 2, 4},   {4, 4, 4},     {4, 4, 1},    {8, 4, 1},
+      {8, 8, 1},   {8, 8, 0.25},  {24, 24, 0},  {64, 24, 0},
+      {64, 64, 0}, {300, 300, 0}, {1e4, 1e4, 0}};
+  auto faster = [](const LinkSpec &a, const LinkSpec &b) {
+    return a.toHost >= b.toHost && a.toDevice >= b.toDevice &&
+           a.latency <= b.latency;
+  };
+  int pairs = 0, strict = 0;
+  for (int round = 0; round < 24; ++round) {
+    Problem p =
+        randomChain(3 + static_cast<int>(rng() % 6), rng, round % 2 == 1);
+    int64_t peak = evaluate(p, identitySchedule(p)).peak;
+    for (int percent : {80, 60, 45, 30}) {
+      std::vector<OffloadPlanResult> plans;
+      for (const LinkSpec &link : links) {
+        OffloadPlanOptions options;
+        options.budget = peak * percent / 100;
+        options.link = link;
+        plans.push_back(planWithOffload(p, options));
+        ASSERT_EQ(plans.back().error, "");
+      }
+      for (size_t slow = 0; slow < links.size(); ++slow)
+        for (size_t fast = 0; fast < links.size(); ++fast) {
+          if (slow == fast || !faster(links[fast], links[slow]) ||
+              !plans[slow].feasible)
+            continue;
+          ++pairs;
+          ASSERT_TRUE(plans[fast].feasible) << round << " " << percent;
+          EXPECT_LE(plans[fast].evaluation.time,
+                    plans[slow].evaluation.time + 1e-9)
+              << "round " << round << " at " << percent << "%: link " << fast
+              << " slower than link " << slow;
+          if (plans[fast].evaluation.time < plans[slow].evaluation.time - 1e-9)
+            ++strict;
+        }
+    }
+  }
+  EXPECT_GT(pairs, 500);
+  EXPECT_GT(strict, 50);
+}
+
+TEST(OffloadPlanner, ALargerBudgetNeverGivesASlowerPlan) {
+  // Random training chains over a fixed link, budgets from the least with
+  // offloading up to the store-all peak: where a budget plans, every larger
+  // one does, and no slower, unless recomputation alone is slower at the
+  // larger budget than at the smaller (its planner's misses; the joint
+  // planner's other candidates do not depend on the budget).
+  std::mt19937 rng(17);
+  int pairs = 0, strict = 0;
+  for (int round = 0; round < 24; ++round) {
+    Problem p =
+        randomChain(3 + static_cast<int>(rng() % 6), rng, round % 2 == 1);
+    int64_t peak = evaluate(p, identitySchedule(p)).peak;
+    OffloadPlanOptions options;
+    options.link = {16, 16, 0.5};
+    options.budget = 1;
+    OffloadPlanResult lowest = planWithOffload(p, options);
+    ASSERT_TRUE(lowest.leastBudget.has_value()) << round;
+    int64_t least = *lowest.leastBudget;
+    std::vector<int64_t> budgets;
+    for (int k = 0; k <= 16; ++k)
+      budgets.push_back(least + (peak - least) * k / 16);
+    std::vector<OffloadPlanResult> plans;
+    std::vector<double> recompute;
+    for (int64_t budget : budgets) {
+      options.budget = budget;
+      plans.push_back(planWithOffload(p, options));
+      ASSERT_TRUE(plans.back().feasible) << round << " at " << budget;
+      PlanOptions alone;
+      alone.budget = budget;
+      PlanResult r = planSchedule(p, alone);
+      recompute.push_back(r.feasible ? r.time : 1e300);
+    }
+    for (size_t small = 0; small < budgets.size(); ++small)
+      for (size_t large = small + 1; large < budgets.size(); ++large) {
+        ++pairs;
+        if (recompute[large] > recompute[small] + 1e-9)
+          continue; // recomputation alone's own miss
+        EXPECT_LE(plans[large].evaluation.time,
+                  plans[small].evaluation.time + 1e-9)
+            << "round " << round << ": " << budgets[large] << " B slower than "
+            << budgets[small] << " B";
+        if (plans[large].evaluation.time < plans[small].evaluation.time - 1e-9)
+          ++strict;
+      }
+  }
+  EXPECT_GT(pairs, 1000);
+  EXPECT_GT(strict, 100);
+}
