@@ -132,25 +132,27 @@ void greedyTransfers(const TransferEvaluator &evaluator, size_t end,
 }
 
 /// The links the greedy chooses its moves over, for planning over `link`:
-/// symmetric, with no latency, at the bandwidths 2^(k/2) bytes per unit
+/// symmetric, with no latency, at the bandwidths 2^k bytes per unit
 /// from `floor` up to the larger of 2^10 times `floor` and twice `link`'s
 /// host-to-device bandwidth. A plan made for any of them is valid over
 /// every link, and no slower over a faster one (more bandwidth, less
 /// latency); and a faster link chooses over every link a slower one does,
 /// so that it never gets a slower plan. Chosen over a slower link than the
 /// one planned for, the moves reload earlier (no stall); over a faster one,
-/// later (a lower peak, with stalls).
-std::vector<LinkSpec> linksToChooseOver(const LinkSpec &link, double floor) {
-  constexpr int kSteps = 2; // grid points per doubling
-  int bottom = static_cast<int>(std::ceil(std::log2(floor) * kSteps));
-  int top = bottom + kSteps * 10;
+/// later (a lower peak, with stalls). With `stride` n, every n-th of them
+/// (counted from `floor`'s, so that they are among the others).
+std::vector<LinkSpec> linksToChooseOver(const LinkSpec &link, double floor,
+                                        int stride) {
+  int bottom = static_cast<int>(std::ceil(std::log2(floor)));
+  int top = bottom + 10;
   if (link.toDevice > 0 && std::isfinite(link.toDevice))
-    top = std::max(top, static_cast<int>(
-                            std::ceil(std::log2(2 * link.toDevice) * kSteps)));
+    top = std::max(top,
+                   static_cast<int>(std::ceil(std::log2(2 * link.toDevice))));
+  top -= (top - bottom) % stride;
   std::vector<LinkSpec> links; // the fastest first: of plans as fast, the
                                // one reloading latest is kept
-  for (int k = top; k >= bottom; --k) {
-    double bandwidth = std::exp2(static_cast<double>(k) / kSteps);
+  for (int k = top; k >= bottom; k -= stride) {
+    double bandwidth = std::exp2(static_cast<double>(k));
     links.push_back(LinkSpec{bandwidth, bandwidth, 0});
   }
   return links;
@@ -176,8 +178,13 @@ class JointSearch {
 public:
   JointSearch(const Problem &problem, const OffloadPlanOptions &options,
               OffloadPlanResult &out)
-      : problem(problem), options(options), out(out),
-        choiceLinks(linksToChooseOver(options.link, slowestChoice(problem))) {}
+      : problem(problem), options(options), out(out) {}
+
+  /// Chooses moves over every `stride`-th link of linksToChooseOver.
+  void chooseOver(int stride) {
+    choiceLinks =
+        linksToChooseOver(options.link, slowestChoice(problem), stride);
+  }
 
   /// The recompute-only plan at `budget` (strategy optimal, cached).
   const PlanResult &recomputeOnly(int64_t budget) {
@@ -314,6 +321,10 @@ ckpt::sched::planWithOffload(const Problem &problem,
   // are left out: they fit as they are, copies make them no faster, and
   // the recompute-only plan at the budget is as fast as they are unless it
   // misses (planning them costs more than the rest).
+  // Under recomputation's least, where nothing may fit and every greedy
+  // run then goes to its end (the least budget with offloading), the
+  // moves are chosen over every other link (one per two doublings).
+  search.chooseOver(atBudget.feasible || !atBudget.leastPeak ? 1 : 2);
   int64_t storeAll = evaluate(problem, asWritten).peak;
   constexpr int kStarts = 12;
   std::vector<int64_t> above;

@@ -11,9 +11,10 @@
 //    without a stall or just before its next reader) are evaluated, and the
 //    one that lowers the peak most (then the fastest) is kept, until the
 //    plan fits. The moves are chosen over links of a fixed grid (2^k bytes
-//    per unit, symmetric, no latency) from the one on which the largest
-//    value takes the whole step to copy up to the link, at most 12
-//    doublings, and every plan is evaluated over the link itself;
+//    per unit, symmetric, no latency; every other one under
+//    recomputation's least) from the one on which the largest value takes
+//    the whole step to copy up to 2^10 times that or twice the link's
+//    bandwidth, and every plan is evaluated over the link itself;
 //  - save_on_cpu's transfers (Offload.h) on the store-all schedule and on
 //    those recompute-only plans, then with transfers dropped one at a time
 //    (the smallest first) while that is no slower, every set a candidate,
