@@ -46,24 +46,37 @@ bool ckpt::solver::parseStrategy(std::string_view text, Strategy &out,
       out = Strategy{s.second, 0};
       return true;
     }
-  constexpr std::string_view kPeriodic = "periodic:";
-  if (text.substr(0, kPeriodic.size()) == kPeriodic) {
-    std::string_view num = text.substr(kPeriodic.size());
-    int k = 0;
-    auto r = std::from_chars(num.data(), num.data() + num.size(), k);
-    if (num.empty() || r.ec != std::errc() ||
-        r.ptr != num.data() + num.size() || k < 1) {
-      error = "invalid strategy '" + std::string(text) +
-              "': periodic:K needs an integer K >= 1";
+  int segments = 0;
+  if (parsePeriodic(text, segments, error)) {
+    if (segments == 0)
       return false;
-    }
-    out = Strategy{Strategy::Kind::Periodic, k};
+    out = Strategy{Strategy::Kind::Periodic, segments};
     return true;
   }
   error = "unknown strategy '" + std::string(text) +
           "' (expected optimal, store-all, periodic:K, sqrt, revolve or "
           "memory-poor)";
   return false;
+}
+
+bool ckpt::solver::parsePeriodic(std::string_view text, int &segments,
+                                 std::string &error) {
+  constexpr std::string_view kPeriodic = "periodic:";
+  if (text.substr(0, kPeriodic.size()) != kPeriodic)
+    return false;
+  std::string_view digits = text.substr(kPeriodic.size());
+  int k = 0;
+  auto parsed =
+      std::from_chars(digits.data(), digits.data() + digits.size(), k);
+  if (digits.empty() || parsed.ec != std::errc() ||
+      parsed.ptr != digits.data() + digits.size() || k < 1) {
+    segments = 0;
+    error = "invalid strategy '" + std::string(text) +
+            "': periodic:K needs an integer K >= 1";
+    return true;
+  }
+  segments = k;
+  return true;
 }
 
 std::string ckpt::solver::strategyHelp() {

@@ -2,8 +2,6 @@
 
 #include "ckpt/Solver/Schedule/PlanStrategy.h"
 
-#include <charconv>
-
 using namespace ckpt;
 using namespace ckpt::sched;
 
@@ -63,19 +61,11 @@ std::optional<PlanStrategy> PlanStrategy::parse(std::string_view text,
   for (const StrategyInfo &info : planStrategies())
     if (info.kind != StrategyKind::Periodic && text == info.spelling)
       return PlanStrategy{info.kind, 0};
-  constexpr std::string_view kPeriodic = "periodic:";
-  if (text.substr(0, kPeriodic.size()) == kPeriodic) {
-    std::string_view digits = text.substr(kPeriodic.size());
-    int k = 0;
-    auto parsed =
-        std::from_chars(digits.data(), digits.data() + digits.size(), k);
-    if (digits.empty() || parsed.ec != std::errc() ||
-        parsed.ptr != digits.data() + digits.size() || k < 1) {
-      error = "invalid strategy '" + std::string(text) +
-              "': periodic:K needs an integer K >= 1";
+  int segments = 0;
+  if (solver::parsePeriodic(text, segments, error)) {
+    if (segments == 0)
       return std::nullopt;
-    }
-    return PlanStrategy{StrategyKind::Periodic, k};
+    return PlanStrategy{StrategyKind::Periodic, segments};
   }
   error = "unknown strategy '" + std::string(text) + "': expected " +
           strategySpellings();

@@ -43,6 +43,11 @@ struct Strategy {
   std::string name() const;
 };
 
+/// Whether `text` is spelled "periodic:...": then `segments` is its K when
+/// that is an integer >= 1, else 0 with `error` saying so. Shared by the
+/// chain strategies and the planner's (PlanStrategy).
+bool parsePeriodic(std::string_view text, int &segments, std::string &error);
+
 /// Parses "optimal", "store-all", "periodic:K" (K >= 1), "sqrt", "revolve"
 /// or "memory-poor". On failure returns false and sets `error`.
 bool parseStrategy(std::string_view text, Strategy &out, std::string &error);
