@@ -45,15 +45,6 @@ llvm_config.add_tool_substitutions(tools, [config.ckpt_tools_dir, config.llvm_to
 config.substitutions.append(("%mlir_include_dir", os.path.join(
     os.path.dirname(os.path.dirname(config.mlir_opt)), "include")))
 
-# %checkmate: the Checkmate paper's training graphs (GPL-3.0, not shipped:
-# ../shared/graphs/checkmate on the project's machines, or
-# CKPT_CHECKMATE_GRAPHS); tests that read them need 'checkmate-graphs'.
-checkmate = os.environ.get("CKPT_CHECKMATE_GRAPHS", os.path.join(
-    os.path.dirname(config.ckpt_src_root), "shared", "graphs", "checkmate"))
-if os.path.exists(os.path.join(checkmate, "MobileNet_512_224_224_3_train_nx.json")):
-    config.available_features.add("checkmate-graphs")
-config.substitutions.append(("%checkmate", checkmate))
-
 # %ckpt_python: the interpreter the bindings are built for (CKPT_PYTHON_EXECUTABLE,
 # the environment scripts/setup.sh makes: PyTorch 2, transformers, timm).
 # Tests that check numerics against numpy need numpy there.

@@ -211,7 +211,7 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
       offloadLeast = joint.leastBudget;
       if (!joint.error.empty())
         plan.result.error = "offload=auto: " + joint.error;
-      else if (joint.feasible && joint.producer != "recompute") {
+      else if (joint.feasible && !joint.transfers.empty()) {
         plan.result.feasible = true;
         plan.result.schedule = std::move(joint.schedule);
         plan.result.peak = joint.evaluation.devicePeak;

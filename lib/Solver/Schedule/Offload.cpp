@@ -46,25 +46,7 @@ int64_t reloadWaitOrder(size_t e) { return 5 * int64_t(e) + 4; }
 
 /// The most bytes live at once, and the first instant it is reached.
 std::pair<int64_t, double> peakOf(std::vector<Event> &events) {
-  // Stable by order: a counting sort (the orders are 5 per execution, the
-  // events about 2 per buffer), else std::stable_sort.
-  int64_t maxOrder = 0;
-  for (const Event &event : events)
-    maxOrder = std::max(maxOrder, event.order);
-  if (events.size() >= 64 &&
-      maxOrder < 16 * static_cast<int64_t>(events.size())) {
-    std::vector<uint32_t> first(static_cast<size_t>(maxOrder) + 2, 0);
-    for (const Event &event : events)
-      ++first[static_cast<size_t>(event.order) + 1];
-    for (size_t i = 1; i < first.size(); ++i)
-      first[i] += first[i - 1];
-    std::vector<Event> sorted(events.size());
-    for (const Event &event : events)
-      sorted[first[static_cast<size_t>(event.order)]++] = event;
-    events.swap(sorted);
-  } else {
-    std::stable_sort(events.begin(), events.end());
-  }
+  std::stable_sort(events.begin(), events.end());
   int64_t live = 0, peak = 0;
   double when = 0;
   for (const Event &event : events) {
@@ -285,8 +267,6 @@ TransferEvaluator::evaluate(const std::vector<Transfer> &transfers,
   // Memory: device and host bytes where the program allocates and frees.
   //===--------------------------------------------------------------------===//
   std::vector<Event> device, host;
-  device.reserve(2 * simulator.bufferBytes.size() + 2 * moves.size());
-  host.reserve(2 * moves.size());
   auto at = [&](int64_t order, size_t e, bool atStart, int64_t bytes) {
     return Event{order, atStart ? out.start[e] : out.end[e], bytes};
   };

@@ -3,32 +3,17 @@
 // Plans recomputation and offloading together (Offload.h): the fastest of
 //  - the recompute-only plan at the budget (planSchedule, strategy optimal),
 //    so the joint plan is never slower than it;
-//  - recompute-only plans at larger budgets (twelfths of the store-all
-//    peak, and the least peak recomputation reaches when the budget is
-//    under it), each with transfers added one at a time: at the device
-//    peak's instant, the moves of a version idle there (offloaded after its
-//    reader before the peak, reloaded either as late as the link allows
-//    without a stall or just before its next reader) are evaluated, and the
-//    one that lowers the peak most (then the fastest) is kept, until the
-//    plan fits. The moves are chosen over links of a fixed grid (2^k bytes
-//    per unit, symmetric, no latency; every other one under
-//    recomputation's least) from the one on which the largest value takes
-//    the whole step to copy up to 2^10 times that or twice the link's
-//    bandwidth, and every plan is evaluated over the link itself;
+//  - recompute-only plans at larger budgets (the store-all schedule, the
+//    least peak recomputation reaches, and budgets between), each brought
+//    under the budget by transfers added one at a time: at the device peak's
+//    instant, the moves of a version idle there (offloaded after its reader
+//    before the peak, reloaded either as late as the link allows without a
+//    stall or just before its next reader) are evaluated exactly, and the
+//    one that lowers the peak most (then the fastest) is kept;
 //  - save_on_cpu's transfers (Offload.h) on the store-all schedule and on
-//    those recompute-only plans, then with transfers dropped one at a time
-//    (the smallest first) while that is no slower, every set a candidate,
-//    so the joint plan is never slower than save_on_cpu where that fits.
-// Monotone plans: a plan made for a slower link is valid on a faster one
-// and no slower there, and a faster link chooses over every grid link a
-// slower one does, so a faster link never gives a slower plan (over the
-// grid's floor). The budget only picks the fastest candidate that fits,
-// past the plan at the budget itself and the starts under it, so a larger
-// budget gives a slower plan only where the recompute-only planner's own
-// plan at the smaller budget is faster than its plan at the larger (its
-// chain DP's slots and local search are not monotone in the budget). And
-// under recomputation's least no candidate depends on the budget: the
-// least budget with offloading is their lowest device peak, exactly.
+//    those recompute-only plans, less the transfers the budget does not
+//    need, so the joint plan is never slower than save_on_cpu where that
+//    fits.
 // Offloading goes below the least budget recomputation reaches when a value
 // that cannot be recomputed (or costs too much to) waits long enough.
 //
@@ -42,6 +27,7 @@
 #include "ckpt/Solver/Schedule/Offload.h"
 #include "ckpt/Solver/Schedule/Planner.h"
 
+#include <map>
 #include <optional>
 
 namespace ckpt {
@@ -58,6 +44,13 @@ struct OffloadPlanOptions {
   /// The recompute-only plan at `budget` (strategy optimal, these slots),
   /// when the caller has made it; else planWithOffload makes it.
   const PlanResult *recomputeOnly = nullptr;
+  /// Recompute-only plans by budget, shared by calls on the same problem
+  /// and slots (leastBudgetWithOffload's descent plans the same larger
+  /// budgets at every step); may be null.
+  std::map<int64_t, PlanResult> *plans = nullptr;
+  /// When nothing fits, search the least budget with offloading
+  /// (OffloadPlanResult::leastBudget).
+  bool searchLeast = true;
 };
 
 struct OffloadPlanResult {
@@ -66,22 +59,22 @@ struct OffloadPlanResult {
   Schedule schedule;
   std::vector<Transfer> transfers;
   TransferEvaluation evaluation; ///< of schedule + transfers
-  /// The lowest device peak of the candidates, within the budget or not
-  /// (0 when none was valid).
+  /// The lowest device peak of the plans tried, within the budget or not
+  /// (0 when none was valid): where leastBudgetWithOffload starts.
   int64_t lowestDevicePeak = 0;
-  /// When nothing fits and recomputation alone has a least peak: the least
-  /// budget with offloading (lowestDevicePeak: planning there succeeds,
-  /// one byte under fails).
+  /// When nothing fits and recomputation alone has a least peak (with
+  /// `searchLeast`): leastBudgetWithOffload's, on the same recompute-only
+  /// plans.
   std::optional<int64_t> leastBudget;
   /// The recompute-only plan at the same budget (feasible or not) and its
   /// time, for comparison.
   bool recomputeFeasible = false;
   double recomputeTime = 0;
-  /// Where the plan came from: "recompute" (the recompute-only plan at the
-  /// budget), "recompute@<bytes>" (the one at that budget, no transfer),
-  /// "recompute@<bytes>+offload" (with transfers added at the peak),
-  /// "save_on_cpu" (the step as written with save_on_cpu's transfers, some
-  /// dropped) or "recompute@<bytes>+save_on_cpu".
+  /// Where the plan came from: "recompute" (no transfer),
+  /// "recompute@<bytes>+offload" (the recompute-only plan at that budget
+  /// with transfers added at the peak), "save_on_cpu" (the step as written
+  /// with save_on_cpu's transfers, the unneeded ones dropped) or
+  /// "recompute@<bytes>+save_on_cpu".
   std::string producer;
 };
 
@@ -92,13 +85,24 @@ OffloadPlanResult planWithOffload(const Problem &problem,
 /// The least budget at which planWithOffload (with `options`' link and
 /// slots; `options.budget` is not used) finds a plan, where recomputation
 /// alone fits no budget under `recomputeOnly`'s least peak (which must be
-/// set: the recompute-only plan refused, with its least): the lowest device
-/// peak of its candidates, which do not depend on the budget. Planning at
-/// the result succeeds and one byte under it fails. std::nullopt when
+/// set: the recompute-only plan refused, with its least). A galloping
+/// descent from the lowest device peak the plans at a budget of 1 B reach
+/// (when planning there succeeds; else from that least): after a budget
+/// that plans, the next asks for twice as many bytes less (or the plan's
+/// device peak, when that plans too), after a failure half as many; it ends
+/// when one byte under fails.
+/// Planning at the result succeeds and, unless the cap of 64 steps ends
+/// the search first, planning one byte under it fails. std::nullopt when
 /// `recomputeOnly` has no least peak.
 std::optional<int64_t> leastBudgetWithOffload(const Problem &problem,
                                               const OffloadPlanOptions &options,
                                               const PlanResult &recomputeOnly);
+
+/// Adds transfers to `schedule` (greedy, above) until its device peak is
+/// within `budget` or no transfer lowers it. Returns the transfers.
+std::vector<Transfer> addTransfers(const Problem &problem,
+                                   const Schedule &schedule, int64_t budget,
+                                   const OffloadPlanOptions &options);
 
 } // namespace sched
 } // namespace ckpt
