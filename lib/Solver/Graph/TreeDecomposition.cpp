@@ -26,63 +26,100 @@ int TreeDecomposition::width() const {
 
 namespace {
 
-/// Greedy elimination with incremental fill-in / degree maintenance.
-///
-/// Adjacency lists are unsorted vectors that may still hold eliminated
-/// vertices (removed lazily, compacted when more than half is dead);
-/// adjacency tests use stamped marker arrays; a lazy binary heap keyed by
-/// (fill, degree, id) or (degree, id) picks the next vertex. Eliminating v
-/// with live neighbourhood N costs O(sum of deg(u), u in N) plus, for each
-/// fill edge xy, O(deg y) to find the common neighbours whose fill drops.
-class Eliminator {
+/// The greedy elimination loop both adjacency representations share: a lazy
+/// binary heap keyed by (fill, degree, id) or (degree, id) picks the next
+/// vertex; `Derived` keeps the degrees and fills up to date as it eliminates
+/// (CRTP: `alive(v)`, and `take(v, nb, touched)`, which eliminates v, leaves
+/// its live neighbourhood in `nb` and the vertices whose key changed in
+/// `touched`, each once, through `touch`).
+template <typename Derived> class GreedyEliminator {
 public:
-  Eliminator(const UGraph &g, Heuristic h)
-      : n_(g.numVertices()), h_(h), adj_(n_), deg_(n_), dead_(n_, 0),
-        fill_(n_, 0), mark_(n_, 0), nbMark_(n_, 0), xMark_(n_, 0) {
-    for (int v = 0; v < n_; ++v) {
-      NodeRange r = g.neighbors(v);
-      adj_[v].assign(r.begin(), r.end());
-      deg_[v] = static_cast<int>(r.size());
-    }
-    if (h_ == Heuristic::MinFill)
-      initFill(g);
+  /// Runs the elimination; `nbrs` (when non-null) receives N+(v) per step.
+  void run(std::vector<int> &order, std::vector<std::vector<int>> *nbrs) {
     for (int v = 0; v < n_; ++v)
       push(v);
-  }
-
-  /// Runs the elimination; bags (when non-null) receives N+(v) per step.
-  void run(std::vector<int> &order, std::vector<std::vector<int>> *nbrs) {
     order.clear();
     order.reserve(n_);
     if (nbrs)
       nbrs->clear();
     std::vector<int> nb, touched;
+    Derived &self = static_cast<Derived &>(*this);
     while (!heap_.empty()) {
       Entry e = heap_.top();
       heap_.pop();
       int v = std::get<2>(e);
-      if (dead_[v] || e != entry(v))
+      if (!self.alive(v) || e != entry(v))
         continue;
-      compact(v);
-      nb = adj_[v];
       order.push_back(v);
+      ++stamp_;
+      touched.clear();
+      self.take(v, nb, touched);
       if (nbrs)
         nbrs->push_back(nb);
-      eliminate(v, nb, touched);
       for (int u : touched)
         push(u);
     }
   }
 
+protected:
+  GreedyEliminator(int n, Heuristic h)
+      : n_(n), h_(h), deg_(n), fill_(n, 0), mark_(n, 0) {}
+
+  bool minFill() const { return h_ == Heuristic::MinFill; }
+  void touch(int u, std::vector<int> &touched) {
+    if (mark_[u] != stamp_) {
+      mark_[u] = stamp_;
+      touched.push_back(u);
+    }
+  }
+
+  int n_;
+  Heuristic h_;
+  std::vector<int64_t> deg_, fill_;
+
 private:
   using Entry = std::tuple<int64_t, int64_t, int>;
-
   Entry entry(int v) const {
-    if (h_ == Heuristic::MinFill)
+    if (minFill())
       return Entry(fill_[v], deg_[v], v);
     return Entry(deg_[v], 0, v);
   }
   void push(int v) { heap_.push(entry(v)); }
+
+  std::vector<int> mark_;
+  int stamp_ = 0;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap_;
+};
+
+/// Greedy elimination with incremental fill-in / degree maintenance.
+///
+/// Adjacency lists are unsorted vectors that may still hold eliminated
+/// vertices (removed lazily, compacted when more than half is dead);
+/// adjacency tests use stamped marker arrays. Eliminating v with live
+/// neighbourhood N costs O(sum of deg(u), u in N) plus, for each fill edge
+/// xy, O(deg y) to find the common neighbours whose fill drops.
+class Eliminator : public GreedyEliminator<Eliminator> {
+public:
+  Eliminator(const UGraph &g, Heuristic h)
+      : GreedyEliminator(g.numVertices(), h), adj_(n_), dead_(n_, 0),
+        nbMark_(n_, 0), xMark_(n_, 0) {
+    for (int v = 0; v < n_; ++v) {
+      NodeRange r = g.neighbors(v);
+      adj_[v].assign(r.begin(), r.end());
+      deg_[v] = static_cast<int>(r.size());
+    }
+    if (minFill())
+      initFill(g);
+  }
+
+private:
+  friend class GreedyEliminator<Eliminator>;
+  bool alive(int v) const { return !dead_[v]; }
+  void take(int v, std::vector<int> &nb, std::vector<int> &touched) {
+    compact(v);
+    nb = adj_[v];
+    eliminate(v, nb, touched);
+  }
 
   void compact(int v) {
     auto &a = adj_[v];
@@ -122,18 +159,9 @@ private:
     }
   }
 
-  void touch(int u, std::vector<int> &touched) {
-    if (mark_[u] != stampNow_) {
-      mark_[u] = stampNow_;
-      touched.push_back(u);
-    }
-  }
-
   void eliminate(int v, const std::vector<int> &nb, std::vector<int> &touched) {
-    ++stampNow_;
-    touched.clear();
     dead_[v] = 1;
-    bool mf = h_ == Heuristic::MinFill;
+    bool mf = minFill();
     size_t k = nb.size();
     int nbStamp = ++markStamp_;
     for (int w : nb)
@@ -189,15 +217,10 @@ private:
         compact(u);
   }
 
-  int n_;
-  Heuristic h_;
   std::vector<std::vector<int>> adj_;
-  std::vector<int64_t> deg_;
   std::vector<char> dead_;
-  std::vector<int64_t> fill_;
-  std::vector<int> mark_, nbMark_, xMark_;
-  int stampNow_ = 0, markStamp_ = 0;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap_;
+  std::vector<int> nbMark_, xMark_;
+  int markStamp_ = 0;
 };
 
 /// The same greedy elimination on bitset adjacency rows, for graphs small
@@ -205,19 +228,19 @@ private:
 /// tests, common-neighbour counts and clique completion become word-parallel,
 /// which matters when bags are large (e.g. random layered DAGs, width ~170).
 /// Produces exactly the same order as Eliminator (same keys, same ties).
-class BitsetEliminator {
+class BitsetEliminator : public GreedyEliminator<BitsetEliminator> {
 public:
   BitsetEliminator(const UGraph &g, Heuristic h)
-      : n_(g.numVertices()), words_((n_ + 63) / 64), h_(h),
-        rows_(static_cast<size_t>(n_) * words_, 0), alive_(words_, 0), deg_(n_),
-        fill_(n_, 0), nbm_(words_), mark_(n_, 0) {
+      : GreedyEliminator(g.numVertices(), h), words_((n_ + 63) / 64),
+        rows_(static_cast<size_t>(n_) * words_, 0), alive_(words_, 0),
+        nbm_(words_) {
     for (int v = 0; v < n_; ++v) {
       set(alive_.data(), v);
       for (int w : g.neighbors(v))
         set(row(v), w);
       deg_[v] = g.degree(v);
     }
-    if (h_ == Heuristic::MinFill)
+    if (minFill())
       for (int v = 0; v < n_; ++v) {
         int64_t adjPairs = 0;
         for (int u : g.neighbors(v))
@@ -225,39 +248,11 @@ public:
         int64_t d = deg_[v];
         fill_[v] = d * (d - 1) / 2 - adjPairs / 2;
       }
-    for (int v = 0; v < n_; ++v)
-      push(v);
-  }
-
-  void run(std::vector<int> &order, std::vector<std::vector<int>> *nbrs) {
-    order.clear();
-    order.reserve(n_);
-    if (nbrs)
-      nbrs->clear();
-    std::vector<int> nb, touched;
-    while (!heap_.empty()) {
-      Entry e = heap_.top();
-      heap_.pop();
-      int v = std::get<2>(e);
-      if (!test(alive_.data(), v) || e != entry(v))
-        continue;
-      order.push_back(v);
-      eliminate(v, nb, touched);
-      if (nbrs)
-        nbrs->push_back(nb);
-      for (int u : touched)
-        push(u);
-    }
   }
 
 private:
-  using Entry = std::tuple<int64_t, int64_t, int>;
-  Entry entry(int v) const {
-    if (h_ == Heuristic::MinFill)
-      return Entry(fill_[v], deg_[v], v);
-    return Entry(deg_[v], 0, v);
-  }
-  void push(int v) { heap_.push(entry(v)); }
+  friend class GreedyEliminator<BitsetEliminator>;
+  bool alive(int v) const { return test(alive_.data(), v); }
   uint64_t *row(int v) {
     return rows_.data() + static_cast<size_t>(v) * words_;
   }
@@ -271,16 +266,8 @@ private:
       c += __builtin_popcountll(a[i] & b[i]);
     return c;
   }
-  void touch(int u, std::vector<int> &touched) {
-    if (mark_[u] != stamp_) {
-      mark_[u] = stamp_;
-      touched.push_back(u);
-    }
-  }
-
-  void eliminate(int v, std::vector<int> &nb, std::vector<int> &touched) {
-    ++stamp_;
-    touched.clear();
+  /// Eliminates v: its live neighbourhood into `nb`, made a clique.
+  void take(int v, std::vector<int> &nb, std::vector<int> &touched) {
     alive_[v >> 6] &= ~(uint64_t(1) << (v & 63));
     uint64_t *rv = row(v);
     nb.clear();
@@ -289,7 +276,7 @@ private:
       for (uint64_t w = nbm_[i]; w; w &= w - 1)
         nb.push_back(i * 64 + __builtin_ctzll(w));
     }
-    bool mf = h_ == Heuristic::MinFill;
+    bool mf = minFill();
     for (int u : nb) {
       uint64_t *ru = row(u);
       ru[v >> 6] &= ~(uint64_t(1) << (v & 63));
@@ -332,14 +319,9 @@ private:
     }
   }
 
-  int n_, words_;
-  Heuristic h_;
+  int words_;
   std::vector<uint64_t> rows_, alive_;
-  std::vector<int64_t> deg_, fill_;
   std::vector<uint64_t> nbm_;
-  std::vector<int> mark_;
-  int stamp_ = 0;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap_;
 };
 
 constexpr int kBitsetMaxVertices = 4096;
