@@ -127,10 +127,10 @@ std::vector<char> ckpt::keptValues(const OrderProblem &problem) {
   return keep;
 }
 
-FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
-                                   const CostSetup &costs,
-                                   const StepPlanRequest &request) {
-  const std::string strategy = request.strategy.str();
+namespace {
+/// Refuses what ckpt-plan cannot plan: offload=auto with another strategy
+/// or fit=model, and a step that already moves values to host memory.
+LogicalResult checkPlannable(StepOp step, const StepPlanRequest &request) {
   if (request.offload &&
       (request.strategy.kind != sched::StrategyKind::Optimal ||
        request.fitModel))
@@ -138,7 +138,8 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
                                     "'optimal' and fit=simulation "
                                     "(recomputation and offloading "
                                     "together), not with strategy '")
-           << strategy << "'" << (request.fitModel ? " and fit=model" : "");
+           << request.strategy.str() << "'"
+           << (request.fitModel ? " and fit=model" : "");
   // Copies already placed would be planned around as fixed ops; the plan
   // places its own (offload=auto).
   WalkResult moved = step.walk([](Operation *op) {
@@ -150,7 +151,77 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
     }
     return WalkResult::advance();
   });
-  if (moved.wasInterrupted())
+  return failure(moved.wasInterrupted());
+}
+
+/// The planner's options for `request` on `plan`'s problem and budget.
+sched::PlanOptions planOptions(const StepPlan &plan,
+                               const StepPlanRequest &request) {
+  sched::PlanOptions options;
+  options.strategy = request.strategy;
+  options.budget = static_cast<int64_t>(plan.budget);
+  options.slots = request.slots;
+  options.fitModel = request.fitModel;
+  options.candidates = separatorCandidates(plan.problem, request.strategy);
+  if (request.strategy.kind == sched::StrategyKind::Keep)
+    options.keep = keptValues(plan.problem);
+  options.ilpTimeLimit = request.ilpTimeLimit;
+  options.ilpThreads = request.ilpThreads;
+  options.parallel = request.parallel;
+  options.repeatedBlocks = request.repeatedBlocks;
+  options.ilpNodeLimit = request.ilpNodeLimit;
+  options.ilpMemoryLimit = request.ilpMemoryLimit;
+  return options;
+}
+
+/// The error of a budget nothing fits: why (CBC's status with strategy
+/// ilp) and the least feasible budget, or what to try.
+InFlightDiagnostic refuseBudget(StepOp step, const StepPlan &plan,
+                                const StepPlanRequest &request,
+                                std::optional<int64_t> offloadLeast) {
+  const std::string strategy = request.strategy.str();
+  InFlightDiagnostic diag = emitError(step.getLoc(), "budget of ")
+                            << formatBytes(plan.budget)
+                            << " is infeasible for strategy '" << strategy
+                            << "'";
+  if (request.offload)
+    diag << " with offloading (no copies bring a recomputation plan under "
+            "it)";
+  if (plan.result.ilp) {
+    if (plan.result.ilp->status == sched::IlpResult::Status::Infeasible)
+      diag << " (CBC proved that no schedule fits)";
+    else if (plan.result.ilp->stoppedByNodes)
+      diag << " (CBC found no schedule within " << request.ilpNodeLimit
+           << " nodes)";
+    else {
+      // %g: "60 s", not the stream's "6.000000e+01 s".
+      char seconds[32];
+      std::snprintf(seconds, sizeof(seconds), "%g", request.ilpTimeLimit);
+      diag << " (CBC found no schedule within " << seconds << " s)";
+    }
+  }
+  if (plan.result.leastPeak && request.offload) {
+    if (offloadLeast)
+      diag << ": the least feasible budget with offloading is "
+           << formatBytes(static_cast<uint64_t>(*offloadLeast),
+                          /*roundUp=*/true)
+           << "; of recomputation alone "
+           << formatBytes(static_cast<uint64_t>(*plan.result.leastPeak),
+                          /*roundUp=*/true);
+  } else if (plan.result.leastPeak)
+    diag << ": the least feasible budget is "
+         << formatBytes(static_cast<uint64_t>(*plan.result.leastPeak),
+                        /*roundUp=*/true);
+  else if (request.slots > 0)
+    diag << " with " << request.slots << " slots at any budget; try more slots";
+  return diag;
+}
+} // namespace
+
+FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
+                                   const CostSetup &costs,
+                                   const StepPlanRequest &request) {
+  if (failed(checkPlannable(step, request)))
     return failure();
   FailureOr<OrderProblem> built =
       buildStepProblem(step, analysis, costs.device, costs.profile());
@@ -176,22 +247,12 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
     reference = static_cast<uint64_t>(sched::chainStoreAllPeak(problem));
   plan.budget = static_cast<uint64_t>(budgetBytes(request.budget, reference));
 
-  sched::PlanOptions options;
-  options.strategy = request.strategy;
-  options.budget = static_cast<int64_t>(plan.budget);
-  options.slots = request.slots;
-  options.fitModel = request.fitModel;
-  options.candidates = separatorCandidates(plan.problem, request.strategy);
-  if (request.strategy.kind == sched::StrategyKind::Keep)
-    options.keep = keptValues(plan.problem);
-  options.ilpTimeLimit = request.ilpTimeLimit;
-  options.ilpThreads = request.ilpThreads;
-  options.parallel = request.parallel;
-  options.repeatedBlocks = request.repeatedBlocks;
-  options.ilpNodeLimit = request.ilpNodeLimit;
-  options.ilpMemoryLimit = request.ilpMemoryLimit;
-  // With offload=auto and nothing fitting: the least budget with offloading.
-  std::optional<int64_t> offloadLeast;
+  const std::string strategy = request.strategy.str();
+  sched::PlanOptions options = planOptions(plan, request);
+  std::optional<sched::LinkSpec> link;
+  if (request.offload)
+    link = request.link;
+  sched::PlanThenOffload planned;
   {
     // Erased before any diagnostic below.
     ProgressLine line("ckpt-plan: @" + step.getSymName().str());
@@ -199,27 +260,24 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
     options.progress = [&line](const std::string &phase, double limit) {
       line.phase(phase, limit);
     };
-    plan.result = sched::planSchedule(problem, options);
-    if (request.offload && plan.result.error.empty()) {
-      line.phase("planning offloads");
-      sched::OffloadPlanOptions offload;
-      offload.budget = options.budget;
-      offload.link = request.link;
-      offload.slots = request.slots;
-      offload.recomputeOnly = &plan.result;
-      sched::OffloadPlanResult joint = sched::planWithOffload(problem, offload);
-      offloadLeast = joint.leastBudget;
-      if (!joint.error.empty())
-        plan.result.error = "offload=auto: " + joint.error;
-      else if (joint.feasible && !joint.transfers.empty()) {
-        plan.result.feasible = true;
-        plan.result.schedule = std::move(joint.schedule);
-        plan.result.peak = joint.evaluation.devicePeak;
-        plan.result.time = joint.evaluation.time;
-        plan.transfers = std::move(joint.transfers);
-        plan.offloadDone = std::move(joint.evaluation.offloadDone);
-        plan.hostPeak = static_cast<uint64_t>(joint.evaluation.hostPeak);
-      }
+    planned = sched::planThenOffload(problem, options, link);
+  }
+  plan.result = std::move(planned.recompute);
+  // With offload=auto and nothing fitting: the least budget with offloading.
+  std::optional<int64_t> offloadLeast;
+  if (planned.joint) {
+    sched::OffloadPlanResult &joint = *planned.joint;
+    offloadLeast = joint.leastBudget;
+    if (!joint.error.empty())
+      plan.result.error = "offload=auto: " + joint.error;
+    else if (planned.offloads()) {
+      plan.result.feasible = true;
+      plan.result.schedule = std::move(joint.schedule);
+      plan.result.peak = joint.evaluation.devicePeak;
+      plan.result.time = joint.evaluation.time;
+      plan.transfers = std::move(joint.transfers);
+      plan.offloadDone = std::move(joint.evaluation.offloadDone);
+      plan.hostPeak = static_cast<uint64_t>(joint.evaluation.hostPeak);
     }
   }
   if (!plan.result.error.empty())
@@ -227,43 +285,7 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
            << strategy << "' failed: " << plan.result.error;
   if (plan.result.ilp && !plan.result.ilp->warning.empty())
     emitWarning(step.getLoc(), "strategy 'ilp': ") << plan.result.ilp->warning;
-  if (!plan.result.feasible) {
-    InFlightDiagnostic diag = emitError(step.getLoc(), "budget of ")
-                              << formatBytes(plan.budget)
-                              << " is infeasible for strategy '" << strategy
-                              << "'";
-    if (request.offload)
-      diag << " with offloading (no copies bring a recomputation plan under "
-              "it)";
-    if (plan.result.ilp) {
-      if (plan.result.ilp->status == sched::IlpResult::Status::Infeasible)
-        diag << " (CBC proved that no schedule fits)";
-      else if (plan.result.ilp->stoppedByNodes)
-        diag << " (CBC found no schedule within " << request.ilpNodeLimit
-             << " nodes)";
-      else {
-        // %g: "60 s", not the stream's "6.000000e+01 s".
-        char seconds[32];
-        std::snprintf(seconds, sizeof(seconds), "%g", request.ilpTimeLimit);
-        diag << " (CBC found no schedule within " << seconds << " s)";
-      }
-    }
-    if (plan.result.leastPeak && request.offload) {
-      if (offloadLeast)
-        diag << ": the least feasible budget with offloading is "
-             << formatBytes(static_cast<uint64_t>(*offloadLeast),
-                            /*roundUp=*/true)
-             << "; of recomputation alone "
-             << formatBytes(static_cast<uint64_t>(*plan.result.leastPeak),
-                            /*roundUp=*/true);
-    } else if (plan.result.leastPeak)
-      diag << ": the least feasible budget is "
-           << formatBytes(static_cast<uint64_t>(*plan.result.leastPeak),
-                          /*roundUp=*/true);
-    else if (request.slots > 0)
-      diag << " with " << request.slots
-           << " slots at any budget; try more slots";
-    return diag;
-  }
+  if (!plan.result.feasible)
+    return refuseBudget(step, plan, request, offloadLeast);
   return plan;
 }

@@ -69,8 +69,9 @@ const char *kUsage =
     "\n"
     "Output: JSON with the store-all cost and peak, the budget, and the plan:\n"
     "feasible, cost, peak, overhead_percent, recomputations, producer,\n"
-    "plan_ms; least_feasible_bytes when the budget is infeasible; for ilp\n"
-    "(whose plan is optimal's where that is cheaper) also status, cost,\n"
+    "plan_ms (with --offload-link, of both plans); least_feasible_bytes\n"
+    "when the budget is infeasible; for ilp (whose plan is optimal's where\n"
+    "that is cheaper) also status, cost,\n"
     "lower_bound, gap_percent (the program's schedule's cost, its bound and\n"
     "the cost over the bound: the program's own, for schedules that\n"
     "recompute in op order within a stage), stopped_by_nodes,\n"
@@ -309,10 +310,12 @@ int main(int argc, char **argv) {
   }
 
   auto t0 = std::chrono::steady_clock::now();
-  sched::PlanResult plan = sched::planSchedule(problem, options);
+  sched::PlanThenOffload planned =
+      sched::planThenOffload(problem, options, offloadLink);
   double ms = std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - t0)
                   .count();
+  const sched::PlanResult &plan = planned.recompute;
   if (!plan.error.empty())
     return fail(plan.error);
 
@@ -357,13 +360,8 @@ int main(int argc, char **argv) {
     out.set("ilp", std::move(o));
   }
   bool offloadFeasible = false;
-  if (offloadLink) {
-    sched::OffloadPlanOptions offload;
-    offload.budget = options.budget;
-    offload.link = *offloadLink;
-    offload.slots = options.slots;
-    offload.recomputeOnly = &plan; // optimal at this budget, made above
-    sched::OffloadPlanResult joint = sched::planWithOffload(problem, offload);
+  if (planned.joint) {
+    const sched::OffloadPlanResult &joint = *planned.joint;
     if (!joint.error.empty())
       return fail(joint.error);
     offloadFeasible = joint.feasible;

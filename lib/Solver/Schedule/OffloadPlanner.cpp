@@ -12,8 +12,12 @@ using namespace ckpt::sched;
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// addTransfers on the schedule `evaluator` simulated (once, for every
-/// candidate); `current` ends as the evaluation of the transfers returned.
+/// Adds transfers to the schedule `evaluator` simulated (once, for every
+/// candidate), one at a time, until its device peak is within `budget` or no
+/// transfer lowers it: at the peak's instant, the moves of a version idle
+/// there are evaluated exactly and the one that lowers the peak most (then
+/// the fastest) is kept. `current` ends as the evaluation of the transfers
+/// returned.
 std::vector<Transfer> greedyTransfers(const TransferEvaluator &evaluator,
                                       size_t end, int64_t budget,
                                       const OffloadPlanOptions &options,
@@ -118,14 +122,6 @@ std::vector<Transfer> greedyTransfers(const TransferEvaluator &evaluator,
 }
 } // namespace
 
-std::vector<Transfer>
-ckpt::sched::addTransfers(const Problem &problem, const Schedule &schedule,
-                          int64_t budget, const OffloadPlanOptions &options) {
-  TransferEvaluation final;
-  return greedyTransfers(TransferEvaluator(problem, schedule), schedule.size(),
-                         budget, options, final);
-}
-
 //===----------------------------------------------------------------------===//
 // The joint plan
 //===----------------------------------------------------------------------===//
@@ -137,7 +133,7 @@ ckpt::sched::planWithOffload(const Problem &problem,
   std::map<int64_t, PlanResult> ownPlans;
   std::map<int64_t, PlanResult> &plans =
       options.plans ? *options.plans : ownPlans;
-  auto recomputeOnly = [&](int64_t budget) {
+  auto recomputeOnly = [&](int64_t budget) -> const PlanResult & {
     auto it = plans.find(budget);
     if (it != plans.end())
       return it->second;
@@ -164,9 +160,9 @@ ckpt::sched::planWithOffload(const Problem &problem,
     out.producer = producer;
   };
 
-  const PlanResult atBudget = options.recomputeOnly
-                                  ? *options.recomputeOnly
-                                  : recomputeOnly(options.budget);
+  const PlanResult &atBudget = options.recomputeOnly
+                                   ? *options.recomputeOnly
+                                   : recomputeOnly(options.budget);
   if (!atBudget.error.empty()) {
     out.error = atBudget.error;
     return out;
@@ -231,7 +227,7 @@ ckpt::sched::planWithOffload(const Problem &problem,
   for (int64_t budget : budgets) {
     if (budget <= options.budget && atBudget.feasible)
       continue; // that plan is the one at the budget
-    PlanResult larger = recomputeOnly(budget);
+    const PlanResult &larger = recomputeOnly(budget);
     if (!larger.feasible)
       continue;
     TransferEvaluator evaluator(problem, larger.schedule);
@@ -296,4 +292,22 @@ ckpt::sched::leastBudgetWithOffload(const Problem &problem,
     step *= 2;
   }
   return least;
+}
+
+PlanThenOffload
+ckpt::sched::planThenOffload(const Problem &problem, const PlanOptions &options,
+                             const std::optional<LinkSpec> &link) {
+  PlanThenOffload out;
+  out.recompute = planSchedule(problem, options);
+  if (!link || !out.recompute.error.empty())
+    return out;
+  if (options.progress)
+    options.progress("planning offloads", 0);
+  OffloadPlanOptions offload;
+  offload.budget = options.budget;
+  offload.link = *link;
+  offload.slots = options.slots;
+  offload.recomputeOnly = &out.recompute; // optimal at this budget
+  out.joint = planWithOffload(problem, offload);
+  return out;
 }

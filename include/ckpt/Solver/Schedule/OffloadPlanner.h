@@ -98,11 +98,28 @@ std::optional<int64_t> leastBudgetWithOffload(const Problem &problem,
                                               const OffloadPlanOptions &options,
                                               const PlanResult &recomputeOnly);
 
-/// Adds transfers to `schedule` (greedy, above) until its device peak is
-/// within `budget` or no transfer lowers it. Returns the transfers.
-std::vector<Transfer> addTransfers(const Problem &problem,
-                                   const Schedule &schedule, int64_t budget,
-                                   const OffloadPlanOptions &options);
+/// What ckpt-plan and ckpt-sched --offload-link plan: the recompute-only
+/// plan (planSchedule with the options) and, over a link, the joint plan at
+/// the same budget made from it (planWithOffload, its least budget searched
+/// when nothing fits).
+struct PlanThenOffload {
+  PlanResult recompute;
+  /// Over a link, when the recompute-only plan has no error.
+  std::optional<OffloadPlanResult> joint;
+  /// Whether the joint plan is the one to run: it fits and copies something
+  /// (else it is the recompute-only plan).
+  bool offloads() const {
+    return joint && joint->error.empty() && joint->feasible &&
+           !joint->transfers.empty();
+  }
+};
+
+/// Plans `problem` (validated) with `options` (strategy optimal with a
+/// link), then over `link`, if any, with offloading too; `options.progress`
+/// hears the offload phase.
+PlanThenOffload planThenOffload(const Problem &problem,
+                                const PlanOptions &options,
+                                const std::optional<LinkSpec> &link);
 
 } // namespace sched
 } // namespace ckpt
