@@ -17,6 +17,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Location.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -31,22 +32,19 @@ using namespace ckpt;
 //===----------------------------------------------------------------------===//
 
 // The table is the solver layer's (ckpt/Solver/Support/Devices.h), shared with
-// the Python package.
-std::optional<DeviceProfile> DeviceProfile::lookup(StringRef name) {
+// the Python package; the enum is the dialect's (CkptAttrs.td).
+DeviceProfile DeviceProfile::get(Device device) {
+  StringRef name = stringifyDevice(device);
   for (const solver::DeviceSpec &spec : solver::kDeviceSpecs)
     if (name == spec.name)
-      return DeviceProfile{spec.name, spec.peakFlops, spec.bandwidth};
-  return std::nullopt;
-}
-
-std::string DeviceProfile::knownNames() {
-  std::string names;
-  for (const solver::DeviceSpec &spec : solver::kDeviceSpecs) {
-    if (!names.empty())
-      names += ", ";
-    names += spec.name;
-  }
-  return names;
+      return DeviceProfile{
+          device,
+          spec.name,
+          spec.peakFlops,
+          spec.bandwidth,
+          {spec.linkToHost, spec.linkToDevice, spec.linkLatency}};
+  llvm::report_fatal_error("ckpt: device '" + name +
+                           "' has no row in ckpt/Solver/Support/Devices.h");
 }
 
 double DeviceProfile::time(uint64_t flops, uint64_t bytes) const {
@@ -122,13 +120,9 @@ std::optional<double> MeasuredProfile::lookup(Operation *op) const {
   return std::nullopt;
 }
 
-FailureOr<CostSetup> ckpt::setUpCosts(Location loc, StringRef device,
+FailureOr<CostSetup> ckpt::setUpCosts(Location loc, Device device,
                                       StringRef profilePath) {
-  std::optional<DeviceProfile> profile = DeviceProfile::lookup(device);
-  if (!profile)
-    return emitError(loc, "unknown device '")
-           << device << "'; known devices: " << DeviceProfile::knownNames();
-  CostSetup setup{*profile, std::nullopt};
+  CostSetup setup{DeviceProfile::get(device), std::nullopt};
   if (!profilePath.empty()) {
     std::string error;
     setup.measured = MeasuredProfile::read(profilePath, error);

@@ -3,7 +3,6 @@
 #include "ckpt/Analysis/PlanStep.h"
 #include "ckpt/Analysis/Progress.h"
 #include "ckpt/Solver/Schedule/OffloadPlanner.h"
-#include "ckpt/Solver/Support/Devices.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -17,12 +16,8 @@ using namespace mlir;
 using namespace ckpt;
 
 mlir::FailureOr<sched::LinkSpec> ckpt::costLink(mlir::Location loc,
-                                                const CostSetup &costs,
-                                                llvm::StringRef name) {
-  sched::LinkSpec link;
-  for (const solver::DeviceSpec &spec : solver::kDeviceSpecs)
-    if (name == spec.name)
-      link = {spec.linkToHost, spec.linkToDevice, spec.linkLatency};
+                                                const CostSetup &costs) {
+  sched::LinkSpec link = costs.device.link;
   if (const MeasuredProfile *profile = costs.profile()) {
     for (auto [key, field] :
          {std::pair<StringRef, double *>{"link.to_host", &link.toHost},

@@ -30,8 +30,7 @@ struct AnnotateCostsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    FailureOr<CostSetup> costs =
-        setUpCosts(module.getLoc(), stringify(device), profile);
+    FailureOr<CostSetup> costs = setUpCosts(module.getLoc(), device, profile);
     if (mlir::failed(costs))
       return signalPassFailure();
 

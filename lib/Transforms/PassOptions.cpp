@@ -1,26 +1,22 @@
 //===- PassOptions.cpp - closed-set options of ckpt passes ----------------===//
 
 #include "ckpt/Transforms/PassOptions.h"
+#include "ckpt/Solver/Support/Devices.h"
 #include "ckpt/Transforms/ListValidOptions.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 using namespace ckpt;
 
-llvm::StringRef ckpt::stringify(Device value) {
-  switch (value) {
-  case Device::H100:
-    return "h100";
-  case Device::A100:
-    return "a100";
-  case Device::V100:
-    return "v100";
-  case Device::CPU:
-    return "cpu";
-  case Device::GH200:
-    return "gh200";
+void llvm::cl::parser<Device>::initialize() {
+  for (uint32_t i = 0; i <= getMaxEnumValForDevice(); ++i) {
+    auto device = static_cast<Device>(i);
+    StringRef name = stringifyDevice(device), description;
+    for (const solver::DeviceSpec &spec : solver::kDeviceSpecs)
+      if (name == spec.name)
+        description = spec.description;
+    addLiteralOption(name, device, description);
   }
-  return "h100";
 }
 
 llvm::StringRef ckpt::stringify(GPUFormat value) {

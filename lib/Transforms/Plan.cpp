@@ -57,8 +57,7 @@ void PlanPass::runOnOperation() {
     emitError(module.getLoc(), "ilp-memory: ") << memoryError;
     return signalPassFailure();
   }
-  FailureOr<CostSetup> costs =
-      setUpCosts(module.getLoc(), stringify(device), profile);
+  FailureOr<CostSetup> costs = setUpCosts(module.getLoc(), device, profile);
   if (failed(costs))
     return signalPassFailure();
   StepPlanRequest request;
@@ -71,8 +70,7 @@ void PlanPass::runOnOperation() {
   request.parallel = getContext().isMultithreadingEnabled();
   request.repeatedBlocks = repeatedBlocks;
   if (offload == OffloadMode::Auto) {
-    FailureOr<sched::LinkSpec> link =
-        costLink(module.getLoc(), *costs, stringify(device));
+    FailureOr<sched::LinkSpec> link = costLink(module.getLoc(), *costs);
     if (failed(link))
       return signalPassFailure();
     request.offload = true;
@@ -127,15 +125,14 @@ void PlanPass::runOnOperation() {
                             ? int64_t(-1)
                             : static_cast<int64_t>(t.reloadAfter)});
     }
-    step->setAttr(
-        kPlanAttrName,
-        PlanAttr::get(&getContext(), request.strategy.str(), plan->budget,
-                      static_cast<uint64_t>(result.peak),
-                      llvm::APFloat(result.time), plan->storeAllPeak,
-                      llvm::APFloat(plan->storeAllTime), schedule,
-                      llvm::APFloat(lowerBound),
-                      device == Device::H100 ? StringRef() : stringify(device),
-                      StringRef(profile), transfers, plan->hostPeak));
+    step->setAttr(kPlanAttrName,
+                  PlanAttr::get(&getContext(), request.strategy.str(),
+                                plan->budget,
+                                static_cast<uint64_t>(result.peak),
+                                llvm::APFloat(result.time), plan->storeAllPeak,
+                                llvm::APFloat(plan->storeAllTime), schedule,
+                                llvm::APFloat(lowerBound), device,
+                                StringRef(profile), transfers, plan->hostPeak));
   }
   if (failed)
     signalPassFailure();

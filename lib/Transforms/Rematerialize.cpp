@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Transforms/Rematerialize.h"
+#include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Analysis/PlanStep.h"
 #include "ckpt/Analysis/StepAnalysis.h"
 #include "ckpt/Analysis/StepProblem.h"
@@ -400,9 +401,11 @@ LogicalResult ckpt::applyPlan(StepOp step) {
   const std::vector<sched::Transfer> &transfers = *planned;
   int64_t expectedPeak = check.peak;
   if (!transfers.empty()) {
-    // Memory does not depend on the link; any valid one evaluates it.
-    sched::TransferEvaluation moved = sched::evaluateTransfers(
-        built.problem, schedule, transfers, sched::LinkSpec{1, 1, 0});
+    // The device peak does not depend on the link (each copy's wait is
+    // placed by the plan); evaluated over the plan's device's.
+    sched::TransferEvaluation moved =
+        sched::evaluateTransfers(built.problem, schedule, transfers,
+                                 DeviceProfile::get(plan.getDevice()).link);
     if (!moved.valid)
       return emitError(step.getLoc(), "the plan's transfers are not valid "
                                       "for this step: ")

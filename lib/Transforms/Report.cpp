@@ -338,11 +338,12 @@ LogicalResult ReportPass::reportStep(StepOp step, json::Value &report) {
     return success();
   }
   // The plan's own costs: the device and profile it was made with.
-  StringRef planDevice = plan.getDevice().empty() ? "h100" : plan.getDevice();
-  if (device.hasValue() && stringify(device) != planDevice)
+  Device planDevice = plan.getDevice();
+  if (device.hasValue() && device != planDevice)
     return step.emitError("the plan was made for device '")
-           << planDevice << "' and is reported in its times: leave out "
-           << "device=" << stringify(device) << " or plan with it";
+           << stringifyDevice(planDevice)
+           << "' and is reported in its times: leave out "
+           << "device=" << stringifyDevice(device) << " or plan with it";
   if (profile.hasValue() && StringRef(profile) != plan.getProfile())
     return step.emitError("the plan was made with ")
            << (plan.getProfile().empty()
@@ -369,8 +370,7 @@ LogicalResult ReportPass::reportStep(StepOp step, json::Value &report) {
            << r.eval.error;
   // The plan's copies to host memory, over the device's link: the peak
   // and time are then those of the schedule with them.
-  FailureOr<sched::LinkSpec> measuredLink =
-      costLink(step.getLoc(), *costs, planDevice);
+  FailureOr<sched::LinkSpec> measuredLink = costLink(step.getLoc(), *costs);
   if (failed(measuredLink))
     return failure();
   r.link = *measuredLink;

@@ -37,7 +37,7 @@
 // (dropping d even costs 96, at its recomputation), two (c before gc, a
 // before ga) reach 64. Time 18.
 // OPT64: ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 64, peak = 64, time = 1.800000e+01, store_all_peak = 96
-// OPT64-SAME: schedule = [0, 1, 2, 3, 4, 5, 6, 7, 2, 8, 9, 0, 10], device = "cpu">
+// OPT64-SAME: schedule = [0, 1, 2, 3, 4, 5, 6, 7, 2, 8, 9, 0, 10], device = cpu>
 
 // 48 B: gd reads ge and d (and writes in place into ge) while b is held for
 // gb, unless b too is run again later. The loss l is a view of e's buffer

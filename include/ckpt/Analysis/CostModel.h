@@ -9,6 +9,9 @@
 #ifndef CKPT_ANALYSIS_COSTMODEL_H
 #define CKPT_ANALYSIS_COSTMODEL_H
 
+#include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
+#include "ckpt/Solver/Schedule/Offload.h"
+
 #include "mlir/IR/Operation.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringMap.h"
@@ -24,18 +27,21 @@ class DialectRegistry;
 
 namespace ckpt {
 
-/// Peak throughput of a device, for the roofline
-/// time = max(flops / peakFlops, bytes / bandwidth).
+/// A device of the cost model: its peak throughput, for the roofline
+/// time = max(flops / peakFlops, bytes / bandwidth), and its link to host
+/// memory (offloading).
 struct DeviceProfile {
+  Device device;
   llvm::StringRef name;
   double peakFlops; ///< floating-point operations per second
   double bandwidth; ///< bytes per second of main (HBM / DRAM) memory
+  /// Bytes per second each way and seconds per copy.
+  sched::LinkSpec link;
 
-  /// The built-in profiles: h100, a100, v100, cpu, gh200. std::nullopt if
-  /// unknown.
-  static std::optional<DeviceProfile> lookup(llvm::StringRef name);
-  /// "h100, a100, v100, cpu, gh200", for error messages.
-  static std::string knownNames();
+  /// The device's row of the solver's table (ckpt/Solver/Support/Devices.h):
+  /// the one place a device is looked up. Every Device has one
+  /// (test/Transforms/annotate-costs-devices.mlir plans on each).
+  static DeviceProfile get(Device device);
 
   double time(uint64_t flops, uint64_t bytes) const;
 };
@@ -102,10 +108,9 @@ struct CostSetup {
 };
 
 /// Resolves the `device` and `profile` options shared by the ckpt passes;
-/// emits an error at `loc` (unknown device, unreadable or corrupt profile)
-/// and fails otherwise.
-mlir::FailureOr<CostSetup> setUpCosts(mlir::Location loc,
-                                      llvm::StringRef device,
+/// emits an error at `loc` (unreadable or corrupt profile) and fails
+/// otherwise.
+mlir::FailureOr<CostSetup> setUpCosts(mlir::Location loc, Device device,
                                       llvm::StringRef profilePath);
 
 /// Attaches the CostOpInterface external models to the linalg, tensor, arith,

@@ -21,13 +21,13 @@
 
 namespace ckpt {
 
-/// The link to host memory of `costs`: device `name`'s (Devices.h: bytes
-/// per second each way, seconds per copy; all zero for an unknown name),
-/// with the measured profile's "link.to_host" and "link.to_device" (bytes
-/// per second) and "link.latency" (seconds) in their place where it has
-/// them. Emits an error at `loc` and fails when a bandwidth is not positive.
-mlir::FailureOr<sched::LinkSpec>
-costLink(mlir::Location loc, const CostSetup &costs, llvm::StringRef name);
+/// The link to host memory of `costs`: its device's (Devices.h: bytes per
+/// second each way, seconds per copy), with the measured profile's
+/// "link.to_host" and "link.to_device" (bytes per second) and "link.latency"
+/// (seconds) in their place where it has them. Emits an error at `loc` and
+/// fails when a bandwidth is not positive.
+mlir::FailureOr<sched::LinkSpec> costLink(mlir::Location loc,
+                                          const CostSetup &costs);
 
 /// The transfers of `plan` (the #ckpt.plan of `step`) as the solver's, each
 /// moved value found by its op's position in the step's block and its result

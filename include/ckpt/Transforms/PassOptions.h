@@ -1,17 +1,19 @@
 //===- PassOptions.h - closed-set options of ckpt passes --------*- C++ -*-===//
 //
 // The enum types behind the ckpt passes' and pipelines' options that take one
-// of a closed set of values (`fit=`, `device=`, `dealloc=`, `format=`,
-// `math=`), and the command-line parser they use (and the parser of
-// `strategy=`, a typed strategy with its parameter): a value outside the set is
-// rejected when the options are parsed, with a message that lists the valid
-// values (llvm::cl's own parser only says "Cannot find option named").
+// of a closed set of values (`fit=`, `dealloc=`, `format=`, `math=`; `device=`
+// takes the dialect's ckpt::Device), and the command-line parser they use (and
+// the parser of `strategy=`, a typed strategy with its parameter): a value
+// outside the set is rejected when the options are parsed, with a message that
+// lists the valid values (llvm::cl's own parser only says "Cannot find option
+// named").
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef CKPT_TRANSFORMS_PASSOPTIONS_H
 #define CKPT_TRANSFORMS_PASSOPTIONS_H
 
+#include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Solver/Schedule/PlanStrategy.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -28,9 +30,6 @@ enum class FitMode { Simulation, Model };
 /// `offload=` of ckpt-plan: whether values may move to host memory.
 enum class OffloadMode { Off, Auto };
 
-/// `device=`: the device profile of the analytic cost model.
-enum class Device { H100, A100, V100, CPU, GH200 };
-
 /// `dealloc=`: who frees the buffers of a lowered step.
 enum class DeallocMode { Ckpt, Upstream, None };
 
@@ -43,10 +42,8 @@ enum class GPUFormat { Isa, Bin, Fatbin };
 /// `math=` of ckpt-lower-to-nvptx: where kernels' math functions come from.
 enum class MathMode { Auto, Libdevice, Approx };
 
-/// The option spelling of a value ("h100", "fatbin", ...), for the APIs
-/// that take it as text (the cost model's device table, MLIR's
-/// gpu-module-to-binary).
-llvm::StringRef stringify(Device value);
+/// The option spelling of a value ("fatbin", ...), for the APIs that take it
+/// as text (MLIR's gpu-module-to-binary).
 llvm::StringRef stringify(GPUFormat value);
 
 /// llvm::cl::parser<E> with a better error: "'x' is not a valid value:
@@ -123,13 +120,6 @@ public:
       clEnumValN(::ckpt::OffloadMode::Off, "off", "recomputation only"),       \
       clEnumValN(::ckpt::OffloadMode::Auto, "auto",                            \
                  "recompute or offload over the device's link"))
-#define CKPT_DEVICE_VALUES                                                     \
-  ::llvm::cl::values(clEnumValN(::ckpt::Device::H100, "h100", "NVIDIA H100"),  \
-                     clEnumValN(::ckpt::Device::A100, "a100", "NVIDIA A100"),  \
-                     clEnumValN(::ckpt::Device::V100, "v100", "NVIDIA V100"),  \
-                     clEnumValN(::ckpt::Device::CPU, "cpu", "a CPU core"),     \
-                     clEnumValN(::ckpt::Device::GH200, "gh200",                \
-                                "NVIDIA GH200 (NVLink-C2C to host memory)"))
 #define CKPT_KERNEL_VALUES                                                     \
   ::llvm::cl::values(                                                          \
       clEnumValN(::ckpt::KernelMode::Loops, "loops",                           \
@@ -201,7 +191,19 @@ public:
 };
 } // namespace cl
 } // namespace llvm
-CKPT_ENUM_OPTION_PARSER(::ckpt::Device)
+
+namespace llvm {
+namespace cl {
+/// `device=`: the devices of the dialect's enum (CkptAttrs.td), each with the
+/// description of its row of the table (Devices.h).
+template <>
+class parser<::ckpt::Device> : public ::ckpt::EnumOptionParser<::ckpt::Device> {
+public:
+  using EnumOptionParser::EnumOptionParser;
+  void initialize();
+};
+} // namespace cl
+} // namespace llvm
 CKPT_ENUM_OPTION_PARSER(::ckpt::DeallocMode)
 CKPT_ENUM_OPTION_PARSER(::ckpt::KernelMode)
 CKPT_ENUM_OPTION_PARSER(::ckpt::GPUFormat)

@@ -71,8 +71,7 @@ def AnnotateCostsPass : Pass<"ckpt-annotate-costs", "mlir::ModuleOp"> {
   }];
   let options = [
     Option<"device", "device", "::ckpt::Device", /*default=*/"::ckpt::Device::H100",
-           "Device profile for the roofline: h100, a100, v100, cpu or gh200",
-           [{CKPT_DEVICE_VALUES}]>,
+           "Device of the roofline cost model">,
     Option<"profile", "profile", "std::string", /*default=*/"\"\"",
            "JSON file of measured op times (seconds) by op name or location">,
     Option<"overwrite", "overwrite", "bool", /*default=*/"false",
@@ -168,8 +167,7 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
     Option<"slots", "slots", "int64_t", /*default=*/"500",
            "Memory slots of the chain DP (0: exact byte sizes)">,
     Option<"device", "device", "::ckpt::Device", /*default=*/"::ckpt::Device::H100",
-           "Device profile for op times: h100, a100, v100, cpu or gh200",
-           [{CKPT_DEVICE_VALUES}]>,
+           "Device of the op times (its roofline and link)">,
     Option<"profile", "profile", "std::string", /*default=*/"\"\"",
            "JSON file of measured op times (seconds) by op name or location">,
     Option<"fit", "fit", "::ckpt::FitMode", /*default=*/"::ckpt::FitMode::Simulation",
@@ -245,8 +243,8 @@ def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
            "recomputation alone within the budget (`lower_bound`) and of "
            "those in the step's order (`lower_bound_in_order`)">,
     Option<"device", "device", "::ckpt::Device", /*default=*/"::ckpt::Device::H100",
-           "Device profile: the plan's (recorded in it); given, it must be "
-           "the plan's", [{CKPT_DEVICE_VALUES}]>,
+           "Device: the plan's (recorded in it); given, it must be "
+           "the plan's">,
     Option<"profile", "profile", "std::string", /*default=*/"\"\"",
            "Measured op times: the plan's (recorded in it); given, it must "
            "be the plan's">,

@@ -383,9 +383,28 @@ ckpt.step @plan_negative_time(%x: f32) -> f32 attributes {
 
 // -----
 
-// expected-error @+2 {{unknown plan device 'tpu': expected h100, a100, v100, cpu, gh200}}
 ckpt.step @plan_unknown_device(%x: f32) -> f32 attributes {
+  // expected-error @+2 {{unknown plan device 'tpu': expected h100, a100, v100, cpu, gh200}}
+  // expected-error @+1 {{failed to parse Ckpt_PlanAttr parameter 'device' which is to be a `::ckpt::Device`}}
+  ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 0, store_all_peak = 1, store_all_time = 0, schedule = [], device = tpu>} {
+  ckpt.return %x : f32 loss(0)
+}
+
+// -----
+
+ckpt.step @plan_unknown_device_string(%x: f32) -> f32 attributes {
+  // expected-error @+2 {{unknown plan device 'tpu': expected h100, a100, v100, cpu, gh200}}
+  // expected-error @+1 {{failed to parse Ckpt_PlanAttr parameter 'device' which is to be a `::ckpt::Device`}}
   ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 0, store_all_peak = 1, store_all_time = 0, schedule = [], device = "tpu">} {
+  ckpt.return %x : f32 loss(0)
+}
+
+// -----
+
+ckpt.step @plan_device_not_a_name(%x: f32) -> f32 attributes {
+  // expected-error @+2 {{expected a device name}}
+  // expected-error @+1 {{failed to parse Ckpt_PlanAttr parameter 'device' which is to be a `::ckpt::Device`}}
+  ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 0, store_all_peak = 1, store_all_time = 0, schedule = [], device = 3>} {
   ckpt.return %x : f32 loss(0)
 }
 

@@ -164,13 +164,42 @@ ckpt.step @planned_ilp(%x: tensor<4xf32>) -> tensor<1xf32> attributes {
 
 // -----
 
-// The costs of the times: a device other than h100, and a profile.
+// The costs of the times: a device other than h100, and a profile. The
+// device is printed as its keyword and read as one or, as plans were written
+// before it was an enum, as a string.
 // CHECK-LABEL: ckpt.step @planned_cpu(
-// CHECK-SAME:    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 64, peak = 48, time = 2.500000e-06, store_all_peak = 80, store_all_time = 2.000000e-06, schedule = [0, 1], device = "cpu", profile = "times.json">
+// CHECK-SAME:    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 64, peak = 48, time = 2.500000e-06, store_all_peak = 80, store_all_time = 2.000000e-06, schedule = [0, 1], device = cpu, profile = "times.json">
 ckpt.step @planned_cpu(%x: tensor<4xf32>) -> tensor<1xf32> attributes {
     ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 64, peak = 48, time = 2.5e-6,
                            store_all_peak = 80, store_all_time = 2.0e-6,
                            schedule = [0, 1], device = "cpu", profile = "times.json">} {
+  %e = math.exp %x : tensor<4xf32>
+  %l = tensor.extract_slice %e[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
+  ckpt.return %l : tensor<1xf32> loss(0)
+}
+
+// -----
+
+// CHECK-LABEL: ckpt.step @planned_a100(
+// CHECK-SAME:    schedule = [0, 1], device = a100>
+ckpt.step @planned_a100(%x: tensor<4xf32>) -> tensor<1xf32> attributes {
+    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 64, peak = 48, time = 2.5e-6,
+                           store_all_peak = 80, store_all_time = 2.0e-6,
+                           schedule = [0, 1], device = a100>} {
+  %e = math.exp %x : tensor<4xf32>
+  %l = tensor.extract_slice %e[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
+  ckpt.return %l : tensor<1xf32> loss(0)
+}
+
+// -----
+
+// h100, the default, is left out.
+// CHECK-LABEL: ckpt.step @planned_h100(
+// CHECK-SAME:    schedule = [0, 1]>
+ckpt.step @planned_h100(%x: tensor<4xf32>) -> tensor<1xf32> attributes {
+    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 64, peak = 48, time = 2.5e-6,
+                           store_all_peak = 80, store_all_time = 2.0e-6,
+                           schedule = [0, 1], device = h100>} {
   %e = math.exp %x : tensor<4xf32>
   %l = tensor.extract_slice %e[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
   ckpt.return %l : tensor<1xf32> loss(0)

@@ -18,9 +18,10 @@ namespace ckpt {
 namespace solver {
 
 struct DeviceSpec {
-  const char *name;
-  double peakFlops; ///< floating-point operations per second
-  double bandwidth; ///< bytes per second of main (HBM / DRAM) memory
+  const char *name;        ///< ckpt::Device's spelling (CkptAttrs.td)
+  const char *description; ///< for option help
+  double peakFlops;        ///< floating-point operations per second
+  double bandwidth;        ///< bytes per second of main (HBM / DRAM) memory
   /// The link to host memory (offloading): bytes per second each way, and
   /// the latency of one copy in seconds.
   double linkToHost;
@@ -35,11 +36,12 @@ struct DeviceSpec {
 /// about 10 us (PCIe) and 2 us (C2C) per copy; `cpu` is a rough two-core
 /// x86 figure, its "link" a memcpy (10 GB/s).
 inline constexpr DeviceSpec kDeviceSpecs[] = {
-    {"h100", 67.0e12, 3.35e12, 64.0e9, 64.0e9, 10.0e-6},
-    {"a100", 19.5e12, 2.039e12, 32.0e9, 32.0e9, 10.0e-6},
-    {"v100", 15.7e12, 0.9e12, 16.0e9, 16.0e9, 10.0e-6},
-    {"cpu", 1.0e11, 2.0e10, 1.0e10, 1.0e10, 0.0},
-    {"gh200", 67.0e12, 4.0e12, 450.0e9, 450.0e9, 2.0e-6},
+    {"h100", "NVIDIA H100", 67.0e12, 3.35e12, 64.0e9, 64.0e9, 10.0e-6},
+    {"a100", "NVIDIA A100", 19.5e12, 2.039e12, 32.0e9, 32.0e9, 10.0e-6},
+    {"v100", "NVIDIA V100", 15.7e12, 0.9e12, 16.0e9, 16.0e9, 10.0e-6},
+    {"cpu", "a CPU core", 1.0e11, 2.0e10, 1.0e10, 1.0e10, 0.0},
+    {"gh200", "NVIDIA GH200 (NVLink-C2C to host memory)", 67.0e12, 4.0e12,
+     450.0e9, 450.0e9, 2.0e-6},
 };
 
 } // namespace solver

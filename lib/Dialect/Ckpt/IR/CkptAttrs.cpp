@@ -2,7 +2,6 @@
 
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptDialect.h"
-#include "ckpt/Solver/Support/Devices.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -40,6 +39,27 @@ static void printSeconds(AsmPrinter &printer, const llvm::APFloat &value) {
   printer.printFloat(value);
 }
 
+#include "ckpt/Dialect/Ckpt/IR/CkptEnums.cpp.inc"
+
+/// A device of #ckpt.plan: its keyword, or the same as a string.
+static FailureOr<ckpt::Device> parseDevice(AsmParser &parser) {
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  std::string name;
+  if (failed(parser.parseOptionalString(&name))) {
+    StringRef keyword;
+    if (failed(parser.parseOptionalKeyword(&keyword)))
+      return parser.emitError(loc, "expected a device name");
+    name = keyword.str();
+  }
+  if (std::optional<ckpt::Device> device = symbolizeDevice(name))
+    return *device;
+  std::string names;
+  for (uint32_t i = 0; i <= getMaxEnumValForDevice(); ++i)
+    names += (i ? ", " : "") + stringifyDevice(static_cast<Device>(i)).str();
+  return parser.emitError(loc, "unknown plan device '")
+         << name << "': expected " << names;
+}
+
 #define GET_ATTRDEF_CLASSES
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.cpp.inc"
 
@@ -58,19 +78,8 @@ LogicalResult PlanAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, StringRef /*strategy*/,
     uint64_t /*budget*/, uint64_t /*peak*/, llvm::APFloat time,
     uint64_t /*storeAllPeak*/, llvm::APFloat storeAllTime,
-    ArrayRef<int64_t> schedule, llvm::APFloat lowerBound, StringRef device,
+    ArrayRef<int64_t> schedule, llvm::APFloat lowerBound, Device /*device*/,
     StringRef /*profile*/, ArrayRef<int64_t> transfers, uint64_t /*hostPeak*/) {
-  if (!device.empty()) {
-    bool known = false;
-    std::string names;
-    for (const solver::DeviceSpec &spec : solver::kDeviceSpecs) {
-      known |= device == spec.name;
-      names += (names.empty() ? "" : ", ") + std::string(spec.name);
-    }
-    if (!known)
-      return emitError() << "unknown plan device '" << device << "': expected "
-                         << names;
-  }
   for (const llvm::APFloat &value : {time, storeAllTime, lowerBound}) {
     double seconds = value.convertToDouble();
     if (!std::isfinite(seconds) || seconds < 0.0)

@@ -7,6 +7,8 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/APFloat.h"
 
+#include "ckpt/Dialect/Ckpt/IR/CkptEnums.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h.inc"
 

@@ -5,6 +5,29 @@
 
 include "ckpt/Dialect/Ckpt/IR/CkptBase.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
+
+// The devices of the cost model, from the passes' `device=` option to
+// `#ckpt.plan` and ckpt-report: each names a row of the solver's table
+// (ckpt/Solver/Support/Devices.h: roofline and link to host memory), which
+// ckpt::DeviceProfile::get looks up.
+def Ckpt_Device : I32EnumAttr<"Device", "a device of the cost model", [
+    I32EnumAttrCase<"H100", 0, "h100">,
+    I32EnumAttrCase<"A100", 1, "a100">,
+    I32EnumAttrCase<"V100", 2, "v100">,
+    I32EnumAttrCase<"CPU", 3, "cpu">,
+    I32EnumAttrCase<"GH200", 4, "gh200">]> {
+  let cppNamespace = "::ckpt";
+  let genSpecializedAttr = 0;
+}
+
+// A device, printed as its keyword (`a100`) and left out for h100; parsed
+// from the keyword or, as plans were written before, a string ("a100").
+def Ckpt_DeviceParameter : EnumParameter<Ckpt_Device> {
+  let summary = "the device whose costs the plan is in (default: h100)";
+  let parser = [{ parseDevice($_parser) }];
+  let defaultValue = "::ckpt::Device::H100";
+}
 
 class Ckpt_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<Ckpt_Dialect, name, traits> {
@@ -189,7 +212,7 @@ def Ckpt_PlanAttr : Ckpt_Attr<"Plan", "plan"> {
                         Ckpt_SecondsParameter:$store_all_time,
                         Ckpt_ScheduleParameter:$schedule,
                         Ckpt_OptionalSecondsParameter:$lower_bound,
-                        StringRefParameter<"device profile (default: h100)", "\"\"">:$device,
+                        Ckpt_DeviceParameter:$device,
                         StringRefParameter<"measured op times file", "\"\"">:$profile,
                         Ckpt_TransfersParameter:$transfers,
                         DefaultValuedParameter<"uint64_t", "0">:$host_peak);
