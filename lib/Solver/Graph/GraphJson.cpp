@@ -20,6 +20,11 @@ std::string at(const json::Value &v) {
 struct Reader {
   GraphReadResult res;
   bool failed = false;
+  /// The graph index of each node id read so far.
+  std::unordered_map<int64_t, int> byId;
+  /// The layered graphs' source node ('graph': {'source_node'}), if any.
+  int64_t sourceNode = -1;
+  bool hasSourceNode = false;
 
   bool fail(const json::Value &where, const std::string &msg) {
     if (!failed) {
@@ -69,148 +74,170 @@ struct Reader {
     out = f->asBool();
     return true;
   }
-};
 
-} // namespace
+  /// Sets the graph's name from the optional 'graph' object; returns that
+  /// object (null when absent).
+  const json::Value *readName(const json::Value &doc) {
+    const json::Value *meta = doc.find("graph");
+    if (meta && meta->isObject())
+      if (const json::Value *nm = meta->find("name"))
+        if (nm->isString())
+          res.graph.name = nm->asString();
+    return meta;
+  }
 
-GraphReadResult graphFromJson(const json::Value &doc) {
-  Reader r;
-  Graph &g = r.res.graph;
-  if (!doc.isObject()) {
-    r.fail(doc, "the graph must be a JSON object");
-    return r.res;
-  }
-  const json::Value *meta = doc.find("graph");
-  if (meta && meta->isObject())
-    if (const json::Value *nm = meta->find("name"))
-      if (nm->isString())
-        g.name = nm->asString();
-  const json::Value *nodes = doc.find("nodes");
-  if (!nodes) {
-    r.fail(doc, "missing field 'nodes'");
-    return r.res;
-  }
-  if (!nodes->isArray()) {
-    r.fail(*nodes, "field 'nodes' must be an array");
-    return r.res;
-  }
-  const json::Value *links = doc.find("links");
-  if (!links) {
-    r.fail(doc, "missing field 'links'");
-    return r.res;
-  }
-  if (!links->isArray()) {
-    r.fail(*links, "field 'links' must be an array");
-    return r.res;
-  }
-  int64_t sourceNode = -1;
-  bool hasSourceNode = false;
-  if (meta && meta->isObject())
-    if (const json::Value *s = meta->find("source_node"))
-      if (s->isInteger()) {
-        sourceNode = s->asInt64();
-        hasSourceNode = true;
-      }
-
-  std::unordered_map<int64_t, int> byId;
-  const auto &arr = nodes->asArray();
-  for (size_t i = 0; i < arr.size(); ++i) {
-    const json::Value &nv = arr[i];
-    std::string what = "node #" + std::to_string(i);
-    if (!nv.isObject()) {
-      r.fail(nv, what + " must be an object");
-      return r.res;
+  /// The required array field KEY of DOC, or null after failing.
+  const json::Value *array(const json::Value &doc, const char *key) {
+    const json::Value *f = doc.find(key);
+    if (!f) {
+      fail(doc, std::string("missing field '") + key + "'");
+      return nullptr;
     }
+    if (!f->isArray()) {
+      fail(*f, std::string("field '") + key + "' must be an array");
+      return nullptr;
+    }
+    return f;
+  }
+
+  /// Reads the layered graphs' 'source_node' from the 'graph' object META.
+  void readSourceNode(const json::Value *meta) {
+    if (meta && meta->isObject())
+      if (const json::Value *s = meta->find("source_node"))
+        if (s->isInteger()) {
+          sourceNode = s->asInt64();
+          hasSourceNode = true;
+        }
+  }
+
+  /// Reads a Checkmate node (id, name, backward, cost_cpu, cost_ram, input).
+  bool checkmateNode(const json::Value &nv, std::string &what, Node &n) {
+    if (!integer(nv, "id", what, n.origId))
+      return false;
+    what = "node " + std::to_string(n.origId);
+    if (const json::Value *nm = nv.find("name")) {
+      if (!nm->isString())
+        return fail(*nm, what + ": field 'name' must be a string");
+      n.name = nm->asString();
+      what += " ('" + n.name + "')";
+    } else {
+      n.name = std::to_string(n.origId);
+    }
+    double ram = 0;
+    if (!boolean(nv, "backward", what, n.backward, true) ||
+        !number(nv, "cost_cpu", what, n.cost) ||
+        !number(nv, "cost_ram", what, ram) ||
+        !boolean(nv, "input", what, n.input, false))
+      return false;
+    n.bytes = static_cast<uint64_t>(ram);
+    return true;
+  }
+
+  /// Reads a MOCCASIN layered node (name, duration, out_cost, input).
+  bool layeredNode(const json::Value &nv, std::string &what, Node &n) {
+    if (!integer(nv, "name", what, n.origId))
+      return false;
+    what = "node " + std::to_string(n.origId);
+    n.name = std::to_string(n.origId);
+    double out = 0;
+    if (!number(nv, "duration", what, n.cost) ||
+        !number(nv, "out_cost", what, out) ||
+        !boolean(nv, "input", what, n.input, false))
+      return false;
+    n.bytes = static_cast<uint64_t>(out);
+    if (hasSourceNode && n.origId == sourceNode)
+      n.input = true;
+    return true;
+  }
+
+  /// Reads node #I (either format) and adds it to the graph.
+  bool node(const json::Value &nv, size_t i) {
+    std::string what = "node #" + std::to_string(i);
+    if (!nv.isObject())
+      return fail(nv, what + " must be an object");
     Node n;
     bool layered =
         !nv.find("id") && nv.find("name") && nv.find("name")->isNumber();
-    if (!layered) {
-      if (!r.integer(nv, "id", what, n.origId))
-        return r.res;
-      what = "node " + std::to_string(n.origId);
-      if (const json::Value *nm = nv.find("name")) {
-        if (!nm->isString()) {
-          r.fail(*nm, what + ": field 'name' must be a string");
-          return r.res;
-        }
-        n.name = nm->asString();
-        what += " ('" + n.name + "')";
-      } else {
-        n.name = std::to_string(n.origId);
-      }
-      double ram = 0;
-      if (!r.boolean(nv, "backward", what, n.backward, true) ||
-          !r.number(nv, "cost_cpu", what, n.cost) ||
-          !r.number(nv, "cost_ram", what, ram) ||
-          !r.boolean(nv, "input", what, n.input, false))
-        return r.res;
-      n.bytes = static_cast<uint64_t>(ram);
-    } else {
-      if (!r.integer(nv, "name", what, n.origId))
-        return r.res;
-      what = "node " + std::to_string(n.origId);
-      n.name = std::to_string(n.origId);
-      double out = 0;
-      if (!r.number(nv, "duration", what, n.cost) ||
-          !r.number(nv, "out_cost", what, out) ||
-          !r.boolean(nv, "input", what, n.input, false))
-        return r.res;
-      n.bytes = static_cast<uint64_t>(out);
-      if (hasSourceNode && n.origId == sourceNode)
-        n.input = true;
-    }
+    if (!(layered ? layeredNode(nv, what, n) : checkmateNode(nv, what, n)))
+      return false;
     int64_t id = n.origId;
-    if (byId.count(id)) {
-      r.fail(nv, what + ": duplicate node id " + std::to_string(id));
-      return r.res;
-    }
-    byId[id] = g.addNode(std::move(n));
+    if (byId.count(id))
+      return fail(nv, what + ": duplicate node id " + std::to_string(id));
+    byId[id] = res.graph.addNode(std::move(n));
+    return true;
   }
 
-  const auto &larr = links->asArray();
-  for (size_t i = 0; i < larr.size(); ++i) {
-    const json::Value &lv = larr[i];
+  /// Reads link #I (source/target or 0/1) and adds its edge.
+  bool link(const json::Value &lv, size_t i) {
+    Graph &g = res.graph;
     std::string what = "link #" + std::to_string(i);
-    if (!lv.isObject()) {
-      r.fail(lv, what + " must be an object");
-      return r.res;
-    }
+    if (!lv.isObject())
+      return fail(lv, what + " must be an object");
     const char *sk = "source", *tk = "target";
     if (!lv.find("source") && lv.find("0")) {
       sk = "0";
       tk = "1";
     }
     int64_t s = 0, t = 0;
-    if (!r.integer(lv, sk, what, s) || !r.integer(lv, tk, what, t))
-      return r.res;
+    if (!integer(lv, sk, what, s) || !integer(lv, tk, what, t))
+      return false;
     auto is = byId.find(s), it = byId.find(t);
-    if (is == byId.end()) {
-      r.fail(*lv.find(sk), what + ": dangling edge: source " +
-                               std::to_string(s) + " is not a node id");
-      return r.res;
-    }
-    if (it == byId.end()) {
-      r.fail(*lv.find(tk), what + ": dangling edge: target " +
-                               std::to_string(t) + " is not a node id");
-      return r.res;
-    }
-    if (is->second == it->second) {
-      r.fail(lv, what + ": self-loop on node " + std::to_string(s) + " ('" +
-                     g.node(is->second).name + "') is a cycle");
-      return r.res;
-    }
+    if (is == byId.end())
+      return fail(*lv.find(sk), what + ": dangling edge: source " +
+                                    std::to_string(s) + " is not a node id");
+    if (it == byId.end())
+      return fail(*lv.find(tk), what + ": dangling edge: target " +
+                                    std::to_string(t) + " is not a node id");
+    if (is->second == it->second)
+      return fail(lv, what + ": self-loop on node " + std::to_string(s) +
+                          " ('" + g.node(is->second).name + "') is a cycle");
     g.addEdge(is->second, it->second);
+    return true;
   }
-  g.finalize();
-  std::vector<int> order;
-  int cyc = -1;
-  if (!g.topologicalOrder(order, &cyc)) {
-    const Node &n = g.node(cyc);
-    r.fail(json::Value(), "the graph has a cycle through node " +
-                              std::to_string(n.origId) + " ('" + n.name + "')");
+
+  /// Finalizes the graph and fails when it has a cycle.
+  bool acyclic() {
+    Graph &g = res.graph;
+    g.finalize();
+    std::vector<int> order;
+    int cyc = -1;
+    if (!g.topologicalOrder(order, &cyc)) {
+      const Node &n = g.node(cyc);
+      return fail(json::Value(), "the graph has a cycle through node " +
+                                     std::to_string(n.origId) + " ('" + n.name +
+                                     "')");
+    }
+    return true;
+  }
+};
+
+} // namespace
+
+GraphReadResult graphFromJson(const json::Value &doc) {
+  Reader r;
+  if (!doc.isObject()) {
+    r.fail(doc, "the graph must be a JSON object");
     return r.res;
   }
-  r.res.ok = true;
+  const json::Value *meta = r.readName(doc);
+  const json::Value *nodes = r.array(doc, "nodes");
+  if (!nodes)
+    return r.res;
+  const json::Value *links = r.array(doc, "links");
+  if (!links)
+    return r.res;
+  r.readSourceNode(meta);
+
+  const auto &arr = nodes->asArray();
+  for (size_t i = 0; i < arr.size(); ++i)
+    if (!r.node(arr[i], i))
+      return r.res;
+
+  const auto &larr = links->asArray();
+  for (size_t i = 0; i < larr.size(); ++i)
+    if (!r.link(larr[i], i))
+      return r.res;
+  r.res.ok = r.acyclic();
   return r.res;
 }
 
