@@ -14,41 +14,56 @@ struct SweepResult {
   std::vector<int> stageOf;
 };
 
-/// One incremental breadth-first sweep over the forward ops, from `start`
-/// (entries, or losses when !forwardDir), blocked in turn by each candidate.
-/// R(S_j) -- the ops reachable from the start without passing S_j -- only
-/// grows along a properly ordered chain, so each op is expanded once and the
-/// whole sweep is linear when no candidate is rejected. A rejected candidate
-/// (does not separate: a `stop` op got expanded; is not after the previous
-/// one: a member was already expanded; or, with rejectEmpty, closes an empty
-/// stage) is rolled back. The kept separator is the set of its members that
-/// the sweep reached (the others have no predecessor on the start side and
-/// are redundant).
-SweepResult sweep(const Graph &g, const std::vector<char> &fwd,
-                  const std::vector<int> &start, const std::vector<char> &stop,
-                  const std::vector<std::vector<int>> &cands, bool forwardDir,
-                  bool rejectEmpty) {
-  int n = g.numNodes();
-  std::vector<char> reached(n, 0), expanded(n, 0);
-  std::vector<int> stageOf(n, -1), curSep(n, -1);
-  std::vector<int> pending, savedPending, queue;
-  std::vector<int> logReach, logExp, logStage;
-  SweepResult res;
-  bool started = false;
-  int stageIdx = 0;
+/// The state of one sweep (see sweep()): the marks of the ops, the stage
+/// being grown, and the logs that roll a rejected candidate back.
+class Sweeper {
+public:
+  Sweeper(const Graph &g, const std::vector<char> &fwd,
+          const std::vector<char> &stop, bool forwardDir)
+      : g(g), fwd(fwd), stop(stop), forwardDir(forwardDir), n(g.numNodes()),
+        reached(n, 0), expanded(n, 0), stageOf(n, -1), curSep(n, -1) {}
 
-  auto reach = [&](int v, int stamp) {
-    if (reached[v])
-      return;
-    reached[v] = 1;
-    logReach.push_back(v);
-    if (curSep[v] == stamp)
-      pending.push_back(v);
-    else
-      queue.push_back(v);
-  };
-  // Returns false when a stop node got expanded (only if checkStop).
-  auto bfs = [&](int stamp, bool checkStop) {
+  /// Marks the members of candidate `cand` with `stamp`; false when it is
+  /// empty or has a member that is not a forward op or already expanded.
+  bool mark(const std::vector<int> &cand, int stamp) {
+    bool bad = cand.empty();
+    for (int v : cand) {
+      if (v < 0 || v >= n || !fwd[v] || expanded[v])
+        bad = true;
+      else
+        curSep[v] = stamp;
+    }
+    return !bad;
+  }
+
+  /// Starts a step: clears the logs and queues the pending ops that are not
+  /// in the candidate (all of them for the last step).
+  void begin(int stamp, bool last) {
+    logReach.clear();
+    logExp.clear();
+    logStage.clear();
+    queue.clear();
+    savedPending = pending;
+    std::vector<int> keep;
+    for (int p : pending) {
+      if (!last && curSep[p] == stamp)
+        keep.push_back(p);
+      else
+        queue.push_back(p);
+    }
+    pending.swap(keep);
+  }
+
+  /// Reaches the start ops, on the first kept step only.
+  void reachStart(const std::vector<int> &start, int stamp) {
+    if (!started)
+      for (int e : start)
+        reach(e, stamp);
+  }
+
+  /// Expands the queue breadth-first. Returns false when a stop node got
+  /// expanded (only if checkStop).
+  bool bfs(int stamp, bool checkStop) {
     for (size_t qi = 0; qi < queue.size(); ++qi) {
       int v = queue[qi];
       if (expanded[v])
@@ -67,66 +82,40 @@ SweepResult sweep(const Graph &g, const std::vector<char> &fwd,
           reach(w, stamp);
     }
     return true;
-  };
+  }
 
-  int numCands = static_cast<int>(cands.size());
-  for (int ci = 0; ci <= numCands; ++ci) {
-    bool last = ci == numCands;
-    int stamp = ci;
-    if (!last) {
-      bool bad = cands[ci].empty();
-      for (int v : cands[ci]) {
-        if (v < 0 || v >= n || !fwd[v] || expanded[v])
-          bad = true;
-        else
-          curSep[v] = stamp;
-      }
-      if (bad)
-        continue;
-    }
-    logReach.clear();
-    logExp.clear();
-    logStage.clear();
-    queue.clear();
-    savedPending = pending;
-    std::vector<int> keep;
-    for (int p : pending) {
-      if (!last && curSep[p] == stamp)
-        keep.push_back(p);
-      else
-        queue.push_back(p);
-    }
-    pending.swap(keep);
-    if (!started)
-      for (int e : start)
-        reach(e, stamp);
-    bool ok = bfs(stamp, !last);
-    if (last)
-      break;
+  /// The number of ops the step's new stage would hold.
+  size_t content() const {
     size_t content = logStage.size();
     for (int p : pending)
       if (stageOf[p] < 0)
         ++content;
-    // Forward sweeps: the ops before and in the separator must be closed
-    // under predecessors, else a member would depend on a later stage.
-    if (ok && forwardDir)
-      for (int p : pending) {
-        for (int u : g.pred(p))
-          if (fwd[u] && !expanded[u] && !(reached[u] && curSep[u] == stamp))
-            ok = false;
-        if (!ok)
-          break;
-      }
-    if (!ok || (rejectEmpty && content == 0)) {
-      for (int v : logExp)
-        expanded[v] = 0;
-      for (int v : logStage)
-        stageOf[v] = -1;
-      for (int v : logReach)
-        reached[v] = 0;
-      pending = savedPending;
-      continue;
-    }
+    return content;
+  }
+
+  /// Forward sweeps: the ops before and in the separator must be closed
+  /// under predecessors, else a member would depend on a later stage.
+  bool closedUnderPreds(int stamp) const {
+    for (int p : pending)
+      for (int u : g.pred(p))
+        if (fwd[u] && !expanded[u] && !(reached[u] && curSep[u] == stamp))
+          return false;
+    return true;
+  }
+
+  /// Rolls back a rejected step.
+  void rollback() {
+    for (int v : logExp)
+      expanded[v] = 0;
+    for (int v : logStage)
+      stageOf[v] = -1;
+    for (int v : logReach)
+      reached[v] = 0;
+    pending = savedPending;
+  }
+
+  /// Keeps the step: the reached members form the next separator.
+  void commit() {
     for (int p : pending)
       if (stageOf[p] < 0)
         stageOf[p] = stageIdx;
@@ -136,9 +125,10 @@ SweepResult sweep(const Graph &g, const std::vector<char> &fwd,
     ++stageIdx;
     started = true;
   }
-  // The last stage must not be empty: drop separators that close it off
-  // (their members then simply belong to the new last stage).
-  if (rejectEmpty)
+
+  /// The last stage must not be empty: drop separators that close it off
+  /// (their members then simply belong to the new last stage).
+  void dropEmptyLastStages() {
     while (!res.seps.empty()) {
       bool any = false;
       for (int v = 0; v < n && !any; ++v)
@@ -147,8 +137,78 @@ SweepResult sweep(const Graph &g, const std::vector<char> &fwd,
         break;
       res.seps.pop_back();
     }
-  res.stageOf = std::move(stageOf);
-  return res;
+  }
+
+  /// The result, once the sweep is over.
+  SweepResult take() {
+    res.stageOf = std::move(stageOf);
+    return std::move(res);
+  }
+
+private:
+  /// Marks `v` reached: pending when it is in the candidate, else queued.
+  void reach(int v, int stamp) {
+    if (reached[v])
+      return;
+    reached[v] = 1;
+    logReach.push_back(v);
+    if (curSep[v] == stamp)
+      pending.push_back(v);
+    else
+      queue.push_back(v);
+  }
+
+  const Graph &g;
+  const std::vector<char> &fwd, &stop;
+  bool forwardDir;
+  int n;
+  std::vector<char> reached, expanded;
+  std::vector<int> stageOf, curSep;
+  std::vector<int> pending, savedPending, queue;
+  std::vector<int> logReach, logExp, logStage;
+  SweepResult res;
+  bool started = false;
+  int stageIdx = 0;
+};
+
+/// One incremental breadth-first sweep over the forward ops, from `start`
+/// (entries, or losses when !forwardDir), blocked in turn by each candidate.
+/// R(S_j) -- the ops reachable from the start without passing S_j -- only
+/// grows along a properly ordered chain, so each op is expanded once and the
+/// whole sweep is linear when no candidate is rejected. A rejected candidate
+/// (does not separate: a `stop` op got expanded; is not after the previous
+/// one: a member was already expanded; or, with rejectEmpty, closes an empty
+/// stage) is rolled back. The kept separator is the set of its members that
+/// the sweep reached (the others have no predecessor on the start side and
+/// are redundant).
+SweepResult sweep(const Graph &g, const std::vector<char> &fwd,
+                  const std::vector<int> &start, const std::vector<char> &stop,
+                  const std::vector<std::vector<int>> &cands, bool forwardDir,
+                  bool rejectEmpty) {
+  Sweeper s(g, fwd, stop, forwardDir);
+  int numCands = static_cast<int>(cands.size());
+  for (int ci = 0; ci <= numCands; ++ci) {
+    bool last = ci == numCands;
+    int stamp = ci;
+    if (!last && !s.mark(cands[ci], stamp))
+      continue;
+    s.begin(stamp, last);
+    s.reachStart(start, stamp);
+    bool ok = s.bfs(stamp, !last);
+    if (last)
+      break;
+    size_t content = s.content();
+    if (ok && forwardDir)
+      ok = s.closedUnderPreds(stamp);
+    if (!ok || (rejectEmpty && content == 0)) {
+      s.rollback();
+      continue;
+    }
+    s.commit();
+  }
+  if (rejectEmpty)
+    s.dropEmptyLastStages();
+  return s.take();
 }
 
 /// Places the floating ops (floating[v]) once the other forward ops have
