@@ -276,10 +276,9 @@ Model buildModel(const Problem &problem, int64_t budget) {
 
 namespace {
 
-/// Adds the columns of `m` (runCol, keepCol, freeCol, memCol) and
-/// Checkmate's constraints to `p`: stage t runs op t, after the ops it
-/// recomputes; the memory in use never exceeds the budget (1).
-void buildProgram(Model &m, Program &p) {
+/// Adds the R and S columns: stage t may recompute op i < t (runCol) and
+/// keep its result from stage t - 1 (keepCol).
+void addRunKeepCols(Model &m, Program &p) {
   const int n = m.n;
   // Which results may be worth keeping into stage t: read at stage t or
   // later, read by an op that may be recomputed later, or returned.
@@ -308,6 +307,11 @@ void buildProgram(Model &m, Program &p) {
             0, 1, 0, true, "S_" + std::to_string(t) + "_" + std::to_string(i));
     }
   }
+}
+
+/// Adds the rows that tie S to the previous stage and keep returned results.
+void addKeepRows(Model &m, Program &p) {
+  const int n = m.n;
   // Keeping needs a copy in the previous stage: S[t+1][i] <= S[t][i] + R[t][i].
   for (int t = 0; t + 1 < n; ++t) {
     for (int i = 0; i < t; ++i) {
@@ -335,6 +339,11 @@ void buildProgram(Model &m, Program &p) {
     if (run.col >= 0)
       p.add(row, run.col, 1);
   }
+}
+
+/// Adds the rows that let an op run only when its operands are in memory.
+void addOperandRows(Model &m, Program &p) {
+  const int n = m.n;
   // An op runs only when what it reads is in memory:
   // R[t][k] <= R[t][i] + S[t][i].
   for (int t = 0; t < n; ++t) {
@@ -356,63 +365,80 @@ void buildProgram(Model &m, Program &p) {
       }
     }
   }
+}
+
+/// Adds FREE[t][e] for edge e = (i, k) run in stage t, and its two rows.
+void addFreeCol(Model &m, Program &p, int t, int e, Term rk) {
+  const int n = m.n;
+  auto [i, k] = m.edgeList[e];
+  // hazards h = (1 - rk) + S[t+1][i] + sum R[t][j], j in succ(i), k < j <=
+  // t
+  std::vector<std::pair<int, double>> terms; // columns of h
+  double constant = 1 - rk.constant;
+  if (rk.col >= 0)
+    terms.push_back({rk.col, -1});
+  Term keep = m.keepTerm(t + 1, i);
+  if (keep.col >= 0)
+    terms.push_back({keep.col, 1});
+  if (t + 1 == n && m.returned[i])
+    constant += 1; // returned: never freed in the last stage
+  for (int j : m.succs[i]) {
+    if (j <= k || j > t)
+      continue;
+    Term rj = m.runTerm(t, j);
+    if (rj.col >= 0)
+      terms.push_back({rj.col, 1});
+    else
+      constant += rj.constant;
+  }
+  // The largest value h takes (every positive term at 1, rk at 0).
+  int maxHazards = static_cast<int>(constant);
+  for (auto [col, coef] : terms)
+    if (coef > 0)
+      ++maxHazards;
+  int f = p.addCol(0, 1, 0, true,
+                   "F_" + std::to_string(t) + "_" + std::to_string(e));
+  m.freeCol[t][e] = f;
+  // 1 - f <= h  <=>  -f - terms <= constant - 1
+  int row = p.addRow(-1e30, constant - 1);
+  p.add(row, f, -1);
+  for (auto [col, coef] : terms)
+    p.add(row, col, -coef);
+  // maxH (1 - f) >= h  <=>  -maxH f - terms >= constant - maxH
+  if (maxHazards == 0) {
+    // h is the constant: f = 1 exactly when it is 0.
+    p.fix(f, constant > 0 ? 0 : 1);
+    return;
+  }
+  int row2 = p.addRow(constant - maxHazards, 1e30);
+  p.add(row2, f, -maxHazards);
+  for (auto [col, coef] : terms)
+    p.add(row2, col, -coef);
+}
+
+/// Adds the FREE columns and their rows.
+void addFreeCols(Model &m, Program &p) {
+  const int n = m.n;
   // Freeing: FREE[t][i,k] = 1 exactly when op k runs in stage t, op i's
   // results are not kept into stage t+1 and no later reader of i runs in
   // stage t (Checkmate's hazard constraints).
   m.freeCol.assign(n, std::vector<int>(m.numEdges, -1));
   for (int t = 0; t < n; ++t) {
     for (int e = 0; e < m.numEdges; ++e) {
-      auto [i, k] = m.edgeList[e];
+      int k = m.edgeList[e].second;
       if (k > t)
         continue;
       Term rk = m.runTerm(t, k);
       if (rk.col < 0 && rk.constant == 0)
         continue;
-      // hazards h = (1 - rk) + S[t+1][i] + sum R[t][j], j in succ(i), k < j <=
-      // t
-      std::vector<std::pair<int, double>> terms; // columns of h
-      double constant = 1 - rk.constant;
-      if (rk.col >= 0)
-        terms.push_back({rk.col, -1});
-      Term keep = m.keepTerm(t + 1, i);
-      if (keep.col >= 0)
-        terms.push_back({keep.col, 1});
-      if (t + 1 == n && m.returned[i])
-        constant += 1; // returned: never freed in the last stage
-      for (int j : m.succs[i]) {
-        if (j <= k || j > t)
-          continue;
-        Term rj = m.runTerm(t, j);
-        if (rj.col >= 0)
-          terms.push_back({rj.col, 1});
-        else
-          constant += rj.constant;
-      }
-      // The largest value h takes (every positive term at 1, rk at 0).
-      int maxHazards = static_cast<int>(constant);
-      for (auto [col, coef] : terms)
-        if (coef > 0)
-          ++maxHazards;
-      int f = p.addCol(0, 1, 0, true,
-                       "F_" + std::to_string(t) + "_" + std::to_string(e));
-      m.freeCol[t][e] = f;
-      // 1 - f <= h  <=>  -f - terms <= constant - 1
-      int row = p.addRow(-1e30, constant - 1);
-      p.add(row, f, -1);
-      for (auto [col, coef] : terms)
-        p.add(row, col, -coef);
-      // maxH (1 - f) >= h  <=>  -maxH f - terms >= constant - maxH
-      if (maxHazards == 0) {
-        // h is the constant: f = 1 exactly when it is 0.
-        p.fix(f, constant > 0 ? 0 : 1);
-        continue;
-      }
-      int row2 = p.addRow(constant - maxHazards, 1e30);
-      p.add(row2, f, -maxHazards);
-      for (auto [col, coef] : terms)
-        p.add(row2, col, -coef);
+      addFreeCol(m, p, t, e, rk);
     }
   }
+}
+
+/// Adds the U columns (the memory in use) and the rows that define them.
+void addMemoryCols(Model &m, Program &p) {
+  const int n = m.n;
   // Memory: U[t][0] = R[t][0] m0 + sum S[t][i] mi;
   // U[t][k+1] = U[t][k] + R[t][k+1] m(k+1) - sum of what is freed after k.
   m.memCol.assign(n, {});
@@ -449,6 +475,17 @@ void buildProgram(Model &m, Program &p) {
       }
     }
   }
+}
+
+/// Adds the columns of `m` (runCol, keepCol, freeCol, memCol) and
+/// Checkmate's constraints to `p`: stage t runs op t, after the ops it
+/// recomputes; the memory in use never exceeds the budget (1).
+void buildProgram(Model &m, Program &p) {
+  addRunKeepCols(m, p);
+  addKeepRows(m, p);
+  addOperandRows(m, p);
+  addFreeCols(m, p);
+  addMemoryCols(m, p);
 }
 
 } // namespace
