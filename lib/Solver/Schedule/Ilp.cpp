@@ -880,33 +880,19 @@ void parseLine(const std::string &text, Reporter &reporter, bool &outOfMemory) {
 // solveIlp: the program, CBC in a child process, the result
 //===----------------------------------------------------------------------===//
 
-IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
-                                const IlpOptions &options) {
-  IlpResult result;
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point t0 =
-      options.started ? *options.started : Clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-  };
-  auto finish = [&]() -> IlpResult & {
-    result.seconds = elapsed();
-    return result;
-  };
-  std::string why = problem.validate();
-  if (!why.empty()) {
-    result.error = why;
-    return finish();
-  }
-  if (budget <= 0) {
-    result.error = "the budget must be positive";
-    return finish();
-  }
-  if (problem.numOps() == 0) {
-    result.status = IlpResult::Status::Optimal;
-    return finish();
-  }
-  Model m = buildModel(problem, budget);
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Wall-clock seconds since `t0`.
+double secondsSince(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// Records the program's size in `result`; false, with result.error, when
+/// CBC would need more than the memory limit for it.
+bool fitsMemoryLimit(const Problem &problem, Model &m,
+                     const IlpOptions &options, IlpResult &result) {
   {
     // Its size first: a program too large for the memory limit is refused
     // before it is built.
@@ -927,144 +913,151 @@ IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
                    gib(result.estimatedBytes) + ", over its memory limit of " +
                    gib(options.memoryLimit) +
                    " (ilp-memory=); use strategy=optimal, or raise ilp-memory";
-    return finish();
+    return false;
   }
-  Program p;
-  buildProgram(m, p);
+  return true;
+}
 
-  Collect collect(problem, budget);
-  Schedule startSchedule;
-  std::vector<std::pair<std::string, double>> start;
-  bool warmStarted = options.warmStart &&
-                     programStart(problem, budget, m, p, *options.warmStart,
-                                  startSchedule, start);
-  if (options.warmStart) // it is an incumbent even if CBC cannot use it
-    collect.incumbent(*options.warmStart);
-  // CBC stops itself at 90% of what is left of the limit (it finishes the
-  // node or round of cuts it is in); the watchdog below ends it at 105%.
-  double cbcSeconds = 0;
-  bool noTimeLeft = false;
-  if (options.timeLimit > 0) {
-    double left = options.timeLimit - elapsed();
-    cbcSeconds = 0.9 * left;
-    noTimeLeft = cbcSeconds < 0.05;
-  }
-  std::string failure;
-  bool outOfMemory = false;
-  if (noTimeLeft) {
-    // The warm start and the program used the whole limit.
-    collect.status = IlpResult::Status::Unknown;
-  } else {
 #ifdef CKPT_ILP_FORK
-    // CBC runs in a child process: its time limit does not cover the first
-    // LP, which can take far longer on large programs, Debian's CBC aborts on
-    // failed assertions, and the memory limit caps the child's address space.
-    // The child reports every incumbent and bound on a pipe; past the time
-    // limit it is killed and what it reported stands.
-    int fds[2];
-    if (::pipe(fds) != 0) {
-      result.error = "cannot create a pipe for the ILP solver";
-      return finish();
-    }
-    std::fflush(nullptr);
-    pid_t child = ::fork();
-    if (child < 0) {
-      ::close(fds[0]);
-      ::close(fds[1]);
-      result.error = "cannot start the ILP solver process";
-      return finish();
-    }
-    if (child == 0) {
-      ::close(fds[0]);
-      PipeWriter writer(fds[1]);
-      if (options.memoryLimit > 0) {
-        // What the child maps already (the parent's image) plus the limit.
-        long pages = 0;
-        std::ifstream statm("/proc/self/statm");
-        statm >> pages;
-        rlim_t cap = static_cast<rlim_t>(pages) *
-                         static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) +
-                     static_cast<rlim_t>(options.memoryLimit);
-        struct rlimit limit = {cap, cap};
-        ::setrlimit(RLIMIT_AS, &limit);
-      }
-      // A failed allocation throws (the host program, LLVM's tools say, may
-      // have installed a handler that aborts with a crash report), and the
-      // child's stderr is quiet unless CBC's log was asked for: what went
-      // wrong reaches the user as the parent's one-line error or warning.
-      std::set_new_handler(nullptr);
-      if (!options.log) {
-        int null = ::open("/dev/null", O_WRONLY);
-        if (null >= 0) {
-          ::dup2(null, STDERR_FILENO);
-          ::close(null);
-        }
-      }
-      try {
-        runCbc(options, cbcSeconds, m, p, warmStarted ? &start : nullptr,
-               warmStarted ? &startSchedule : nullptr, writer);
-      } catch (const std::bad_alloc &) {
-        writer.line("M\n");
-      }
-      ::close(fds[1]);
-      std::fflush(nullptr);
-      ::_exit(0);
-    }
-    ::close(fds[1]);
-    double limit = options.timeLimit > 0 ? options.timeLimit * 1.05 : -1;
-    std::string pending;
-    bool killed = false;
-    for (;;) {
-      int waitMs = -1;
-      if (limit > 0) {
-        double left = limit - elapsed();
-        if (left <= 0) {
-          ::kill(child, SIGKILL);
-          killed = true;
-          break;
-        }
-        waitMs = static_cast<int>(std::min(left * 1000, 1000.0)) + 1;
-      }
-      struct pollfd poller = {fds[0], POLLIN, 0};
-      int ready = ::poll(&poller, 1, waitMs);
-      if (ready < 0 && errno != EINTR)
-        break;
-      if (ready <= 0)
-        continue;
-      char buffer[1 << 16];
-      ssize_t n = ::read(fds[0], buffer, sizeof(buffer));
-      if (n <= 0)
-        break; // the child closed the pipe (done or died)
-      pending.append(buffer, static_cast<size_t>(n));
-      size_t newline;
-      while ((newline = pending.find('\n')) != std::string::npos) {
-        std::string text = pending.substr(0, newline);
-        pending.erase(0, newline + 1);
-        parseLine(text, collect, outOfMemory);
-      }
-    }
-    ::close(fds[0]);
-    int wstatus = 0;
-    struct rusage usage = {};
-    ::wait4(child, &wstatus, 0, &usage);
-    result.peakBytes = static_cast<int64_t>(usage.ru_maxrss) * 1024;
-    if (outOfMemory)
-      failure = "CBC ran out of its memory limit of " +
-                gib(options.memoryLimit) +
-                " (ilp-memory=); use strategy=optimal, or raise ilp-memory";
-    else if (!killed && WIFSIGNALED(wstatus))
-      failure = "CBC stopped with signal " + std::to_string(WTERMSIG(wstatus)) +
-                (options.memoryLimit > 0
-                     ? " (its memory limit is " + gib(options.memoryLimit) +
-                           ", ilp-memory=)"
-                     : std::string());
-    if ((killed || outOfMemory) && !collect.status)
-      collect.status = IlpResult::Status::Unknown;
-#else
-    runCbc(options, cbcSeconds, m, p, warmStarted ? &start : nullptr,
-           warmStarted ? &startSchedule : nullptr, collect);
-#endif
+/// The solver's child process: runs CBC, reporting on the pipe `fd`, and
+/// exits.
+[[noreturn]] void
+childMain(int fd, const IlpOptions &options, double cbcSeconds, const Model &m,
+          const Program &p,
+          const std::vector<std::pair<std::string, double>> *start,
+          const Schedule *startSchedule) {
+  PipeWriter writer(fd);
+  if (options.memoryLimit > 0) {
+    // What the child maps already (the parent's image) plus the limit.
+    long pages = 0;
+    std::ifstream statm("/proc/self/statm");
+    statm >> pages;
+    rlim_t cap = static_cast<rlim_t>(pages) *
+                     static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) +
+                 static_cast<rlim_t>(options.memoryLimit);
+    struct rlimit limit = {cap, cap};
+    ::setrlimit(RLIMIT_AS, &limit);
   }
+  // A failed allocation throws (the host program, LLVM's tools say, may
+  // have installed a handler that aborts with a crash report), and the
+  // child's stderr is quiet unless CBC's log was asked for: what went
+  // wrong reaches the user as the parent's one-line error or warning.
+  std::set_new_handler(nullptr);
+  if (!options.log) {
+    int null = ::open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+      ::dup2(null, STDERR_FILENO);
+      ::close(null);
+    }
+  }
+  try {
+    runCbc(options, cbcSeconds, m, p, start, startSchedule, writer);
+  } catch (const std::bad_alloc &) {
+    writer.line("M\n");
+  }
+  ::close(fd);
+  std::fflush(nullptr);
+  ::_exit(0);
+}
+
+/// Feeds the child's reports on the pipe `fd` to `collect` until the child
+/// closes it, or kills the child once `limit` seconds (> 0) have passed
+/// since `t0`: returns whether it did.
+bool readReports(int fd, pid_t child, double limit, Clock::time_point t0,
+                 Reporter &collect, bool &outOfMemory) {
+  std::string pending;
+  bool killed = false;
+  for (;;) {
+    int waitMs = -1;
+    if (limit > 0) {
+      double left = limit - secondsSince(t0);
+      if (left <= 0) {
+        ::kill(child, SIGKILL);
+        killed = true;
+        break;
+      }
+      waitMs = static_cast<int>(std::min(left * 1000, 1000.0)) + 1;
+    }
+    struct pollfd poller = {fd, POLLIN, 0};
+    int ready = ::poll(&poller, 1, waitMs);
+    if (ready < 0 && errno != EINTR)
+      break;
+    if (ready <= 0)
+      continue;
+    char buffer[1 << 16];
+    ssize_t n = ::read(fd, buffer, sizeof(buffer));
+    if (n <= 0)
+      break; // the child closed the pipe (done or died)
+    pending.append(buffer, static_cast<size_t>(n));
+    size_t newline;
+    while ((newline = pending.find('\n')) != std::string::npos) {
+      std::string text = pending.substr(0, newline);
+      pending.erase(0, newline + 1);
+      parseLine(text, collect, outOfMemory);
+    }
+  }
+  return killed;
+}
+
+/// Runs CBC in a child process, collecting its reports; false, with
+/// result.error, when the child cannot be started. `failure`: why CBC
+/// stopped early, if it did.
+bool runCbcInChild(const IlpOptions &options, double cbcSeconds, const Model &m,
+                   const Program &p,
+                   const std::vector<std::pair<std::string, double>> *start,
+                   const Schedule *startSchedule, Clock::time_point t0,
+                   Collect &collect, IlpResult &result, std::string &failure) {
+  // CBC runs in a child process: its time limit does not cover the first
+  // LP, which can take far longer on large programs, Debian's CBC aborts on
+  // failed assertions, and the memory limit caps the child's address space.
+  // The child reports every incumbent and bound on a pipe; past the time
+  // limit it is killed and what it reported stands.
+  int fds[2];
+  if (::pipe(fds) != 0) {
+    result.error = "cannot create a pipe for the ILP solver";
+    return false;
+  }
+  std::fflush(nullptr);
+  pid_t child = ::fork();
+  if (child < 0) {
+    ::close(fds[0]);
+    ::close(fds[1]);
+    result.error = "cannot start the ILP solver process";
+    return false;
+  }
+  if (child == 0) {
+    ::close(fds[0]);
+    childMain(fds[1], options, cbcSeconds, m, p, start, startSchedule);
+  }
+  ::close(fds[1]);
+  double limit = options.timeLimit > 0 ? options.timeLimit * 1.05 : -1;
+  bool outOfMemory = false;
+  bool killed = readReports(fds[0], child, limit, t0, collect, outOfMemory);
+  ::close(fds[0]);
+  int wstatus = 0;
+  struct rusage usage = {};
+  ::wait4(child, &wstatus, 0, &usage);
+  result.peakBytes = static_cast<int64_t>(usage.ru_maxrss) * 1024;
+  if (outOfMemory)
+    failure = "CBC ran out of its memory limit of " + gib(options.memoryLimit) +
+              " (ilp-memory=); use strategy=optimal, or raise ilp-memory";
+  else if (!killed && WIFSIGNALED(wstatus))
+    failure = "CBC stopped with signal " + std::to_string(WTERMSIG(wstatus)) +
+              (options.memoryLimit > 0
+                   ? " (its memory limit is " + gib(options.memoryLimit) +
+                         ", ilp-memory=)"
+                   : std::string());
+  if ((killed || outOfMemory) && !collect.status)
+    collect.status = IlpResult::Status::Unknown;
+  return true;
+}
+#endif
+
+/// Fills `result` from what the solver reported: the best schedule, its
+/// status, the lower bound, and `failure` as an error or a warning.
+void reportResult(const Problem &problem, const Model &m,
+                  const Collect &collect, bool warmStarted,
+                  const std::string &failure, IlpResult &result) {
   result.warmStarted = warmStarted;
   result.stoppedByNodes = collect.nodes;
   double fixedCost = 0;
@@ -1102,6 +1095,72 @@ IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
     result.error = failure;
   else if (!failure.empty())
     result.warning = failure + "; the plan is the best schedule found before";
+}
+
+} // namespace
+
+IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
+                                const IlpOptions &options) {
+  IlpResult result;
+  const Clock::time_point t0 =
+      options.started ? *options.started : Clock::now();
+  auto finish = [&]() -> IlpResult & {
+    result.seconds = secondsSince(t0);
+    return result;
+  };
+  std::string why = problem.validate();
+  if (!why.empty()) {
+    result.error = why;
+    return finish();
+  }
+  if (budget <= 0) {
+    result.error = "the budget must be positive";
+    return finish();
+  }
+  if (problem.numOps() == 0) {
+    result.status = IlpResult::Status::Optimal;
+    return finish();
+  }
+  Model m = buildModel(problem, budget);
+  if (!fitsMemoryLimit(problem, m, options, result))
+    return finish();
+  Program p;
+  buildProgram(m, p);
+
+  Collect collect(problem, budget);
+  Schedule startSchedule;
+  std::vector<std::pair<std::string, double>> start;
+  bool warmStarted = options.warmStart &&
+                     programStart(problem, budget, m, p, *options.warmStart,
+                                  startSchedule, start);
+  if (options.warmStart) // it is an incumbent even if CBC cannot use it
+    collect.incumbent(*options.warmStart);
+  // CBC stops itself at 90% of what is left of the limit (it finishes the
+  // node or round of cuts it is in); the watchdog ends it at 105%.
+  double cbcSeconds = 0;
+  bool noTimeLeft = false;
+  if (options.timeLimit > 0) {
+    double left = options.timeLimit - secondsSince(t0);
+    cbcSeconds = 0.9 * left;
+    noTimeLeft = cbcSeconds < 0.05;
+  }
+  std::string failure;
+  if (noTimeLeft) {
+    // The warm start and the program used the whole limit.
+    collect.status = IlpResult::Status::Unknown;
+  } else {
+#ifdef CKPT_ILP_FORK
+    if (!runCbcInChild(options, cbcSeconds, m, p,
+                       warmStarted ? &start : nullptr,
+                       warmStarted ? &startSchedule : nullptr, t0, collect,
+                       result, failure))
+      return finish();
+#else
+    runCbc(options, cbcSeconds, m, p, warmStarted ? &start : nullptr,
+           warmStarted ? &startSchedule : nullptr, collect);
+#endif
+  }
+  reportResult(problem, m, collect, warmStarted, failure, result);
   return finish();
 }
 
