@@ -282,24 +282,27 @@ double roomAt(const Problem &problem, int j, int64_t budget) {
   return room;
 }
 
-/// The cut at op j; its recomputations' inputs only when `withInputs` and
-/// the cut binds. With `inOrder`, the ops before j in the problem's order
-/// have run and those after it have not (BoundScope::InOrder).
-Cut buildCut(const Problem &problem, int j, int64_t budget,
-             const std::vector<std::vector<int>> &readers, bool inOrder,
-             bool withInputs = true) {
-  const int numOps = problem.numOps();
-  Cut cut;
-  cut.op = j;
-  // Ancestors of j (ops that ran before T) and its descendants (ops that
-  // run after): in order, every op is one or the other.
-  std::vector<char> ancestor(numOps, 0), descendant(numOps, 0);
-  if (inOrder) {
-    for (int op = 0; op < numOps; ++op) {
-      ancestor[op] = op < j;
-      descendant[op] = op > j;
+/// Builds the cut at one op, phase by phase (see buildCut).
+class CutBuilder {
+public:
+  CutBuilder(const Problem &problem, int j,
+             const std::vector<std::vector<int>> &readers)
+      : problem(problem), j(j), numOps(problem.numOps()), readers(readers),
+        ancestor(numOps, 0), descendant(numOps, 0),
+        local(problem.numValues(), -1) {
+    cut.op = j;
+  }
+
+  /// Marks the ancestors of j (ops that ran before T) and its descendants
+  /// (ops that run after): in order, every op is one or the other.
+  void markRelatives(bool inOrder) {
+    if (inOrder) {
+      for (int op = 0; op < numOps; ++op) {
+        ancestor[op] = op < j;
+        descendant[op] = op > j;
+      }
+      return;
     }
-  } else {
     std::vector<int> stack{j};
     while (!stack.empty()) {
       int op = stack.back();
@@ -324,124 +327,165 @@ Cut buildCut(const Problem &problem, int j, int64_t budget,
           }
     }
   }
-  cut.room = roomAt(problem, j, budget);
-  std::vector<int> local(problem.numValues(), -1);
-  for (int op = 0; op < numOps; ++op) {
-    if (!ancestor[op])
-      continue;
-    const Op &o = problem.ops[op];
-    for (int v : o.results) {
-      local[v] = static_cast<int>(cut.values.size());
-      cut.values.push_back(v);
-      cut.bytes.push_back(keptBytes(problem, v));
-      cut.cost.push_back(o.cost / static_cast<double>(o.results.size()));
-      bool needed = problem.values[v].returned;
-      for (int reader : readers[v])
-        needed = needed || descendant[reader];
-      cut.needed.push_back(needed);
-      cut.mustKeep.push_back(!o.recomputable);
+
+  /// Adds the ancestors' results as the cut's values; those j reads are
+  /// kept.
+  void addAncestorValues() {
+    for (int op = 0; op < numOps; ++op) {
+      if (!ancestor[op])
+        continue;
+      const Op &o = problem.ops[op];
+      for (int v : o.results) {
+        local[v] = static_cast<int>(cut.values.size());
+        cut.values.push_back(v);
+        cut.bytes.push_back(keptBytes(problem, v));
+        cut.cost.push_back(o.cost / static_cast<double>(o.results.size()));
+        bool needed = problem.values[v].returned;
+        for (int reader : readers[v])
+          needed = needed || descendant[reader];
+        cut.needed.push_back(needed);
+        cut.mustKeep.push_back(!o.recomputable);
+        cut.fixedKeep.push_back(0);
+        cut.inputs.emplace_back();
+        const Value &value = problem.values[v];
+        cut.viewOf.push_back(value.rule == BufferRule::View && value.source >= 0
+                                 ? local[value.source]
+                                 : -1);
+      }
+    }
+    for (int r : problem.ops[j].reads)
+      if (local[r] >= 0) {
+        cut.fixedKeep[local[r]] = 1;
+        cut.mustKeep[local[r]] = 1;
+      }
+    numValues = cut.values.size();
+  }
+
+  /// Adds a pseudo-value for each op unrelated to j that matters.
+  void addUnrelatedOps() {
+    // Ops related to j neither way (a weight's gradient beside the chain of
+    // activation gradients) whose reads are all ancestors' values or inputs
+    // and whose results are needed after T: each runs before T, and then
+    // its needed results are live during T, or after, and then what it
+    // reads is kept or recomputed. A pseudo-value for each: kept, it holds
+    // those results' bytes; "recomputed", the op runs after T, at no cost
+    // (its one run), with its reads as inputs.
+    for (int op = 0; op < numOps; ++op) {
+      if (op == j || ancestor[op] || descendant[op])
+        continue;
+      const Op &o = problem.ops[op];
+      bool early = true;
+      for (int r : o.reads) {
+        // Constant-like ops (an empty tensor, a fill) can run anywhere:
+        // their values count as always there, at no cost (a relaxation).
+        int p = problem.values[r].producer;
+        early = early && (p < 0 || ancestor[p] || problem.ops[p].constant);
+      }
+      double bytes = 0;
+      for (int v : o.results) {
+        bool needed = problem.values[v].returned;
+        for (int reader : readers[v])
+          needed = needed || descendant[reader];
+        if (needed)
+          bytes += keptBytes(problem, v);
+      }
+      if (!early || bytes <= 0)
+        continue;
+      unrelated.push_back(op);
+      cut.values.push_back(-1);
+      cut.bytes.push_back(bytes);
+      cut.cost.push_back(0);
+      cut.needed.push_back(1);
+      cut.mustKeep.push_back(0);
       cut.fixedKeep.push_back(0);
       cut.inputs.emplace_back();
-      const Value &value = problem.values[v];
-      cut.viewOf.push_back(value.rule == BufferRule::View && value.source >= 0
-                               ? local[value.source]
-                               : -1);
+      cut.viewOf.push_back(-1);
     }
   }
-  for (int r : problem.ops[j].reads)
-    if (local[r] >= 0) {
-      cut.fixedKeep[local[r]] = 1;
-      cut.mustKeep[local[r]] = 1;
+
+  /// Sets cut.kept, the estimate of what must be kept at price 0, and
+  /// cut.binds.
+  void estimateKept() {
+    // An estimate of what must be kept at price 0 (an unrelated op counted
+    // at the least of its results and its reads not counted yet): where it
+    // fits, the cut is not searched (boundAt); the others are searched in
+    // the order of their excess. (Only which cuts are searched depends on
+    // it: the bound holds at every cut and price.)
+    // A view available after T holds its source's buffer, or is made again
+    // from its source: either way the source is available (sources come
+    // first: a backward scan carries it down chains of views).
+    std::vector<char> counted(numValues, 0);
+    for (size_t i = numValues; i-- > 0;)
+      if (cut.needed[i] || cut.fixedKeep[i] || counted[i]) {
+        counted[i] = 1;
+        if (cut.viewOf[i] >= 0)
+          counted[cut.viewOf[i]] = 1;
+      }
+    double kept = 0;
+    for (size_t i = 0; i < numValues; ++i)
+      if (counted[i])
+        kept += cut.bytes[i];
+    for (size_t k = 0; k < unrelated.size(); ++k) {
+      double reads = 0;
+      for (int r : problem.ops[unrelated[k]].reads)
+        if (local[r] >= 0 && !counted[local[r]])
+          reads += cut.bytes[local[r]];
+      if (reads < cut.bytes[numValues + k]) {
+        for (int r : problem.ops[unrelated[k]].reads)
+          if (local[r] >= 0)
+            counted[local[r]] = 1;
+        kept += reads;
+      } else {
+        kept += cut.bytes[numValues + k];
+      }
     }
-  const size_t numValues = cut.values.size();
-  // Ops related to j neither way (a weight's gradient beside the chain of
-  // activation gradients) whose reads are all ancestors' values or inputs
-  // and whose results are needed after T: each runs before T, and then its
-  // needed results are live during T, or after, and then what it reads is
-  // kept or recomputed. A pseudo-value for each: kept, it holds those
-  // results' bytes; "recomputed", the op runs after T, at no cost (its one
-  // run), with its reads as inputs.
-  std::vector<int> unrelated;
-  for (int op = 0; op < numOps; ++op) {
-    if (op == j || ancestor[op] || descendant[op])
-      continue;
-    const Op &o = problem.ops[op];
-    bool early = true;
-    for (int r : o.reads) {
-      // Constant-like ops (an empty tensor, a fill) can run anywhere: their
-      // values count as always there, at no cost (a relaxation).
-      int p = problem.values[r].producer;
-      early = early && (p < 0 || ancestor[p] || problem.ops[p].constant);
-    }
-    double bytes = 0;
-    for (int v : o.results) {
-      bool needed = problem.values[v].returned;
-      for (int reader : readers[v])
-        needed = needed || descendant[reader];
-      if (needed)
-        bytes += keptBytes(problem, v);
-    }
-    if (!early || bytes <= 0)
-      continue;
-    unrelated.push_back(op);
-    cut.values.push_back(-1);
-    cut.bytes.push_back(bytes);
-    cut.cost.push_back(0);
-    cut.needed.push_back(1);
-    cut.mustKeep.push_back(0);
-    cut.fixedKeep.push_back(0);
-    cut.inputs.emplace_back();
-    cut.viewOf.push_back(-1);
+    cut.kept = kept;
+    cut.binds = kept > cut.room;
   }
-  // An estimate of what must be kept at price 0 (an unrelated op counted
-  // at the least of its results and its reads not counted yet): where it
-  // fits, the cut is not searched (boundAt); the others are searched in
-  // the order of their excess. (Only which cuts are searched depends on
-  // it: the bound holds at every cut and price.)
-  // A view available after T holds its source's buffer, or is made again
-  // from its source: either way the source is available (sources come
-  // first: a backward scan carries it down chains of views).
-  std::vector<char> counted(numValues, 0);
-  for (size_t i = numValues; i-- > 0;)
-    if (cut.needed[i] || cut.fixedKeep[i] || counted[i]) {
-      counted[i] = 1;
-      if (cut.viewOf[i] >= 0)
-        counted[cut.viewOf[i]] = 1;
+
+  /// Fills cut.inputs: the values each recomputation reads.
+  void addInputs() {
+    // Ops are in a topological order: inputs have local indexes already.
+    for (size_t i = 0; i < numValues; ++i) {
+      const Op &o = problem.ops[problem.values[cut.values[i]].producer];
+      for (int r : o.reads)
+        if (local[r] >= 0)
+          cut.inputs[i].push_back(local[r]);
     }
-  double kept = 0;
-  for (size_t i = 0; i < numValues; ++i)
-    if (counted[i])
-      kept += cut.bytes[i];
-  for (size_t k = 0; k < unrelated.size(); ++k) {
-    double reads = 0;
-    for (int r : problem.ops[unrelated[k]].reads)
-      if (local[r] >= 0 && !counted[local[r]])
-        reads += cut.bytes[local[r]];
-    if (reads < cut.bytes[numValues + k]) {
+    for (size_t k = 0; k < unrelated.size(); ++k)
       for (int r : problem.ops[unrelated[k]].reads)
         if (local[r] >= 0)
-          counted[local[r]] = 1;
-      kept += reads;
-    } else {
-      kept += cut.bytes[numValues + k];
-    }
+          cut.inputs[numValues + k].push_back(local[r]);
   }
-  cut.kept = kept;
-  cut.binds = kept > cut.room;
-  if (!cut.binds || !withInputs)
-    return cut;
-  // Ops are in a topological order: inputs have local indexes already.
-  for (size_t i = 0; i < numValues; ++i) {
-    const Op &o = problem.ops[problem.values[cut.values[i]].producer];
-    for (int r : o.reads)
-      if (local[r] >= 0)
-        cut.inputs[i].push_back(local[r]);
-  }
-  for (size_t k = 0; k < unrelated.size(); ++k)
-    for (int r : problem.ops[unrelated[k]].reads)
-      if (local[r] >= 0)
-        cut.inputs[numValues + k].push_back(local[r]);
-  return cut;
+
+  Cut cut;
+
+private:
+  const Problem &problem;
+  const int j;
+  const int numOps;
+  const std::vector<std::vector<int>> &readers;
+  std::vector<char> ancestor, descendant;
+  std::vector<int> local;     ///< per value: its local index, else -1
+  std::vector<int> unrelated; ///< the ops of the pseudo-values
+  size_t numValues = 0;       ///< the ancestors' values
+};
+
+/// The cut at op j; its recomputations' inputs only when `withInputs` and
+/// the cut binds. With `inOrder`, the ops before j in the problem's order
+/// have run and those after it have not (BoundScope::InOrder).
+Cut buildCut(const Problem &problem, int j, int64_t budget,
+             const std::vector<std::vector<int>> &readers, bool inOrder,
+             bool withInputs = true) {
+  CutBuilder b(problem, j, readers);
+  b.markRelatives(inOrder);
+  b.cut.room = roomAt(problem, j, budget);
+  b.addAncestorValues();
+  b.addUnrelatedOps();
+  b.estimateKept();
+  if (b.cut.binds && withInputs)
+    b.addInputs();
+  return std::move(b.cut);
 }
 
 /// The cut's bound: the best Lagrangian value over the prices tried.
