@@ -72,9 +72,23 @@ MemorySimulator::Score MemorySimulator::run(const Schedule &schedule,
   versionLast.resize(maxVersions);
   versionSource.resize(maxVersions);
 
+  if (!findVersions(schedule, full, runCounts, out))
+    return out;
+  out.valid = true;
+  assignBuffers();
+  countLiveBytes(end, budget, detail != Detail::None, out);
+  if (full)
+    buildIndexes();
+  return out;
+}
+
+bool MemorySimulator::findVersions(const Schedule &schedule, bool full,
+                                   const std::vector<int> *runCounts,
+                                   Score &out) {
   //===--------------------------------------------------------------------===//
   // Pass 1: versions and their last reads.
   //===--------------------------------------------------------------------===//
+  const size_t end = schedule.size();
   if (full)
     readPairs.clear();
   bool valid = true;
@@ -123,13 +137,14 @@ MemorySimulator::Score MemorySimulator::run(const Schedule &schedule,
         versionLast[latest[v]] = static_cast<uint32_t>(end); // read at the end
   for (int v : versionValue) // reset for the next run
     latest[v] = -1;
-  if (!valid)
-    return out;
-  out.valid = true;
+  return valid;
+}
 
+void MemorySimulator::assignBuffers() {
   //===--------------------------------------------------------------------===//
   // Pass 2: buffers, in creation order.
   //===--------------------------------------------------------------------===//
+  const int numVersions = static_cast<int>(versionValue.size());
   versionBuffer.assign(numVersions, -1);
   bufferBytes.clear();
   bufferDef.clear();
@@ -160,7 +175,10 @@ MemorySimulator::Score MemorySimulator::run(const Schedule &schedule,
     bufferDef.push_back(versionExec[y]);
     bufferLast.push_back(versionLast[y]);
   }
+}
 
+void MemorySimulator::countLiveBytes(size_t end, int64_t budget, bool live,
+                                     Score &out) {
   //===--------------------------------------------------------------------===//
   // Bytes live during each execution.
   //===--------------------------------------------------------------------===//
@@ -169,7 +187,6 @@ MemorySimulator::Score MemorySimulator::run(const Schedule &schedule,
     delta[bufferDef[b]] += bufferBytes[b];
     delta[std::min<size_t>(bufferLast[b], end - 1) + 1] -= bufferBytes[b];
   }
-  const bool live = detail != Detail::None;
   if (live)
     liveAt.resize(end);
   int64_t bytes = 0;
@@ -184,9 +201,6 @@ MemorySimulator::Score MemorySimulator::run(const Schedule &schedule,
     if (bytes > budget)
       out.area += static_cast<double>(bytes - budget);
   }
-  if (full)
-    buildIndexes();
-  return out;
 }
 
 void MemorySimulator::prune(const Schedule &schedule, Schedule &out) {

@@ -113,6 +113,15 @@ public:
   bool readAt(int y, size_t e) const;
 
 private:
+  /// Pass 1 of `run`: the versions and their last reads; false (with the
+  /// failed execution and value in `out`) when a read finds no version.
+  bool findVersions(const Schedule &schedule, bool full,
+                    const std::vector<int> *runCounts, Score &out);
+  /// Pass 2 of `run`: the buffers of the versions, in creation order.
+  void assignBuffers();
+  /// The bytes live during each of the `end` executions: the peak and the
+  /// area over `budget` into `out`, and liveAt when `live`.
+  void countLiveBytes(size_t end, int64_t budget, bool live, Score &out);
   void buildIndexes();
 
   const Problem &problem;
