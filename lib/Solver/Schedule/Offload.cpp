@@ -107,89 +107,78 @@ ckpt::sched::evaluateTransfers(const Problem &problem, const Schedule &schedule,
   return TransferEvaluator(problem, schedule).evaluate(transfers, link);
 }
 
-TransferEvaluation
-TransferEvaluator::evaluate(const std::vector<Transfer> &transfers,
-                            const LinkSpec &link) const {
-  TransferEvaluation out;
-  if (!scheduleError.empty()) {
-    out.error = scheduleError;
-    return out;
+namespace {
+
+/// Checks transfer `i` and resolves it to the version it moves (`move`);
+/// false, with `error`, when it is not valid.
+bool resolveTransfer(const TransferEvaluator &evaluator, const Problem &problem,
+                     size_t end, const Transfer &t, size_t i,
+                     std::vector<int> &moveOfVersion, Move &move,
+                     std::string &error) {
+  const MemorySimulator &simulator = evaluator.tables();
+  std::string name = "transfer " + std::to_string(i);
+  auto fail = [&](const std::string &why) {
+    error = name + ": " + why;
+    return false;
+  };
+  if (t.value < 0 || t.value >= problem.numValues())
+    return fail("value " + std::to_string(t.value) + " does not exist");
+  name += " (value " + std::to_string(t.value) + ")";
+  if (t.after >= end)
+    return fail("execution " + std::to_string(t.after) + " does not exist");
+  if (t.reloadAfter != kNoReload &&
+      (t.reloadAfter <= t.after || t.reloadAfter >= end))
+    return fail("reloadAfter " + std::to_string(t.reloadAfter) +
+                " is not an execution after " + std::to_string(t.after) +
+                " (an offload and its reload have an execution between)");
+  if (t.waitAfter != kNoReload &&
+      (t.waitAfter <= t.after || t.waitAfter >= end ||
+       (t.reloadAfter != kNoReload && t.waitAfter > t.reloadAfter)))
+    return fail("waitAfter " + std::to_string(t.waitAfter) +
+                " is not an execution after " + std::to_string(t.after) +
+                " and at or before its reload");
+  move.version = simulator.versionBefore(t.value, t.after + 1);
+  if (move.version < 0)
+    return fail("no version exists when execution " + std::to_string(t.after) +
+                " ends");
+  if (!evaluator.movableAfter(move.version, t.after))
+    return fail("it is not the last version of its buffer, a view, or "
+                "without bytes, or an earlier version of its buffer is "
+                "read after the offload: only a whole buffer that nothing "
+                "else reads moves");
+  if (moveOfVersion[move.version] >= 0)
+    return fail("its version already moves (transfer " +
+                std::to_string(moveOfVersion[move.version]) + ")");
+  moveOfVersion[move.version] = static_cast<int>(i);
+  move.bytes = simulator.bufferBytes[simulator.versionBuffer[move.version]];
+  move.after = t.after;
+  move.reloadAfter = t.reloadAfter;
+  bool returned = simulator.versionLast[move.version] == end;
+  size_t next = simulator.nextRead(move.version, t.after);
+  if (t.reloadAfter == kNoReload) {
+    if (next != kNoReload)
+      return fail("execution " + std::to_string(next) +
+                  " reads it, but it is never reloaded");
+    if (returned)
+      return fail("it is returned, but never reloaded");
+  } else {
+    if (next != kNoReload && next <= t.reloadAfter)
+      return fail("execution " + std::to_string(next) +
+                  " reads it while it is on the host (reloaded after " +
+                  std::to_string(t.reloadAfter) + ")");
+    if (next == kNoReload && !returned)
+      return fail("nothing reads it after its reload");
+    move.firstReader = next; // kNoReload: only the end (returned)
   }
-  if (!transfers.empty() &&
-      !(link.toHost > 0 && link.toDevice > 0 && link.latency >= 0)) {
-    out.error = "the link needs positive bandwidths and a latency >= 0";
-    return out;
-  }
+  return true;
+}
+
+/// Places the executions and the copies in time (out.start, out.end,
+/// out.offloadDone, the stalls, out.time) and the moves' copies.
+void placeInTime(const Problem &problem, const Schedule &schedule,
+                 const std::vector<Transfer> &transfers, const LinkSpec &link,
+                 std::vector<Move> &moves, TransferEvaluation &out) {
   const size_t end = schedule.size();
-
-  //===--------------------------------------------------------------------===//
-  // The transfers, checked and resolved to versions.
-  //===--------------------------------------------------------------------===//
-  std::vector<Move> moves;
-  std::vector<int> moveOfVersion(simulator.versionValue.size(), -1);
-  for (size_t i = 0; i < transfers.size(); ++i) {
-    const Transfer &t = transfers[i];
-    std::string name = "transfer " + std::to_string(i);
-    auto fail = [&](const std::string &why) {
-      out.error = name + ": " + why;
-      return out;
-    };
-    if (t.value < 0 || t.value >= problem.numValues())
-      return fail("value " + std::to_string(t.value) + " does not exist");
-    name += " (value " + std::to_string(t.value) + ")";
-    if (t.after >= end)
-      return fail("execution " + std::to_string(t.after) + " does not exist");
-    if (t.reloadAfter != kNoReload &&
-        (t.reloadAfter <= t.after || t.reloadAfter >= end))
-      return fail("reloadAfter " + std::to_string(t.reloadAfter) +
-                  " is not an execution after " + std::to_string(t.after) +
-                  " (an offload and its reload have an execution between)");
-    if (t.waitAfter != kNoReload &&
-        (t.waitAfter <= t.after || t.waitAfter >= end ||
-         (t.reloadAfter != kNoReload && t.waitAfter > t.reloadAfter)))
-      return fail("waitAfter " + std::to_string(t.waitAfter) +
-                  " is not an execution after " + std::to_string(t.after) +
-                  " and at or before its reload");
-    Move move;
-    move.version = simulator.versionBefore(t.value, t.after + 1);
-    if (move.version < 0)
-      return fail("no version exists when execution " +
-                  std::to_string(t.after) + " ends");
-    if (!movableAfter(move.version, t.after))
-      return fail("it is not the last version of its buffer, a view, or "
-                  "without bytes, or an earlier version of its buffer is "
-                  "read after the offload: only a whole buffer that nothing "
-                  "else reads moves");
-    if (moveOfVersion[move.version] >= 0)
-      return fail("its version already moves (transfer " +
-                  std::to_string(moveOfVersion[move.version]) + ")");
-    moveOfVersion[move.version] = static_cast<int>(i);
-    move.bytes = simulator.bufferBytes[simulator.versionBuffer[move.version]];
-    move.after = t.after;
-    move.reloadAfter = t.reloadAfter;
-    bool returned = simulator.versionLast[move.version] == end;
-    size_t next = simulator.nextRead(move.version, t.after);
-    if (t.reloadAfter == kNoReload) {
-      if (next != kNoReload)
-        return fail("execution " + std::to_string(next) +
-                    " reads it, but it is never reloaded");
-      if (returned)
-        return fail("it is returned, but never reloaded");
-    } else {
-      if (next != kNoReload && next <= t.reloadAfter)
-        return fail("execution " + std::to_string(next) +
-                    " reads it while it is on the host (reloaded after " +
-                    std::to_string(t.reloadAfter) + ")");
-      if (next == kNoReload && !returned)
-        return fail("nothing reads it after its reload");
-      move.firstReader = next; // kNoReload: only the end (returned)
-    }
-    moves.push_back(move);
-  }
-
-  //===--------------------------------------------------------------------===//
-  // Time: the compute stream, and one copy stream each way.
-  //===--------------------------------------------------------------------===//
   std::vector<std::vector<int>> offloadsAfter(end), reloadsAfter(end),
       waitsAt(end);
   std::vector<int> waitsAtEnd;
@@ -262,10 +251,13 @@ TransferEvaluator::evaluate(const std::vector<Transfer> &transfers,
   for (const Move &move : moves)
     finish = std::max({finish, move.offloadEnd, move.reloadEnd});
   out.time = finish;
+}
 
-  //===--------------------------------------------------------------------===//
-  // Memory: device and host bytes where the program allocates and frees.
-  //===--------------------------------------------------------------------===//
+/// The device and host peaks (out.devicePeak, out.devicePeakTime,
+/// out.hostPeak), from where the program allocates and frees.
+void placeInMemory(const MemorySimulator &simulator,
+                   const std::vector<Move> &moves, size_t end,
+                   TransferEvaluation &out) {
   std::vector<Event> device, host;
   auto at = [&](int64_t order, size_t e, bool atStart, int64_t bytes) {
     return Event{order, atStart ? out.start[e] : out.end[e], bytes};
@@ -308,6 +300,47 @@ TransferEvaluator::evaluate(const std::vector<Transfer> &transfers,
   }
   std::tie(out.devicePeak, out.devicePeakTime) = peakOf(device);
   out.hostPeak = peakOf(host).first;
+}
+
+} // namespace
+
+TransferEvaluation
+TransferEvaluator::evaluate(const std::vector<Transfer> &transfers,
+                            const LinkSpec &link) const {
+  TransferEvaluation out;
+  if (!scheduleError.empty()) {
+    out.error = scheduleError;
+    return out;
+  }
+  if (!transfers.empty() &&
+      !(link.toHost > 0 && link.toDevice > 0 && link.latency >= 0)) {
+    out.error = "the link needs positive bandwidths and a latency >= 0";
+    return out;
+  }
+  const size_t end = schedule.size();
+
+  //===--------------------------------------------------------------------===//
+  // The transfers, checked and resolved to versions.
+  //===--------------------------------------------------------------------===//
+  std::vector<Move> moves;
+  std::vector<int> moveOfVersion(simulator.versionValue.size(), -1);
+  for (size_t i = 0; i < transfers.size(); ++i) {
+    Move move;
+    if (!resolveTransfer(*this, problem, end, transfers[i], i, moveOfVersion,
+                         move, out.error))
+      return out;
+    moves.push_back(move);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Time: the compute stream, and one copy stream each way.
+  //===--------------------------------------------------------------------===//
+  placeInTime(problem, schedule, transfers, link, moves, out);
+
+  //===--------------------------------------------------------------------===//
+  // Memory: device and host bytes where the program allocates and frees.
+  //===--------------------------------------------------------------------===//
+  placeInMemory(simulator, moves, end, out);
   out.valid = true;
   return out;
 }
