@@ -472,53 +472,81 @@ struct Attempt {
   int64_t repeatedMoves = 0; ///< SearchOptions::imagesApplied, both greedies
 };
 
-/// With `bothRankings`, on a problem that is not large and where the greedy
-/// fits, two greedies start from the schedule as written: the one that
-/// counts only the bytes missing at the peak (SearchOptions::capExcess) and
-/// the one that counts every byte a move saves. The first shares its search
-/// work with the search from the chain's plan, as when it runs alone; the
-/// second has a search work of its own, so the plan is never worse than with
-/// the first alone. Neither wins everywhere: from the first, MobileNet at 0.7
-/// reaches CBC's proven optimum; from the second, GPT-2 small at 36% of its
-/// peak is 1.4% faster. The descents of the least-budget search run the
-/// first alone, with `fitOnly`: they need a schedule within the budget, not
-/// a cheap one, so the searches that lower a fit's cost are left out (the
-/// plan at the asked budget gets its own search afterwards).
-Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
-                LazyChain &chain, const Repeats *repeats,
-                bool bothRankings = false, bool fitOnly = false) {
-  Attempt a{Best{options.budget, {}, {}}, {}, {}, {}};
-  Best &best = a.best;
-  Candidate identity = score(problem, identitySchedule(problem), "store-all");
-  best.offer(identity);
-  const bool large = isLarge(problem);
-  SearchOptions searchOptions = scaled(large, options.search);
-  searchOptions.sortedInsertion = forIlp || options.search.sortedInsertion;
-  searchOptions.parallel = options.parallel;
-  a.searchOptions = searchOptions;
-  if (identity.peak <= options.budget)
-    return a;
-  Improving improvingSearch(searchOptions);
-  SearchOptions &improving = improvingSearch.options;
-  // Where the every-byte search runs on the second thread, the first
-  // search's refits share nothing else.
-  const bool everyByteBeside = bothRankings && !large && !forIlp;
+/// What the part of an attempt beside the first greedy finds (see
+/// Attempter::run).
+struct Beside {
+  Best chainBest;
+  std::optional<Candidate> lean;
+  std::string error;
+  std::optional<Candidate> other, otherImproved;
+  int64_t repeatedMoves = 0;
+};
 
-  // Two parts do not depend on the greedy from the schedule as written, and
-  // run beside it on a second thread (options.parallel): the chain DP's
-  // budget search with the baselines, and, with `bothRankings` on a problem
-  // that is not large, the every-byte greedy with its own search (started
-  // before it is known to be wanted: kept only where the first greedy
-  // fits). Results are offered in one fixed order after both finish, so
-  // the plan is the same with one thread or two.
-  struct Beside {
-    Best chainBest;
-    std::optional<Candidate> lean;
-    std::string error;
-    std::optional<Candidate> other, otherImproved;
-    int64_t repeatedMoves = 0;
-  } beside{Best{options.budget, {}, {}}, {}, {}, {}, {}, 0};
-  auto runBeside = [&]() {
+/// Plans at one budget (see attempt): the state its phases share.
+class Attempter {
+public:
+  Attempter(const Problem &problem, const PlanOptions &options, bool forIlp,
+            LazyChain &chain, const Repeats *repeats, bool bothRankings,
+            bool fitOnly)
+      : problem(problem), options(options), forIlp(forIlp), chain(chain),
+        repeats(repeats), bothRankings(bothRankings), fitOnly(fitOnly),
+        a{Best{options.budget, {}, {}}, {}, {}, {}},
+        beside{Best{options.budget, {}, {}}, {}, {}, {}, {}, 0} {}
+
+  /// The attempt, from the schedule as written to the chain's plans.
+  Attempt run() {
+    Best &best = a.best;
+    identity = score(problem, identitySchedule(problem), "store-all");
+    best.offer(identity);
+    large = isLarge(problem);
+    searchOptions = scaled(large, options.search);
+    searchOptions.sortedInsertion = forIlp || options.search.sortedInsertion;
+    searchOptions.parallel = options.parallel;
+    a.searchOptions = searchOptions;
+    if (identity.peak <= options.budget)
+      return std::move(a);
+    Improving improvingSearch(searchOptions);
+    SearchOptions &improving = improvingSearch.options;
+    // Where the every-byte search runs on the second thread, the first
+    // search's refits share nothing else.
+    everyByteBeside = bothRankings && !large && !forIlp;
+
+    // Two parts do not depend on the greedy from the schedule as written,
+    // and run beside it on a second thread (options.parallel): the chain
+    // DP's budget search with the baselines, and, with `bothRankings` on a
+    // problem that is not large, the every-byte greedy with its own search
+    // (started before it is known to be wanted: kept only where the first
+    // greedy fits). Results are offered in one fixed order after both
+    // finish, so the plan is the same with one thread or two.
+    std::thread second;
+    // A descent (fitOnly) that the greedy fits needs nothing else: the chain
+    // runs after it, and only where it fails.
+    if (options.parallel && !forIlp && !fitOnly)
+      second = std::thread([this] { runBeside(); });
+
+    bool fits = fitFirstGreedy(second.joinable(), improving);
+    if (forIlp || (fits && fitOnly))
+      return std::move(a);
+    if (bothRankings && !large && problem.numOps() <= kBoundStartOps)
+      tryBoundStarts();
+    if (second.joinable())
+      second.join();
+    else
+      runBeside();
+    a.repeatedMoves += beside.repeatedMoves;
+    if (fits && beside.other) { // with bothRankings, on a problem not large
+      best.offer(*beside.other);
+      if (beside.otherImproved)
+        best.offer(*beside.otherImproved);
+    }
+    offerChain(improving);
+    return std::move(a);
+  }
+
+private:
+  /// The part beside the first greedy: the chain DP's budget search with
+  /// the baselines, and the every-byte greedy with its own search.
+  void runBeside() {
     const ChainProducer &producer = chain.get();
     beside.error =
         producer.searchDP(/*allowAll=*/true, beside.chainBest, &beside.lean);
@@ -543,44 +571,47 @@ Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
           search(problem, other, options.budget, own.options);
     }
     beside.other = std::move(other);
-  };
-  std::thread second;
-  // A descent (fitOnly) that the greedy fits needs nothing else: the chain
-  // runs after it, and only where it fails.
-  if (options.parallel && !forIlp && !fitOnly)
-    second = std::thread(runBeside);
-
-  // The greedy from the schedule as written (its candidates on two threads
-  // unless the every-byte search takes the second).
-  SearchOptions firstGreedy = searchOptions;
-  firstGreedy.repeats = repeats;
-  firstGreedy.imagesApplied = &a.repeatedMoves;
-  firstGreedy.parallel = options.parallel && !everyByteBeside;
-  Candidate greedy =
-      score(problem,
-            fitBudget(problem, identity.schedule, options.budget, firstGreedy),
-            "search");
-  best.offer(greedy);
-  bool fits = greedy.valid && greedy.peak <= options.budget;
-  if (fits && !fitOnly) {
-    if (everyByteBeside && second.joinable())
-      improving.parallel = false;
-    best.offer(search(problem, greedy, options.budget, improving));
-    improving.parallel = options.parallel;
   }
-  if (forIlp || (fits && fitOnly))
-    return a;
-  // On problems of up to kBoundStartOps ops, one or two more starts (not in
-  // the descents of the least-budget search, up to kDescents of them):
-  // the keep set of the lower bound's binding cut (LowerBound.h), the
-  // values its relaxation recomputes dropped from a keep-everything
-  // schedule, fitted by the greedy and improved with a search of its own;
-  // of the bound over every schedule, then of the bound in order when its
-  // keep set differs. Its choices are global where the greedy's are one
-  // move at a time: on the U-Net and transformer families of
-  // bench/plan_quality.py near the least budget it finds plans 3-18%
-  // cheaper (the in-order start: a layered DAG at 0.5, 3% cheaper).
-  if (bothRankings && !large && problem.numOps() <= kBoundStartOps) {
+
+  /// The greedy from the schedule as written, and its search where it fits
+  /// (unless fitOnly); returns whether it fits. `secondRuns`: the second
+  /// thread runs beside it.
+  bool fitFirstGreedy(bool secondRuns, SearchOptions &improving) {
+    Best &best = a.best;
+    // The greedy from the schedule as written (its candidates on two threads
+    // unless the every-byte search takes the second).
+    firstGreedy = searchOptions;
+    firstGreedy.repeats = repeats;
+    firstGreedy.imagesApplied = &a.repeatedMoves;
+    firstGreedy.parallel = options.parallel && !everyByteBeside;
+    Candidate greedy = score(
+        problem,
+        fitBudget(problem, identity.schedule, options.budget, firstGreedy),
+        "search");
+    best.offer(greedy);
+    bool fits = greedy.valid && greedy.peak <= options.budget;
+    if (fits && !fitOnly) {
+      if (everyByteBeside && secondRuns)
+        improving.parallel = false;
+      best.offer(search(problem, greedy, options.budget, improving));
+      improving.parallel = options.parallel;
+    }
+    return fits;
+  }
+
+  /// The starts from the lower bound's keep sets.
+  void tryBoundStarts() {
+    Best &best = a.best;
+    // On problems of up to kBoundStartOps ops, one or two more starts (not
+    // in the descents of the least-budget search, up to kDescents of them):
+    // the keep set of the lower bound's binding cut (LowerBound.h), the
+    // values its relaxation recomputes dropped from a keep-everything
+    // schedule, fitted by the greedy and improved with a search of its own;
+    // of the bound over every schedule, then of the bound in order when its
+    // keep set differs. Its choices are global where the greedy's are one
+    // move at a time: on the U-Net and transformer families of
+    // bench/plan_quality.py near the least budget it finds plans 3-18%
+    // cheaper (the in-order start: a layered DAG at 0.5, 3% cheaper).
     std::vector<int> tried;
     for (BoundScope scope : {BoundScope::Any, BoundScope::InOrder}) {
       RecomputeBound bound = recomputeLowerBound(problem, options.budget,
@@ -610,43 +641,72 @@ Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
       }
     }
   }
-  if (second.joinable())
-    second.join();
-  else
-    runBeside();
-  a.repeatedMoves += beside.repeatedMoves;
-  if (fits && beside.other) { // with bothRankings, on a problem not large
-    best.offer(*beside.other);
-    if (beside.otherImproved)
-      best.offer(*beside.otherImproved);
+
+  /// Offers the chain DP's plans and the baselines, searched from, and the
+  /// greedy from the chain's leanest schedule when nothing fits yet.
+  void offerChain(SearchOptions &improving) {
+    Best &best = a.best;
+    // The chain DP and the baselines.
+    a.error = beside.error;
+    if (!a.error.empty())
+      return;
+    Best &chainBest = beside.chainBest;
+    std::optional<Candidate> &lean = a.lean;
+    lean = std::move(beside.lean);
+    if (chainBest.fit) {
+      best.offer(*chainBest.fit);
+      if (!fitOnly)
+        best.offer(search(problem, *chainBest.fit, options.budget, improving));
+    }
+    if (chainBest.leastPeak &&
+        (!best.leastPeak || *chainBest.leastPeak < *best.leastPeak))
+      best.leastPeak = chainBest.leastPeak;
+    if (!best.fit && lean && lean->valid) {
+      // Nothing fits yet: the greedy from the chain's leanest schedule.
+      Candidate fromLean = score(
+          problem,
+          fitBudget(problem, lean->schedule, options.budget, searchOptions),
+          "chain+search");
+      best.offer(fromLean);
+      if (fromLean.valid && fromLean.peak <= options.budget && !fitOnly)
+        best.offer(search(problem, fromLean, options.budget, improving));
+    }
   }
 
-  // The chain DP and the baselines.
-  a.error = beside.error;
-  if (!a.error.empty())
-    return a;
-  Best &chainBest = beside.chainBest;
-  std::optional<Candidate> &lean = a.lean;
-  lean = std::move(beside.lean);
-  if (chainBest.fit) {
-    best.offer(*chainBest.fit);
-    if (!fitOnly)
-      best.offer(search(problem, *chainBest.fit, options.budget, improving));
-  }
-  if (chainBest.leastPeak &&
-      (!best.leastPeak || *chainBest.leastPeak < *best.leastPeak))
-    best.leastPeak = chainBest.leastPeak;
-  if (!best.fit && lean && lean->valid) {
-    // Nothing fits yet: the greedy from the chain's leanest schedule.
-    Candidate fromLean =
-        score(problem,
-              fitBudget(problem, lean->schedule, options.budget, searchOptions),
-              "chain+search");
-    best.offer(fromLean);
-    if (fromLean.valid && fromLean.peak <= options.budget && !fitOnly)
-      best.offer(search(problem, fromLean, options.budget, improving));
-  }
-  return a;
+  const Problem &problem;
+  const PlanOptions &options;
+  const bool forIlp;
+  LazyChain &chain;
+  const Repeats *repeats;
+  const bool bothRankings, fitOnly;
+  Attempt a;
+  Candidate identity;
+  bool large = false;
+  SearchOptions searchOptions;
+  /// The every-byte search runs on the second thread.
+  bool everyByteBeside = false;
+  SearchOptions firstGreedy;
+  Beside beside;
+};
+
+/// With `bothRankings`, on a problem that is not large and where the greedy
+/// fits, two greedies start from the schedule as written: the one that
+/// counts only the bytes missing at the peak (SearchOptions::capExcess) and
+/// the one that counts every byte a move saves. The first shares its search
+/// work with the search from the chain's plan, as when it runs alone; the
+/// second has a search work of its own, so the plan is never worse than with
+/// the first alone. Neither wins everywhere: from the first, MobileNet at 0.7
+/// reaches CBC's proven optimum; from the second, GPT-2 small at 36% of its
+/// peak is 1.4% faster. The descents of the least-budget search run the
+/// first alone, with `fitOnly`: they need a schedule within the budget, not
+/// a cheap one, so the searches that lower a fit's cost are left out (the
+/// plan at the asked budget gets its own search afterwards).
+Attempt attempt(const Problem &problem, const PlanOptions &options, bool forIlp,
+                LazyChain &chain, const Repeats *repeats,
+                bool bothRankings = false, bool fitOnly = false) {
+  return Attempter(problem, options, forIlp, chain, repeats, bothRankings,
+                   fitOnly)
+      .run();
 }
 
 } // namespace
