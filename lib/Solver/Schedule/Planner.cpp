@@ -814,93 +814,84 @@ int64_t ckpt::sched::chainStoreAllPeak(const Problem &problem) {
   return pc.persistentBytes + all.peak;
 }
 
-PlanResult ckpt::sched::planSchedule(const Problem &problem,
-                                     const PlanOptions &options) {
-  const StrategyKind kind = options.strategy.kind;
-  if (kind == StrategyKind::Periodic && options.strategy.segments < 1) {
-    PlanResult result;
-    result.error = "periodic:K needs an integer K >= 1";
-    return result;
-  }
-  if (options.fitModel && !options.strategy.info().chain) {
-    PlanResult result;
-    result.error = "fit=model applies to the chain strategies; '" +
-                   options.strategy.str() +
-                   "' is a schedule, planned with fit=simulation";
-    return result;
-  }
-  if (kind == StrategyKind::Optimal && !options.fitModel)
-    return planOptimal(problem, options, /*forIlp=*/false);
-  if (kind == StrategyKind::Keep) {
-    PlanResult result;
-    Candidate c =
-        score(problem, keepSetSchedule(problem, options.keep), "keep");
-    if (!c.valid) {
-      result.error = "internal error: the keep-set schedule is not valid";
-      return result;
-    }
-    Best best{options.budget, {}, {}};
-    best.offer(c);
-    return finish(best);
-  }
-  if (kind == StrategyKind::Ilp) {
-    // The time limit covers the warm start too.
-    auto started = std::chrono::steady_clock::now();
-    // The warm start on one thread: threads leave malloc arenas behind,
-    // address space that CBC's child process would inherit and count
-    // against its memory limit (ilp-memory=).
-    PlanOptions warm = options;
-    warm.parallel = false;
-    PlanResult start = planOptimal(problem, warm, /*forIlp=*/true);
-    if (!start.error.empty())
-      return start;
-    // `optimal`'s own plan, which the ILP's answer must beat: the program
-    // describes only schedules that recompute in the step's op order, so
-    // `optimal` may find a cheaper schedule, or one where the program has
-    // none (and a lower least budget).
-    PlanResult own = planOptimal(problem, warm, /*forIlp=*/false);
-    if (!own.error.empty())
-      return own;
-    IlpOptions ilpOptions;
-    ilpOptions.timeLimit = options.ilpTimeLimit;
-    ilpOptions.started = started;
-    ilpOptions.nodeLimit = options.ilpNodeLimit;
-    ilpOptions.memoryLimit = options.ilpMemoryLimit;
-    ilpOptions.threads = options.ilpThreads;
-    ilpOptions.log = options.ilpLog;
-    if (start.feasible)
-      ilpOptions.warmStart = &start.schedule;
-    if (options.progress)
-      options.progress("CBC solving the ILP", options.ilpTimeLimit);
-    IlpResult ilp = solveIlp(problem, options.budget, ilpOptions);
-    PlanResult result;
-    result.leastPeak = start.leastPeak;
-    if (!ilp.error.empty() && ilp.schedule.empty()) {
-      result.error = ilp.error;
-      return result;
-    }
-    if (!ilp.schedule.empty() && ilp.error.empty()) {
-      Candidate c = score(problem, ilp.schedule, "ilp");
-      result.feasible = c.valid && c.peak <= options.budget;
-      result.schedule = c.schedule;
-      result.time = c.cost;
-      result.peak = c.peak;
-      result.producer = "ilp";
-    }
-    result.ilp = std::move(ilp);
-    if (own.leastPeak &&
-        (!result.leastPeak || *own.leastPeak < *result.leastPeak))
-      result.leastPeak = own.leastPeak;
-    if (own.feasible && (!result.feasible || own.time < result.time)) {
-      result.feasible = true;
-      result.schedule = std::move(own.schedule);
-      result.time = own.time;
-      result.peak = own.peak;
-      result.producer = own.producer;
-    }
-    return result;
-  }
+namespace {
 
+/// strategy=keep: the schedule of options.keep.
+PlanResult planKeep(const Problem &problem, const PlanOptions &options) {
+  PlanResult result;
+  Candidate c = score(problem, keepSetSchedule(problem, options.keep), "keep");
+  if (!c.valid) {
+    result.error = "internal error: the keep-set schedule is not valid";
+    return result;
+  }
+  Best best{options.budget, {}, {}};
+  best.offer(c);
+  return finish(best);
+}
+
+/// strategy=ilp: CBC's schedule, warm-started from `optimal`'s, or
+/// `optimal`'s own where that is cheaper.
+PlanResult planIlp(const Problem &problem, const PlanOptions &options) {
+  // The time limit covers the warm start too.
+  auto started = std::chrono::steady_clock::now();
+  // The warm start on one thread: threads leave malloc arenas behind,
+  // address space that CBC's child process would inherit and count
+  // against its memory limit (ilp-memory=).
+  PlanOptions warm = options;
+  warm.parallel = false;
+  PlanResult start = planOptimal(problem, warm, /*forIlp=*/true);
+  if (!start.error.empty())
+    return start;
+  // `optimal`'s own plan, which the ILP's answer must beat: the program
+  // describes only schedules that recompute in the step's op order, so
+  // `optimal` may find a cheaper schedule, or one where the program has
+  // none (and a lower least budget).
+  PlanResult own = planOptimal(problem, warm, /*forIlp=*/false);
+  if (!own.error.empty())
+    return own;
+  IlpOptions ilpOptions;
+  ilpOptions.timeLimit = options.ilpTimeLimit;
+  ilpOptions.started = started;
+  ilpOptions.nodeLimit = options.ilpNodeLimit;
+  ilpOptions.memoryLimit = options.ilpMemoryLimit;
+  ilpOptions.threads = options.ilpThreads;
+  ilpOptions.log = options.ilpLog;
+  if (start.feasible)
+    ilpOptions.warmStart = &start.schedule;
+  if (options.progress)
+    options.progress("CBC solving the ILP", options.ilpTimeLimit);
+  IlpResult ilp = solveIlp(problem, options.budget, ilpOptions);
+  PlanResult result;
+  result.leastPeak = start.leastPeak;
+  if (!ilp.error.empty() && ilp.schedule.empty()) {
+    result.error = ilp.error;
+    return result;
+  }
+  if (!ilp.schedule.empty() && ilp.error.empty()) {
+    Candidate c = score(problem, ilp.schedule, "ilp");
+    result.feasible = c.valid && c.peak <= options.budget;
+    result.schedule = c.schedule;
+    result.time = c.cost;
+    result.peak = c.peak;
+    result.producer = "ilp";
+  }
+  result.ilp = std::move(ilp);
+  if (own.leastPeak &&
+      (!result.leastPeak || *own.leastPeak < *result.leastPeak))
+    result.leastPeak = own.leastPeak;
+  if (own.feasible && (!result.feasible || own.time < result.time)) {
+    result.feasible = true;
+    result.schedule = std::move(own.schedule);
+    result.time = own.time;
+    result.peak = own.peak;
+    result.producer = own.producer;
+  }
+  return result;
+}
+
+/// The chain strategies (with fit=simulation or fit=model).
+PlanResult planChain(const Problem &problem, const PlanOptions &options) {
+  const StrategyKind kind = options.strategy.kind;
   ChainOptions chainOptions;
   const bool keepSeparators =
       kind == StrategyKind::Speed || kind == StrategyKind::Manual;
@@ -958,4 +949,30 @@ PlanResult ckpt::sched::planSchedule(const Problem &problem,
     break;
   }
   return finish(best);
+}
+
+} // namespace
+
+PlanResult ckpt::sched::planSchedule(const Problem &problem,
+                                     const PlanOptions &options) {
+  const StrategyKind kind = options.strategy.kind;
+  if (kind == StrategyKind::Periodic && options.strategy.segments < 1) {
+    PlanResult result;
+    result.error = "periodic:K needs an integer K >= 1";
+    return result;
+  }
+  if (options.fitModel && !options.strategy.info().chain) {
+    PlanResult result;
+    result.error = "fit=model applies to the chain strategies; '" +
+                   options.strategy.str() +
+                   "' is a schedule, planned with fit=simulation";
+    return result;
+  }
+  if (kind == StrategyKind::Optimal && !options.fitModel)
+    return planOptimal(problem, options, /*forIlp=*/false);
+  if (kind == StrategyKind::Keep)
+    return planKeep(problem, options);
+  if (kind == StrategyKind::Ilp)
+    return planIlp(problem, options);
+  return planChain(problem, options);
 }
