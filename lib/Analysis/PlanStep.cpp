@@ -61,13 +61,6 @@ ckpt::planTransfers(StepOp step, PlanAttr plan, const OrderProblem &built) {
   return transfers;
 }
 
-mlir::LogicalResult ckpt::checkSlots(mlir::Location loc, int64_t slots) {
-  if (slots >= 0)
-    return mlir::success();
-  return mlir::emitError(loc, "slots must be 0 (exact sizes) or positive, got ")
-         << slots;
-}
-
 sched::ChainOptions
 ckpt::separatorCandidates(const OrderProblem &problem,
                           const sched::PlanStrategy &strategy) {
@@ -126,15 +119,15 @@ namespace {
 /// Refuses what ckpt-plan cannot plan: offload=auto with another strategy
 /// or fit=model, and a step that already moves values to host memory.
 LogicalResult checkPlannable(StepOp step, const StepPlanRequest &request) {
-  if (request.offload &&
-      (request.strategy.kind != sched::StrategyKind::Optimal ||
-       request.fitModel))
+  if (request.plan.offload &&
+      (request.plan.strategy.kind != sched::StrategyKind::Optimal ||
+       request.plan.fitModel))
     return emitError(step.getLoc(), "offload=auto plans with strategy "
                                     "'optimal' and fit=simulation "
                                     "(recomputation and offloading "
                                     "together), not with strategy '")
-           << request.strategy.str() << "'"
-           << (request.fitModel ? " and fit=model" : "");
+           << request.plan.strategy.str() << "'"
+           << (request.plan.fitModel ? " and fit=model" : "");
   // Copies already placed would be planned around as fixed ops; the plan
   // places its own (offload=auto).
   WalkResult moved = step.walk([](Operation *op) {
@@ -152,20 +145,11 @@ LogicalResult checkPlannable(StepOp step, const StepPlanRequest &request) {
 /// The planner's options for `request` on `plan`'s problem and budget.
 sched::PlanOptions planOptions(const StepPlan &plan,
                                const StepPlanRequest &request) {
-  sched::PlanOptions options;
-  options.strategy = request.strategy;
+  sched::PlanOptions options = request.plan;
   options.budget = static_cast<int64_t>(plan.budget);
-  options.slots = request.slots;
-  options.fitModel = request.fitModel;
-  options.candidates = separatorCandidates(plan.problem, request.strategy);
-  if (request.strategy.kind == sched::StrategyKind::Keep)
+  options.candidates = separatorCandidates(plan.problem, options.strategy);
+  if (options.strategy.kind == sched::StrategyKind::Keep)
     options.keep = keptValues(plan.problem);
-  options.ilpTimeLimit = request.ilpTimeLimit;
-  options.ilpThreads = request.ilpThreads;
-  options.parallel = request.parallel;
-  options.repeatedBlocks = request.repeatedBlocks;
-  options.ilpNodeLimit = request.ilpNodeLimit;
-  options.ilpMemoryLimit = request.ilpMemoryLimit;
   return options;
 }
 
@@ -174,28 +158,28 @@ sched::PlanOptions planOptions(const StepPlan &plan,
 InFlightDiagnostic refuseBudget(StepOp step, const StepPlan &plan,
                                 const StepPlanRequest &request,
                                 std::optional<int64_t> offloadLeast) {
-  const std::string strategy = request.strategy.str();
+  const std::string strategy = request.plan.strategy.str();
   InFlightDiagnostic diag = emitError(step.getLoc(), "budget of ")
                             << formatBytes(plan.budget)
                             << " is infeasible for strategy '" << strategy
                             << "'";
-  if (request.offload)
+  if (request.plan.offload)
     diag << " with offloading (no copies bring a recomputation plan under "
             "it)";
   if (plan.result.ilp) {
     if (plan.result.ilp->status == sched::IlpResult::Status::Infeasible)
       diag << " (CBC proved that no schedule fits)";
     else if (plan.result.ilp->stoppedByNodes)
-      diag << " (CBC found no schedule within " << request.ilpNodeLimit
+      diag << " (CBC found no schedule within " << request.plan.ilpNodeLimit
            << " nodes)";
     else {
       // %g: "60 s", not the stream's "6.000000e+01 s".
       char seconds[32];
-      std::snprintf(seconds, sizeof(seconds), "%g", request.ilpTimeLimit);
+      std::snprintf(seconds, sizeof(seconds), "%g", request.plan.ilpTimeLimit);
       diag << " (CBC found no schedule within " << seconds << " s)";
     }
   }
-  if (plan.result.leastPeak && request.offload) {
+  if (plan.result.leastPeak && request.plan.offload) {
     if (offloadLeast)
       diag << ": the least feasible budget with offloading is "
            << formatBytes(static_cast<uint64_t>(*offloadLeast),
@@ -207,8 +191,9 @@ InFlightDiagnostic refuseBudget(StepOp step, const StepPlan &plan,
     diag << ": the least feasible budget is "
          << formatBytes(static_cast<uint64_t>(*plan.result.leastPeak),
                         /*roundUp=*/true);
-  else if (request.slots > 0)
-    diag << " with " << request.slots << " slots at any budget; try more slots";
+  else if (request.plan.slots > 0)
+    diag << " with " << request.plan.slots
+         << " slots at any budget; try more slots";
   return diag;
 }
 } // namespace
@@ -238,15 +223,12 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
   // after its last use: what ckpt-run measures unplanned), or with
   // fit=model the chain model's store-all peak.
   uint64_t reference = plan.storeAllPeak;
-  if (request.fitModel)
+  if (request.plan.fitModel)
     reference = static_cast<uint64_t>(sched::chainStoreAllPeak(problem));
   plan.budget = static_cast<uint64_t>(budgetBytes(request.budget, reference));
 
-  const std::string strategy = request.strategy.str();
+  const std::string strategy = request.plan.strategy.str();
   sched::PlanOptions options = planOptions(plan, request);
-  std::optional<sched::LinkSpec> link;
-  if (request.offload)
-    link = request.link;
   sched::PlanThenOffload planned;
   {
     // Erased before any diagnostic below.
@@ -255,7 +237,7 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
     options.progress = [&line](const std::string &phase, double limit) {
       line.phase(phase, limit);
     };
-    planned = sched::planThenOffload(problem, options, link);
+    planned = sched::planThenOffload(problem, options);
   }
   plan.result = std::move(planned.recompute);
   // With offload=auto and nothing fitting: the least budget with offloading.

@@ -6,6 +6,9 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <charconv>
+#include <cmath>
+
 using namespace ckpt;
 
 void llvm::cl::parser<Device>::initialize() {
@@ -29,6 +32,81 @@ llvm::StringRef ckpt::stringify(GPUFormat value) {
     return "fatbin";
   }
   return "fatbin";
+}
+
+/// The shortest text that reads back as `value` ("70", "0.5", "33.3...").
+static std::string shortest(double value) {
+  char text[64];
+  std::to_chars_result end = std::to_chars(text, text + sizeof(text), value);
+  return std::string(text, end.ptr);
+}
+
+llvm::raw_ostream &ckpt::operator<<(llvm::raw_ostream &os,
+                                    const BudgetSpec &budget) {
+  if (budget.percent)
+    return os << shortest(budget.value) << "%";
+  // Bytes are whole (parseBudget drops a fraction) and below 2^63.
+  return os << static_cast<uint64_t>(budget.value);
+}
+
+llvm::raw_ostream &ckpt::operator<<(llvm::raw_ostream &os,
+                                    const NonNegativeCount &count) {
+  return os << count.value;
+}
+
+llvm::raw_ostream &ckpt::operator<<(llvm::raw_ostream &os,
+                                    const PositiveSeconds &seconds) {
+  return os << shortest(seconds.value);
+}
+
+llvm::raw_ostream &ckpt::operator<<(llvm::raw_ostream &os,
+                                    const MemoryLimitSpec &limit) {
+  return os << limit.spec;
+}
+
+std::optional<BudgetSpec>
+ckpt::parseOptionValue(llvm::StringRef text, BudgetSpec *, std::string &error) {
+  return parseBudget(std::string_view(text.data(), text.size()), error);
+}
+
+std::optional<NonNegativeCount> ckpt::parseOptionValue(llvm::StringRef text,
+                                                       NonNegativeCount *,
+                                                       std::string &error) {
+  int64_t value;
+  if (text.getAsInteger(10, value) || value < 0) {
+    error = "'" + text.str() + "' is not a valid value: expected 0 or a " +
+            "positive integer";
+    return std::nullopt;
+  }
+  return NonNegativeCount{value};
+}
+
+std::optional<PositiveSeconds> ckpt::parseOptionValue(llvm::StringRef text,
+                                                      PositiveSeconds *,
+                                                      std::string &error) {
+  double value;
+  if (text.getAsDouble(value) || !(value > 0) || !std::isfinite(value)) {
+    error = "'" + text.str() + "' is not a valid value: expected a " +
+            "positive number of seconds";
+    return std::nullopt;
+  }
+  return PositiveSeconds{value};
+}
+
+std::optional<MemoryLimitSpec> ckpt::parseOptionValue(llvm::StringRef text,
+                                                      MemoryLimitSpec *,
+                                                      std::string &error) {
+  std::string why;
+  std::optional<BudgetSpec> spec =
+      parseBudget(std::string_view(text.data(), text.size()), why);
+  if (!spec) {
+    error = "'" + text.str() + "' is not a valid value: expected a number " +
+            "of bytes with an optional unit (" + kBudgetUnits +
+            ", in any case) or a percentage of the machine's memory such " +
+            "as '50%'";
+    return std::nullopt;
+  }
+  return MemoryLimitSpec{*spec};
 }
 
 llvm::raw_ostream &ckpt::sched::operator<<(llvm::raw_ostream &os,

@@ -36,53 +36,31 @@ struct PlanPass
 } // namespace
 
 void PlanPass::runOnOperation() {
+  // Every option was checked when the options were parsed (PassOptions.h).
   ModuleOp module = getOperation();
-  if (failed(checkSlots(module.getLoc(), slots)))
-    return signalPassFailure();
-  if (!(timeLimit > 0)) {
-    emitError(module.getLoc(), "time-limit must be a positive number of "
-                               "seconds, got ")
-        << timeLimit.getValue();
-    return signalPassFailure();
-  }
-  if (nodeLimit < 0) {
-    emitError(module.getLoc(), "node-limit must be 0 (none) or a positive "
-                               "number of nodes, got ")
-        << nodeLimit.getValue();
-    return signalPassFailure();
-  }
-  std::string memoryError;
-  std::optional<BudgetSpec> memorySpec = parseBudget(ilpMemory, memoryError);
-  if (!memorySpec) {
-    emitError(module.getLoc(), "ilp-memory: ") << memoryError;
-    return signalPassFailure();
-  }
   FailureOr<CostSetup> costs = setUpCosts(module.getLoc(), device, profile);
   if (failed(costs))
     return signalPassFailure();
+  // The planner's request, from the options to sched::PlanOptions in one
+  // step; planStep adds what depends on the step.
   StepPlanRequest request;
-  request.strategy = strategy.getValue();
-  request.slots = slots;
-  request.fitModel = fit == FitMode::Model;
-  request.ilpTimeLimit = timeLimit;
-  request.ilpNodeLimit = nodeLimit;
-  request.ilpMemoryLimit = sched::ilpMemoryLimitBytes(*memorySpec);
-  request.parallel = getContext().isMultithreadingEnabled();
-  request.repeatedBlocks = repeatedBlocks;
+  request.budget = budget;
+  sched::PlanOptions &plan = request.plan;
+  plan.strategy = strategy.getValue();
+  plan.slots = slots;
+  plan.fitModel = fit == FitMode::Model;
+  plan.ilpTimeLimit = timeLimit;
+  plan.ilpNodeLimit = nodeLimit;
+  plan.ilpMemoryLimit = sched::ilpMemoryLimitBytes(ilpMemory.spec);
+  plan.parallel = getContext().isMultithreadingEnabled();
+  plan.repeatedBlocks = repeatedBlocks;
   if (offload == OffloadMode::Auto) {
     FailureOr<sched::LinkSpec> link = costLink(module.getLoc(), *costs);
     if (failed(link))
       return signalPassFailure();
-    request.offload = true;
-    request.link = *link;
+    plan.offload = *link;
   }
-  std::string error;
-  std::optional<BudgetSpec> spec = parseBudget(budget, error);
   if (module.getOps<StepOp>().empty()) {
-    if (!spec) {
-      emitError(module.getLoc(), error);
-      return signalPassFailure();
-    }
     if (allowNoStep)
       return;
     emitError(module.getLoc(),
@@ -94,45 +72,39 @@ void PlanPass::runOnOperation() {
   }
   bool failed = false;
   for (StepOp step : module.getOps<StepOp>()) {
-    if (!spec) {
-      emitError(step.getLoc(), error);
-      failed = true;
-      continue;
-    }
-    request.budget = *spec;
     step->removeAttr(kPlanAttrName);
-    FailureOr<StepPlan> plan =
+    FailureOr<StepPlan> planned =
         planStep(step, getChildAnalysis<StepAnalysis>(step), *costs, request);
-    if (mlir::failed(plan)) {
+    if (mlir::failed(planned)) {
       failed = true;
       continue;
     }
-    const sched::PlanResult &result = plan->result;
+    const sched::PlanResult &result = planned->result;
     SmallVector<int64_t> schedule(result.schedule.begin(),
                                   result.schedule.end());
     double lowerBound = result.ilp ? result.ilp->lowerBound : 0.0;
     // Transfers: the moved value as (op position, result number).
     SmallVector<int64_t> transfers;
-    const OrderProblem &built = plan->problem;
-    for (auto [i, t] : llvm::enumerate(plan->transfers)) {
+    const OrderProblem &built = planned->problem;
+    for (auto [i, t] : llvm::enumerate(planned->transfers)) {
       auto result = cast<OpResult>(built.valueOf[t.value]);
       int producer = built.problem.values[t.value].producer;
       transfers.append({static_cast<int64_t>(built.positionOf[producer]),
                         static_cast<int64_t>(result.getResultNumber()),
                         static_cast<int64_t>(t.after),
-                        static_cast<int64_t>(plan->offloadDone[i]),
+                        static_cast<int64_t>(planned->offloadDone[i]),
                         t.reloadAfter == sched::kNoReload
                             ? int64_t(-1)
                             : static_cast<int64_t>(t.reloadAfter)});
     }
-    step->setAttr(kPlanAttrName,
-                  PlanAttr::get(&getContext(), request.strategy.str(),
-                                plan->budget,
-                                static_cast<uint64_t>(result.peak),
-                                llvm::APFloat(result.time), plan->storeAllPeak,
-                                llvm::APFloat(plan->storeAllTime), schedule,
-                                llvm::APFloat(lowerBound), device,
-                                StringRef(profile), transfers, plan->hostPeak));
+    step->setAttr(
+        kPlanAttrName,
+        PlanAttr::get(&getContext(), plan.strategy.str(), planned->budget,
+                      static_cast<uint64_t>(result.peak),
+                      llvm::APFloat(result.time), planned->storeAllPeak,
+                      llvm::APFloat(planned->storeAllTime), schedule,
+                      llvm::APFloat(lowerBound), device, StringRef(profile),
+                      transfers, planned->hostPeak));
   }
   if (failed)
     signalPassFailure();

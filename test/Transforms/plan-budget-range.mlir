@@ -5,8 +5,8 @@
 // RUN: not ckpt-opt %s --ckpt-plan="budget=9000000TiB" 2>&1 | FileCheck %s --check-prefix=UNIT
 // RUN: ckpt-opt %s --ckpt-plan="budget=99999999999999999999%" | FileCheck %s --check-prefix=PERCENT
 // RUN: ckpt-opt %s --ckpt-plan="budget=9000000000000000000" | FileCheck %s --check-prefix=LARGE
-// BYTES: error: budget '100000000000000000000' is too large: it must be below 2^63 bytes
-// UNIT: error: budget '9000000TiB' is too large: it must be below 2^63 bytes
+// BYTES: for the --budget option: budget '100000000000000000000' is too large: it must be below 2^63 bytes
+// UNIT: for the --budget option: budget '9000000TiB' is too large: it must be below 2^63 bytes
 // PERCENT: budget = 9223372036854775807
 // LARGE: budget = 9000000000000000000
 

@@ -6,14 +6,15 @@
 // RUN: not ckpt-opt %s --ckpt-plan="strategy=periodic:0 fit=model" 2>&1 | FileCheck %s --check-prefix=PERIODIC
 // RUN: not ckpt-opt %s --ckpt-plan="device=tpu fit=model" 2>&1 | FileCheck %s --check-prefix=DEVICE
 // RUN: not ckpt-opt %s --ckpt-plan="slots=-1 fit=model" 2>&1 | FileCheck %s --check-prefix=SLOTS
+// RUN: not ckpt-opt %s --ckpt-report="slots=-1" 2>&1 | FileCheck %s --check-prefix=SLOTS
 // RUN: not ckpt-opt %s --ckpt-plan="profile=%S/Inputs/missing.json fit=model" 2>&1 | FileCheck %s --check-prefix=PROFILE
 // RUN: not ckpt-opt %s --ckpt-plan="budget=1 slots=1 fit=model" 2>&1 | FileCheck %s --check-prefix=SLOTMIN
 // RUN: not ckpt-opt %s --ckpt-plan="strategy=ilp time-limit=0" 2>&1 | FileCheck %s --check-prefix=TIME
 // RUN: not ckpt-opt %s --ckpt-plan="strategy=ilp time-limit=-3" 2>&1 | FileCheck %s --check-prefix=TIME
-// TIME: error: time-limit must be a positive number of seconds, got
-// BUDGET: error: invalid budget 'lots': expected a number of bytes with an optional unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB, in any case) or a percentage of the store-all peak such as '70%'
-// UNIT: error: invalid budget '12XB'
-// ZERO: error: invalid budget '0%'
+// TIME: for the --time-limit option: '{{0|-3}}' is not a valid value: expected a positive number of seconds
+// BUDGET: for the --budget option: invalid budget 'lots': expected a number of bytes with an optional unit (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB, in any case) or a percentage of the store-all peak such as '70%'
+// UNIT: for the --budget option: invalid budget '12XB'
+// ZERO: for the --budget option: invalid budget '0%'
 // STRATEGY: for the --strategy option: unknown strategy 'fastest': expected optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, articulation, speed, manual or keep
 // PERIODIC: for the --strategy option: invalid strategy 'periodic:0': periodic:K needs an integer K >= 1
 // fit=model is the chain model's: the strategies that plan a schedule without
@@ -24,7 +25,7 @@
 // A misspelt fit is rejected, not read as the default.
 // RUN: not ckpt-opt %s --ckpt-plan="fit=simulaton" 2>&1 | FileCheck %s --check-prefix=FIT
 // FIT: for the --fit option: 'simulaton' is not a valid value: expected simulation or model
-// SLOTS: error: slots must be 0 (exact sizes) or positive, got -1
+// SLOTS: for the --slots option: '-1' is not a valid value: expected 0 or a positive integer
 // PROFILE: error: cannot read profile '{{.*}}missing.json'
 // With one slot the budget is one unit and every size rounds up to it.
 // SLOTMIN: error: budget of 1 B is infeasible for strategy 'optimal'

@@ -11,7 +11,7 @@
 // ALLOWED: warning: ckpt-wrap-step: nothing to wrap
 // ALLOWED-NOT: error
 // RUN: not ckpt-opt %S/Inputs/empty.mlir --ckpt-plan="budget=banana allow-no-step=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
-// BUDGET: empty.mlir:0:0: error: invalid budget 'banana'
+// BUDGET: for the --budget option: invalid budget 'banana'
 // RUN: not ckpt-opt %S/Inputs/empty.mlir --ckpt-plan="strategy=banana allow-no-step=true" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STRATEGY
 // STRATEGY: for the --strategy option: unknown strategy 'banana': expected optimal, ilp,
 

@@ -138,7 +138,6 @@ std::optional<sched::Schedule> readSchedule(const std::string &path,
 int main(int argc, char **argv) {
   std::string path, budgetText = "100%";
   sched::PlanOptions options;
-  std::optional<sched::LinkSpec> offloadLink;
   BudgetSpec ilpMemory;
   ilpMemory.percent = true;
   ilpMemory.value = 50;
@@ -220,7 +219,7 @@ int main(int argc, char **argv) {
         return fail("invalid --offload-link '" + std::string(v) +
                     "': expected BANDWIDTH[:LATENCY], bytes per cost unit "
                     "(> 0) and cost units (>= 0)");
-      offloadLink = sched::LinkSpec{bandwidth, bandwidth, latency};
+      options.offload = sched::LinkSpec{bandwidth, bandwidth, latency};
     } else if (a == "--ilp-log") {
       options.ilpLog = true;
     } else if (a == "--schedule") {
@@ -241,7 +240,7 @@ int main(int argc, char **argv) {
   }
   if (path.empty())
     return fail("no input file (try --help)");
-  if (offloadLink && options.strategy.kind != sched::StrategyKind::Optimal)
+  if (options.offload && options.strategy.kind != sched::StrategyKind::Optimal)
     return fail("--offload-link plans with strategy optimal (recomputation "
                 "and offloading together), not '" +
                 options.strategy.str() + "'");
@@ -310,8 +309,7 @@ int main(int argc, char **argv) {
   }
 
   auto t0 = std::chrono::steady_clock::now();
-  sched::PlanThenOffload planned =
-      sched::planThenOffload(problem, options, offloadLink);
+  sched::PlanThenOffload planned = sched::planThenOffload(problem, options);
   double ms = std::chrono::duration<double, std::milli>(
                   std::chrono::steady_clock::now() - t0)
                   .count();

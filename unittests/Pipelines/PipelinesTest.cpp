@@ -94,7 +94,8 @@ TEST_F(Pipelines, RematThenLowerToCPU) {
   ASSERT_TRUE(module);
   PassManager pm(&context);
   ckpt::RematPipelineOptions remat;
-  remat.budget = "512B"; // the least feasible budget (78% of 656 B)
+  remat.budget =
+      ckpt::BudgetSpec{false, 512}; // the least feasible budget (78% of 656 B)
   ASSERT_TRUE(succeeded(ckpt::buildRematPipeline(pm, remat)));
   ASSERT_TRUE(succeeded(pm.run(*module)));
   std::string planned = print(*module);
@@ -178,15 +179,15 @@ TEST_F(Pipelines, RematOptionsAreThePlanPassOptions) {
       << "pipeline: " << remat << "\npass:     " << plan;
 
   ckpt::RematPipelineOptions options;
-  options.budget = "70%";
+  options.budget = ckpt::BudgetSpec{true, 70};
   options.strategy = ckpt::sched::PlanStrategy{ckpt::sched::StrategyKind::Keep};
-  options.slots = 7;
+  options.slots = ckpt::NonNegativeCount{7};
   options.device = ckpt::Device::CPU;
   options.profile = "my times.json"; // a space: the value is quoted
   options.fit = ckpt::FitMode::Model;
-  options.timeLimit = 2.5;
-  options.nodeLimit = 100;
-  options.ilpMemory = "2GiB";
+  options.timeLimit = ckpt::PositiveSeconds{2.5};
+  options.nodeLimit = ckpt::NonNegativeCount{100};
+  options.ilpMemory = ckpt::MemoryLimitSpec{{false, 2147483648.0}}; // 2 GiB
   options.allowNoStep = true;
   options.offload = ckpt::OffloadMode::Auto;
   options.repeatedBlocks = false;
@@ -198,10 +199,10 @@ TEST_F(Pipelines, RematOptionsAreThePlanPassOptions) {
     pm.printAsTextualPipeline(os);
   }
   const char *expected = "ckpt-plan{allow-no-step=true budget=70% "
-                         "device=cpu fit=model ilp-memory=2GiB "
+                         "device=cpu fit=model ilp-memory=2147483648 "
                          "node-limit=100 offload=auto "
                          "profile={my times.json} repeated-blocks=false "
                          "slots=7 "
-                         "strategy=keep time-limit=2.500000e+00}";
+                         "strategy=keep time-limit=2.5}";
   EXPECT_NE(built.find(expected), std::string::npos) << built;
 }

@@ -36,30 +36,14 @@ mlir::FailureOr<sched::LinkSpec> costLink(mlir::Location loc,
 mlir::FailureOr<std::vector<sched::Transfer>>
 planTransfers(StepOp step, PlanAttr plan, const OrderProblem &built);
 
-/// Checks a `slots` option (0: exact sizes, else positive); emits an error
-/// at `loc` otherwise.
-mlir::LogicalResult checkSlots(mlir::Location loc, int64_t slots);
-
-/// What ckpt-plan is asked for one step.
+/// What ckpt-plan is asked for one step: the planner's request as the pass
+/// options give it (strategy, slots, ilp limits, offloading over the
+/// device's link, ...), less what depends on the step, which planStep fills
+/// in: the budget in bytes (of `budget`, a percentage of the step's peak),
+/// the separator candidates and the keep set.
 struct StepPlanRequest {
-  sched::PlanStrategy strategy;
   BudgetSpec budget;
-  int64_t slots = 500;
-  /// fit=model: the chain model's peak must fit; percentages are of the
-  /// chain model's store-all peak.
-  bool fitModel = false;
-  double ilpTimeLimit = 60;   ///< seconds, strategy 'ilp'
-  int64_t ilpNodeLimit = 0;   ///< CBC nodes, strategy 'ilp' (0: none)
-  int64_t ilpMemoryLimit = 0; ///< bytes, strategy 'ilp' (0: none)
-  int ilpThreads = 1;
-  /// Two threads for strategy=optimal's independent searches (the plan is
-  /// the same): the MLIR context's multithreading setting.
-  bool parallel = true;
-  /// repeated-blocks: strategy=optimal's greedies use identical blocks.
-  bool repeatedBlocks = true;
-  /// offload=auto: recompute or offload over `link` (strategy optimal).
-  bool offload = false;
-  sched::LinkSpec link;
+  sched::PlanOptions plan;
 };
 
 /// A step's plan: the schedule and what it was compared with.

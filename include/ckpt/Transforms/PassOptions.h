@@ -15,11 +15,13 @@
 
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Solver/Schedule/PlanStrategy.h"
+#include "ckpt/Solver/Support/Budget.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 
+#include <optional>
 #include <string>
 
 namespace ckpt {
@@ -41,6 +43,99 @@ enum class GPUFormat { Isa, Bin, Fatbin };
 
 /// `math=` of ckpt-lower-to-nvptx: where kernels' math functions come from.
 enum class MathMode { Auto, Libdevice, Approx };
+
+/// Numeric and budget options checked when the options are parsed (like
+/// the closed sets and `strategy=`): a bad value is an error before any step
+/// is looked at. Each converts to the value it holds.
+
+/// `slots=` (0: exact sizes) and `node-limit=` (0: none).
+struct NonNegativeCount {
+  int64_t value = 0;
+  operator int64_t() const { return value; }
+};
+
+/// `time-limit=`: seconds, more than 0.
+struct PositiveSeconds {
+  double value = 60;
+  operator double() const { return value; }
+};
+
+/// `ilp-memory=`: bytes with a unit, or a percentage of the machine's memory
+/// (parseBudget's syntax).
+struct MemoryLimitSpec {
+  BudgetSpec spec;
+};
+
+inline bool operator==(const BudgetSpec &a, const BudgetSpec &b) {
+  return a.percent == b.percent && a.value == b.value;
+}
+inline bool operator!=(const BudgetSpec &a, const BudgetSpec &b) {
+  return !(a == b);
+}
+inline bool operator!=(const NonNegativeCount &a, const NonNegativeCount &b) {
+  return a.value != b.value;
+}
+inline bool operator!=(const PositiveSeconds &a, const PositiveSeconds &b) {
+  return a.value != b.value;
+}
+inline bool operator!=(const MemoryLimitSpec &a, const MemoryLimitSpec &b) {
+  return a.spec != b.spec;
+}
+
+/// How the options print these values (MLIR prints pass options back):
+/// as they parse.
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os, const BudgetSpec &budget);
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
+                              const NonNegativeCount &count);
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
+                              const PositiveSeconds &seconds);
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
+                              const MemoryLimitSpec &limit);
+
+/// Parses an option value of type T; std::nullopt with `error` set when it
+/// is not one.
+std::optional<BudgetSpec> parseOptionValue(llvm::StringRef text, BudgetSpec *,
+                                           std::string &error);
+std::optional<NonNegativeCount>
+parseOptionValue(llvm::StringRef text, NonNegativeCount *, std::string &error);
+std::optional<PositiveSeconds>
+parseOptionValue(llvm::StringRef text, PositiveSeconds *, std::string &error);
+std::optional<MemoryLimitSpec>
+parseOptionValue(llvm::StringRef text, MemoryLimitSpec *, std::string &error);
+
+/// How --help names a value of those types ("--budget=<budget>").
+inline llvm::StringRef optionValueName(BudgetSpec *) { return "budget"; }
+inline llvm::StringRef optionValueName(NonNegativeCount *) { return "uint"; }
+inline llvm::StringRef optionValueName(PositiveSeconds *) { return "seconds"; }
+inline llvm::StringRef optionValueName(MemoryLimitSpec *) { return "memory"; }
+
+/// llvm::cl's parser for those types: parseOptionValue, its error as the
+/// option's ("for the --budget option: invalid budget 'lots': ...").
+template <typename T>
+class CheckedOptionParser : public llvm::cl::basic_parser<T> {
+public:
+  CheckedOptionParser(llvm::cl::Option &option)
+      : llvm::cl::basic_parser<T>(option) {}
+  bool parse(llvm::cl::Option &option, llvm::StringRef, llvm::StringRef arg,
+             T &value) {
+    std::string error;
+    std::optional<T> parsed =
+        parseOptionValue(arg, static_cast<T *>(nullptr), error);
+    if (!parsed)
+      return option.error(error);
+    value = *parsed;
+    return false;
+  }
+  llvm::StringRef getValueName() const override {
+    return optionValueName(static_cast<T *>(nullptr));
+  }
+  void printOptionDiff(const llvm::cl::Option &option, const T &value,
+                       const llvm::cl::OptionValue<T> &,
+                       size_t globalWidth) const {
+    this->printOptionName(option, globalWidth);
+    llvm::outs() << "= " << value << "\n";
+  }
+};
 
 /// The option spelling of a value ("fatbin", ...), for the APIs that take it
 /// as text (MLIR's gpu-module-to-binary).
@@ -191,6 +286,21 @@ public:
 };
 } // namespace cl
 } // namespace llvm
+
+#define CKPT_CHECKED_OPTION_PARSER(T)                                          \
+  namespace llvm {                                                             \
+  namespace cl {                                                               \
+  template <> class parser<T> : public ::ckpt::CheckedOptionParser<T> {        \
+  public:                                                                      \
+    using CheckedOptionParser::CheckedOptionParser;                            \
+  };                                                                           \
+  }                                                                            \
+  }
+CKPT_CHECKED_OPTION_PARSER(::ckpt::BudgetSpec)
+CKPT_CHECKED_OPTION_PARSER(::ckpt::NonNegativeCount)
+CKPT_CHECKED_OPTION_PARSER(::ckpt::PositiveSeconds)
+CKPT_CHECKED_OPTION_PARSER(::ckpt::MemoryLimitSpec)
+#undef CKPT_CHECKED_OPTION_PARSER
 
 namespace llvm {
 namespace cl {

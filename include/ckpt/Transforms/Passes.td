@@ -157,14 +157,16 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
     the runs it finds (`repeated_blocks`).
   }];
   let options = [
-    Option<"budget", "budget", "std::string", /*default=*/"\"100%\"",
+    Option<"budget", "budget", "::ckpt::BudgetSpec",
+           /*default=*/"::ckpt::BudgetSpec{true, 100}",
            "Memory budget: bytes with a unit (B, KB, MB, GB, TB, KiB, MiB, "
            "GiB, TiB; any case) or a percentage of the store-all peak ('70%')">,
     Option<"strategy", "strategy", "::ckpt::sched::PlanStrategy",
            /*default=*/"::ckpt::sched::PlanStrategy{}",
            "optimal, ilp, store-all, periodic:K, sqrt, revolve, memory-poor, "
            "articulation, speed, manual or keep">,
-    Option<"slots", "slots", "int64_t", /*default=*/"500",
+    Option<"slots", "slots", "::ckpt::NonNegativeCount",
+           /*default=*/"::ckpt::NonNegativeCount{500}",
            "Memory slots of the chain DP (0: exact byte sizes)">,
     Option<"device", "device", "::ckpt::Device", /*default=*/"::ckpt::Device::H100",
            "Device of the op times (its roofline and link)">,
@@ -182,13 +184,16 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
            "device's link, whichever is faster (strategy optimal); 'off': "
            "recomputation only",
            [{CKPT_OFFLOAD_VALUES}]>,
-    Option<"timeLimit", "time-limit", "double", /*default=*/"60",
+    Option<"timeLimit", "time-limit", "::ckpt::PositiveSeconds",
+           /*default=*/"::ckpt::PositiveSeconds{60}",
            "Wall-clock seconds of the 'ilp' strategy, warm start and program "
            "building included">,
-    Option<"nodeLimit", "node-limit", "int64_t", /*default=*/"0",
+    Option<"nodeLimit", "node-limit", "::ckpt::NonNegativeCount",
+           /*default=*/"::ckpt::NonNegativeCount{0}",
            "Branch-and-bound nodes of the 'ilp' strategy (0: no limit); "
            "unlike time-limit, the same answer on any machine">,
-    Option<"ilpMemory", "ilp-memory", "std::string", /*default=*/"\"50%\"",
+    Option<"ilpMemory", "ilp-memory", "::ckpt::MemoryLimitSpec",
+           /*default=*/"::ckpt::MemoryLimitSpec{{true, 50}}",
            "Memory the 'ilp' strategy may use: bytes with a unit, or a "
            "percentage of the machine's memory">,
     Option<"repeatedBlocks", "repeated-blocks", "bool", /*default=*/"true",
@@ -231,7 +236,8 @@ def ReportPass : Pass<"ckpt-report", "mlir::ModuleOp"> {
   let options = [
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "Where to write the JSON report ('-': standard output)">,
-    Option<"slots", "slots", "int64_t", /*default=*/"500",
+    Option<"slots", "slots", "::ckpt::NonNegativeCount",
+           /*default=*/"::ckpt::NonNegativeCount{500}",
            "Memory slots of the chain DP (as given to ckpt-plan)">,
     Option<"leastOption", "least", "bool", /*default=*/"true",
            "Report the least feasible budgets (`least_budget`): of "

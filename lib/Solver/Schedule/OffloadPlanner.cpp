@@ -294,11 +294,11 @@ ckpt::sched::leastBudgetWithOffload(const Problem &problem,
   return least;
 }
 
-PlanThenOffload
-ckpt::sched::planThenOffload(const Problem &problem, const PlanOptions &options,
-                             const std::optional<LinkSpec> &link) {
+PlanThenOffload ckpt::sched::planThenOffload(const Problem &problem,
+                                             const PlanOptions &options) {
   PlanThenOffload out;
   out.recompute = planSchedule(problem, options);
+  const std::optional<LinkSpec> &link = options.offload;
   if (!link || !out.recompute.error.empty())
     return out;
   if (options.progress)

@@ -98,10 +98,10 @@ std::optional<int64_t> leastBudgetWithOffload(const Problem &problem,
                                               const OffloadPlanOptions &options,
                                               const PlanResult &recomputeOnly);
 
-/// What ckpt-plan and ckpt-sched --offload-link plan: the recompute-only
-/// plan (planSchedule with the options) and, over a link, the joint plan at
-/// the same budget made from it (planWithOffload, its least budget searched
-/// when nothing fits).
+/// What ckpt-plan and ckpt-sched plan: the recompute-only plan
+/// (planSchedule with the options) and, over a link (PlanOptions::offload),
+/// the joint plan at the same budget made from it (planWithOffload, its least
+/// budget searched when nothing fits).
 struct PlanThenOffload {
   PlanResult recompute;
   /// Over a link, when the recompute-only plan has no error.
@@ -114,12 +114,11 @@ struct PlanThenOffload {
   }
 };
 
-/// Plans `problem` (validated) with `options` (strategy optimal with a
-/// link), then over `link`, if any, with offloading too; `options.progress`
-/// hears the offload phase.
+/// Plans `problem` (validated) with `options`, then, with a link in
+/// `options.offload` (strategy optimal), with offloading too;
+/// `options.progress` hears the offload phase.
 PlanThenOffload planThenOffload(const Problem &problem,
-                                const PlanOptions &options,
-                                const std::optional<LinkSpec> &link);
+                                const PlanOptions &options);
 
 } // namespace sched
 } // namespace ckpt

@@ -26,6 +26,7 @@
 
 #include "ckpt/Solver/Chain/ChainModel.h"
 #include "ckpt/Solver/Schedule/Ilp.h"
+#include "ckpt/Solver/Schedule/Offload.h"
 #include "ckpt/Solver/Schedule/PlanStrategy.h"
 #include "ckpt/Solver/Schedule/ProblemChain.h"
 #include "ckpt/Solver/Schedule/Remat.h"
@@ -68,6 +69,10 @@ struct PlanOptions {
   /// cost no more per byte (SearchOptions::repeats): on a deep model, a few
   /// greedy steps per kind of move instead of one per layer.
   bool repeatedBlocks = true;
+  /// Offloading: with a link, planThenOffload (OffloadPlanner.h) also plans
+  /// recomputation and offloading together over it (strategy optimal);
+  /// planSchedule plans recomputation alone either way.
+  std::optional<LinkSpec> offload;
   /// Told what the planner does next when it starts a long phase (the
   /// least-feasible-budget search, the ILP with its time limit in seconds,
   /// else 0); for progress lines.
