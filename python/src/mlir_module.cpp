@@ -51,6 +51,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstdio>
 #include <memory>
 #include <vector>
 
@@ -58,6 +59,8 @@
 #include <optional>
 #include <string>
 #include <utility>
+
+#include <unistd.h>
 
 namespace py = pybind11;
 
@@ -121,6 +124,45 @@ const mlir::DialectRegistry &getRegistry() {
   return *registry;
 }
 
+/// What is written to standard error while `fn` runs, one line per message
+/// without llvm::cl's empty program-name prefix: a pass option's parser
+/// (PassOptions.h) reports a bad value there ("for the --budget option:
+/// ..."), not to the pipeline parser's stream, and the Python caller gets
+/// it in its PipelineError.
+template <typename Fn> std::string captureStderr(Fn &&fn) {
+  llvm::errs().flush();
+  std::fflush(stderr);
+  std::FILE *file = std::tmpfile();
+  int saved = file ? ::dup(2) : -1;
+  if (saved < 0) {
+    if (file)
+      std::fclose(file);
+    fn();
+    return "";
+  }
+  ::dup2(::fileno(file), 2);
+  fn();
+  llvm::errs().flush();
+  std::fflush(stderr);
+  ::dup2(saved, 2);
+  ::close(saved);
+  std::string text;
+  std::rewind(file);
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof(buffer), file)) > 0;)
+    text.append(buffer, n);
+  std::fclose(file);
+  std::string lines;
+  for (llvm::StringRef line : llvm::split(llvm::StringRef(text), '\n')) {
+    if (line.empty())
+      continue;
+    if (line.starts_with(": "))
+      line = line.drop_front(2);
+    lines += line.str() + "\n";
+  }
+  return lines;
+}
+
 /// One parse and pipeline run in its own context, its diagnostics (with
 /// locations and source lines) collected; failures raise PipelineError.
 class PipelineRun {
@@ -161,13 +203,18 @@ public:
     llvm::StringRef spec = llvm::StringRef(pipeline).trim();
     if (spec.starts_with("builtin.module(") && spec.ends_with(")"))
       spec = spec.drop_front(strlen("builtin.module(")).drop_back();
-    mlir::LogicalResult parsed = mlir::parsePassPipeline(spec, pm, pipelineOS);
+    mlir::LogicalResult parsed = mlir::failure();
+    std::string optionErrors = captureStderr(
+        [&] { parsed = mlir::parsePassPipeline(spec, pm, pipelineOS); });
     if (mlir::failed(parsed)) {
       pipelineOS.flush();
       raisePipelineError("invalid pass pipeline '" + pipeline +
-                             "': " + pipelineErrors,
+                             "': " + optionErrors + pipelineErrors,
                          std::nullopt);
     }
+    // Nothing written there is lost: what a pipeline that parsed wrote goes
+    // where it would have gone.
+    llvm::errs() << optionErrors;
     if (mlir::failed(pm.run(*module)))
       fail("the pipeline '" + pipeline + "' failed");
     return module;

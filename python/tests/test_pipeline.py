@@ -79,6 +79,15 @@ def test_errors_are_located_pipeline_errors():
     with pytest.raises(ckpt.PipelineError, match="expected a number of bytes with an "
                                                  "optional unit"):
         ckpt.optimize(read("mlp.mlir"), "70parsecs")
+    # A pass option's parser reports a bad value on standard error (llvm::cl);
+    # the PipelineError carries it.
+    with pytest.raises(ckpt.PipelineError,
+                       match=r"for the --slots option: '-1' is not a valid value: "
+                             r"expected 0 or a positive integer"):
+        ckpt.run_passes(read("mlp.mlir"), "ckpt-wrap-step,ckpt-plan{slots=-1}")
+    with pytest.raises(ckpt.PipelineError,
+                       match=r"for the --device option: 'tpu' is not a valid value"):
+        ckpt.run_passes(read("mlp.mlir"), "ckpt-plan{device=tpu}")
     with pytest.raises(ValueError, match="invalid option value"):
         ckpt.optimize(read("mlp.mlir"), "70% strategy=sqrt")
     with pytest.raises(ValueError, match="lower must be None, 'cpu' or 'nvptx'"):
