@@ -35,16 +35,16 @@ using namespace ckpt;
 // the Python package; the enum is the dialect's (CkptAttrs.td).
 DeviceProfile DeviceProfile::get(Device device) {
   StringRef name = stringifyDevice(device);
-  for (const solver::DeviceSpec &spec : solver::kDeviceSpecs)
-    if (name == spec.name)
-      return DeviceProfile{
-          device,
-          spec.name,
-          spec.peakFlops,
-          spec.bandwidth,
-          {spec.linkToHost, spec.linkToDevice, spec.linkLatency}};
-  llvm::report_fatal_error("ckpt: device '" + name +
-                           "' has no row in ckpt/Solver/Support/Devices.h");
+  const solver::DeviceSpec *spec = solver::findDeviceSpec(name);
+  if (!spec)
+    llvm::report_fatal_error("ckpt: device '" + name +
+                             "' has no row in ckpt/Solver/Support/Devices.h");
+  return DeviceProfile{
+      device,
+      spec->name,
+      spec->peakFlops,
+      spec->bandwidth,
+      {spec->linkToHost, spec->linkToDevice, spec->linkLatency}};
 }
 
 double DeviceProfile::time(uint64_t flops, uint64_t bytes) const {

@@ -14,11 +14,9 @@ using namespace ckpt;
 void llvm::cl::parser<Device>::initialize() {
   for (uint32_t i = 0; i <= getMaxEnumValForDevice(); ++i) {
     auto device = static_cast<Device>(i);
-    StringRef name = stringifyDevice(device), description;
-    for (const solver::DeviceSpec &spec : solver::kDeviceSpecs)
-      if (name == spec.name)
-        description = spec.description;
-    addLiteralOption(name, device, description);
+    StringRef name = stringifyDevice(device);
+    const solver::DeviceSpec *spec = solver::findDeviceSpec(name);
+    addLiteralOption(name, device, spec ? spec->description : "");
   }
 }
 
@@ -64,6 +62,13 @@ llvm::raw_ostream &ckpt::operator<<(llvm::raw_ostream &os,
   return os << limit.spec;
 }
 
+/// The error of a value that is not one: "'-1' is not a valid value:
+/// expected ...", as the enum options word it.
+static std::string notValid(llvm::StringRef text, llvm::StringRef expected) {
+  return "'" + text.str() + "' is not a valid value: expected " +
+         expected.str();
+}
+
 std::optional<BudgetSpec>
 ckpt::parseOptionValue(llvm::StringRef text, BudgetSpec *, std::string &error) {
   return parseBudget(std::string_view(text.data(), text.size()), error);
@@ -74,8 +79,7 @@ std::optional<NonNegativeCount> ckpt::parseOptionValue(llvm::StringRef text,
                                                        std::string &error) {
   int64_t value;
   if (text.getAsInteger(10, value) || value < 0) {
-    error = "'" + text.str() + "' is not a valid value: expected 0 or a " +
-            "positive integer";
+    error = notValid(text, "0 or a positive integer");
     return std::nullopt;
   }
   return NonNegativeCount{value};
@@ -86,8 +90,7 @@ std::optional<PositiveSeconds> ckpt::parseOptionValue(llvm::StringRef text,
                                                       std::string &error) {
   double value;
   if (text.getAsDouble(value) || !(value > 0) || !std::isfinite(value)) {
-    error = "'" + text.str() + "' is not a valid value: expected a " +
-            "positive number of seconds";
+    error = notValid(text, "a positive number of seconds");
     return std::nullopt;
   }
   return PositiveSeconds{value};
@@ -100,10 +103,11 @@ std::optional<MemoryLimitSpec> ckpt::parseOptionValue(llvm::StringRef text,
   std::optional<BudgetSpec> spec =
       parseBudget(std::string_view(text.data(), text.size()), why);
   if (!spec) {
-    error = "'" + text.str() + "' is not a valid value: expected a number " +
-            "of bytes with an optional unit (" + kBudgetUnits +
-            ", in any case) or a percentage of the machine's memory such " +
-            "as '50%'";
+    error = notValid(text, std::string("a number of bytes with an optional "
+                                       "unit (") +
+                               kBudgetUnits +
+                               ", in any case) or a percentage of the "
+                               "machine's memory such as '50%'");
     return std::nullopt;
   }
   return MemoryLimitSpec{*spec};

@@ -13,6 +13,7 @@
 #define CKPT_SOLVER_SUPPORT_DEVICES_H
 
 #include <cstddef>
+#include <string_view>
 
 namespace ckpt {
 namespace solver {
@@ -43,6 +44,14 @@ inline constexpr DeviceSpec kDeviceSpecs[] = {
     {"gh200", "NVIDIA GH200 (NVLink-C2C to host memory)", 67.0e12, 4.0e12,
      450.0e9, 450.0e9, 2.0e-6},
 };
+
+/// The row named `name`, or nullptr: the one lookup of the table.
+inline const DeviceSpec *findDeviceSpec(std::string_view name) {
+  for (const DeviceSpec &spec : kDeviceSpecs)
+    if (name == spec.name)
+      return &spec;
+  return nullptr;
+}
 
 } // namespace solver
 } // namespace ckpt
