@@ -62,9 +62,8 @@ llvm::raw_ostream &ckpt::operator<<(llvm::raw_ostream &os,
   return os << limit.spec;
 }
 
-/// The error of a value that is not one: "'-1' is not a valid value:
-/// expected ...", as the enum options word it.
-static std::string notValid(llvm::StringRef text, llvm::StringRef expected) {
+std::string ckpt::notValidOptionValue(llvm::StringRef text,
+                                      llvm::StringRef expected) {
   return "'" + text.str() + "' is not a valid value: expected " +
          expected.str();
 }
@@ -79,7 +78,7 @@ std::optional<NonNegativeCount> ckpt::parseOptionValue(llvm::StringRef text,
                                                        std::string &error) {
   int64_t value;
   if (text.getAsInteger(10, value) || value < 0) {
-    error = notValid(text, "0 or a positive integer");
+    error = notValidOptionValue(text, "0 or a positive integer");
     return std::nullopt;
   }
   return NonNegativeCount{value};
@@ -90,7 +89,7 @@ std::optional<PositiveSeconds> ckpt::parseOptionValue(llvm::StringRef text,
                                                       std::string &error) {
   double value;
   if (text.getAsDouble(value) || !(value > 0) || !std::isfinite(value)) {
-    error = notValid(text, "a positive number of seconds");
+    error = notValidOptionValue(text, "a positive number of seconds");
     return std::nullopt;
   }
   return PositiveSeconds{value};
@@ -103,11 +102,12 @@ std::optional<MemoryLimitSpec> ckpt::parseOptionValue(llvm::StringRef text,
   std::optional<BudgetSpec> spec =
       parseBudget(std::string_view(text.data(), text.size()), why);
   if (!spec) {
-    error = notValid(text, std::string("a number of bytes with an optional "
-                                       "unit (") +
-                               kBudgetUnits +
-                               ", in any case) or a percentage of the "
-                               "machine's memory such as '50%'");
+    error = notValidOptionValue(
+        text, std::string("a number of bytes with an optional "
+                          "unit (") +
+                  kBudgetUnits +
+                  ", in any case) or a percentage of the "
+                  "machine's memory such as '50%'");
     return std::nullopt;
   }
   return MemoryLimitSpec{*spec};
@@ -118,27 +118,12 @@ llvm::raw_ostream &ckpt::sched::operator<<(llvm::raw_ostream &os,
   return os << strategy.str();
 }
 
-bool llvm::cl::parser<ckpt::sched::PlanStrategy>::parse(
-    Option &option, StringRef argName, StringRef arg,
-    ckpt::sched::PlanStrategy &value) {
-  std::string error;
-  std::optional<ckpt::sched::PlanStrategy> parsed =
-      ckpt::sched::PlanStrategy::parse(std::string_view(arg.data(), arg.size()),
-                                       error);
-  if (!parsed)
-    return option.error(error);
-  value = *parsed;
-  return false;
+std::optional<sched::PlanStrategy> ckpt::parseOptionValue(llvm::StringRef text,
+                                                          sched::PlanStrategy *,
+                                                          std::string &error) {
+  return sched::PlanStrategy::parse(std::string_view(text.data(), text.size()),
+                                    error);
 }
-
-void llvm::cl::parser<ckpt::sched::PlanStrategy>::printOptionDiff(
-    const Option &option, const ckpt::sched::PlanStrategy &value,
-    const OptVal &, size_t globalWidth) const {
-  printOptionName(option, globalWidth);
-  llvm::outs() << "= " << value.str() << "\n";
-}
-
-void llvm::cl::parser<ckpt::sched::PlanStrategy>::anchor() {}
 
 std::string ckpt::listPassOptions(mlir::Pass &pass) {
   std::string text;

@@ -3,7 +3,7 @@
 // The enum types behind the ckpt passes' and pipelines' options that take one
 // of a closed set of values (`fit=`, `dealloc=`, `format=`, `math=`; `device=`
 // takes the dialect's ckpt::Device), and the command-line parser they use (and
-// the parser of `strategy=`, a typed strategy with its parameter): a value
+// the parser of the typed options: `strategy=`, `budget=`, ...): a value
 // outside the set is rejected when the options are parsed, with a message that
 // lists the valid values (llvm::cl's own parser only says "Cannot find option
 // named").
@@ -91,6 +91,11 @@ llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
                               const PositiveSeconds &seconds);
 llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
                               const MemoryLimitSpec &limit);
+namespace sched {
+/// Prints the canonical spelling (MLIR prints pass options with it).
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
+                              const PlanStrategy &strategy);
+} // namespace sched
 
 /// Parses an option value of type T; std::nullopt with `error` set when it
 /// is not one.
@@ -102,12 +107,24 @@ std::optional<PositiveSeconds>
 parseOptionValue(llvm::StringRef text, PositiveSeconds *, std::string &error);
 std::optional<MemoryLimitSpec>
 parseOptionValue(llvm::StringRef text, MemoryLimitSpec *, std::string &error);
+/// `strategy=`: PlanStrategy::parse, so that a bad value is an error when
+/// the options are parsed, with or without a step to plan.
+std::optional<sched::PlanStrategy> parseOptionValue(llvm::StringRef text,
+                                                    sched::PlanStrategy *,
+                                                    std::string &error);
+
+/// The error of a value outside what an option takes: "'x' is not a valid
+/// value: expected EXPECTED", for every option of the passes.
+std::string notValidOptionValue(llvm::StringRef text, llvm::StringRef expected);
 
 /// How --help names a value of those types ("--budget=<budget>").
 inline llvm::StringRef optionValueName(BudgetSpec *) { return "budget"; }
 inline llvm::StringRef optionValueName(NonNegativeCount *) { return "uint"; }
 inline llvm::StringRef optionValueName(PositiveSeconds *) { return "seconds"; }
 inline llvm::StringRef optionValueName(MemoryLimitSpec *) { return "memory"; }
+inline llvm::StringRef optionValueName(sched::PlanStrategy *) {
+  return "strategy";
+}
 
 /// llvm::cl's parser for those types: parseOptionValue, its error as the
 /// option's ("for the --budget option: invalid budget 'lots': ...").
@@ -186,8 +203,7 @@ public:
         expected += i + 1 == Values.size() ? " or " : ", ";
       expected += Values[i].Name.str();
     }
-    return option.error("'" + text + "' is not a valid value: expected " +
-                        expected);
+    return option.error(notValidOptionValue(text, expected));
   }
 
   template <class DT>
@@ -258,35 +274,6 @@ public:
 CKPT_ENUM_OPTION_PARSER(::ckpt::FitMode)
 CKPT_ENUM_OPTION_PARSER(::ckpt::OffloadMode)
 
-namespace ckpt {
-namespace sched {
-/// Prints the canonical spelling (MLIR prints pass options with it).
-llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
-                              const PlanStrategy &strategy);
-} // namespace sched
-} // namespace ckpt
-
-namespace llvm {
-namespace cl {
-/// `strategy=`: parsed into a typed strategy when the options are parsed
-/// (PlanStrategy::parse), so that a bad value is an error then, with or
-/// without a step to plan.
-template <>
-class parser<::ckpt::sched::PlanStrategy>
-    : public basic_parser<::ckpt::sched::PlanStrategy> {
-public:
-  parser(Option &option) : basic_parser(option) {}
-  bool parse(Option &option, StringRef argName, StringRef arg,
-             ::ckpt::sched::PlanStrategy &value);
-  StringRef getValueName() const override { return "strategy"; }
-  void printOptionDiff(const Option &option,
-                       const ::ckpt::sched::PlanStrategy &value,
-                       const OptVal &defaultValue, size_t globalWidth) const;
-  void anchor() override;
-};
-} // namespace cl
-} // namespace llvm
-
 #define CKPT_CHECKED_OPTION_PARSER(T)                                          \
   namespace llvm {                                                             \
   namespace cl {                                                               \
@@ -300,6 +287,7 @@ CKPT_CHECKED_OPTION_PARSER(::ckpt::BudgetSpec)
 CKPT_CHECKED_OPTION_PARSER(::ckpt::NonNegativeCount)
 CKPT_CHECKED_OPTION_PARSER(::ckpt::PositiveSeconds)
 CKPT_CHECKED_OPTION_PARSER(::ckpt::MemoryLimitSpec)
+CKPT_CHECKED_OPTION_PARSER(::ckpt::sched::PlanStrategy)
 #undef CKPT_CHECKED_OPTION_PARSER
 
 namespace llvm {
