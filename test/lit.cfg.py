@@ -37,6 +37,9 @@ tools = [
 ]
 if config.ckpt_have_ilp:
     config.available_features.add("ilp")
+    # The program that runs CBC, for tests that stand in for it.
+    config.substitutions.append(
+        ("%ckpt_ilp_worker", os.path.join(config.ckpt_tools_dir, "ckpt-ilp-worker")))
 for name in ["ckpt-chain", "ckpt-graph", "ckpt-run", "ckpt-sched"]:
     if os.path.exists(os.path.join(config.ckpt_tools_dir, name)):
         tools.append(name)

@@ -3,38 +3,29 @@
 #include "ckpt/Solver/Schedule/Ilp.h"
 #include "ckpt/Solver/Support/Budget.h"
 
+#include "IlpProgram.h"
+#include "ckpt/Solver/Schedule/IlpWorker.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
-#include <sstream>
-
-#if defined(__unix__) || defined(__APPLE__)
-#define CKPT_ILP_FORK 1
-#include <cerrno>
-#include <csignal>
-#include <fcntl.h>
-#include <fstream>
-#include <new>
-#include <poll.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
-#endif
-#include <cmath>
 #include <string>
 #include <vector>
 
-#ifdef CKPT_HAVE_CBC
-#include "CbcEventHandler.hpp"
-#include "CbcModel.hpp"
-#include "CbcSolver.hpp"
-#include "CoinPackedMatrix.hpp"
-#include "OsiClpSolverInterface.hpp"
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
 #endif
 
 using namespace ckpt::sched;
+using ckpt::sched::ilp::Program;
 
 //===----------------------------------------------------------------------===//
 // Status names and the machine's memory
@@ -78,6 +69,11 @@ int64_t ckpt::sched::ilpMemoryLimitBytes(const BudgetSpec &spec) {
 
 bool ckpt::sched::ilpAvailable() { return false; }
 
+std::string ckpt::sched::findIlpWorker(std::string &error) {
+  error = "this build of ckpt has no ILP solver";
+  return "";
+}
+
 IlpResult ckpt::sched::solveIlp(const Problem &, int64_t, const IlpOptions &) {
   IlpResult result;
   result.error = "this build of ckpt has no ILP solver: CBC "
@@ -90,66 +86,38 @@ IlpResult ckpt::sched::solveIlp(const Problem &, int64_t, const IlpOptions &) {
 bool ckpt::sched::ilpAvailable() { return true; }
 
 //===----------------------------------------------------------------------===//
-// The program in triplet form, and the memory CBC needs for it
+// Finding the worker
+//===----------------------------------------------------------------------===//
+
+std::string ckpt::sched::findIlpWorker(std::string &error) {
+  if (std::optional<std::string> named =
+          llvm::sys::Process::GetEnv("CKPT_ILP_WORKER")) {
+    if (llvm::sys::fs::can_execute(*named))
+      return *named;
+    error = "CKPT_ILP_WORKER names '" + *named +
+            "', which is not an executable program";
+    return "";
+  }
+  // Beside the running program (ckpt-opt, ckpt-sched, a tool built with
+  // ckpt), then where this build put it (a plugin, the Python module).
+  std::string self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  llvm::SmallString<256> beside(llvm::sys::path::parent_path(self));
+  llvm::sys::path::append(beside, "ckpt-ilp-worker");
+  for (llvm::StringRef candidate :
+       {llvm::StringRef(beside), llvm::StringRef(CKPT_ILP_WORKER_PATH)})
+    if (!candidate.empty() && llvm::sys::fs::can_execute(candidate))
+      return candidate.str();
+  error = "strategy=ilp runs CBC in the program ckpt-ilp-worker, which is "
+          "neither beside this program nor at " CKPT_ILP_WORKER_PATH
+          " (set CKPT_ILP_WORKER to its path)";
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
+// Figures for messages
 //===----------------------------------------------------------------------===//
 
 namespace {
-
-/// The program in triplet form. With `countOnly`, only its size is kept
-/// (to estimate the memory CBC needs before anything large is built).
-struct Program {
-  std::vector<double> colLo, colHi, obj;
-  std::vector<char> integer;
-  std::vector<std::string> names;
-  std::vector<double> rowLo, rowHi;
-  std::vector<int> rows, cols;
-  std::vector<double> values;
-  bool countOnly = false;
-  int64_t numCols = 0, numRows = 0, numNonzeros = 0;
-
-  int addCol(double lo, double hi, double cost, bool isInteger,
-             const std::string &name) {
-    if (!countOnly) {
-      colLo.push_back(lo);
-      colHi.push_back(hi);
-      obj.push_back(cost);
-      integer.push_back(isInteger);
-      names.push_back(name);
-    }
-    return static_cast<int>(numCols++);
-  }
-  int addRow(double lo, double hi) {
-    if (!countOnly) {
-      rowLo.push_back(lo);
-      rowHi.push_back(hi);
-    }
-    return static_cast<int>(numRows++);
-  }
-  void add(int row, int col, double value) {
-    ++numNonzeros;
-    if (countOnly)
-      return;
-    rows.push_back(row);
-    cols.push_back(col);
-    values.push_back(value);
-  }
-  void fix(int col, double value) {
-    if (!countOnly)
-      colLo[col] = colHi[col] = value;
-  }
-};
-
-/// The memory CBC needs for a program of this size before its search tree
-/// grows, fitted to its measured peak resident memory after 20 s
-/// (docs/PLANNING.md, "The exact ILP": 2.30 GiB measured for 2.65 GiB
-/// estimated on the 1000-node random layered graph's 8.7 M nonzeros): per
-/// nonzero, its copies in CBC's and Clp's matrices and factorization; per
-/// column and row, names, bounds, solutions and branching objects. The tree
-/// grows past it on long runs: the child's address-space cap catches that.
-int64_t estimatedCbcBytes(const Program &p) {
-  return 64 * 1024 * 1024 + p.numNonzeros * 256 + p.numCols * 256 +
-         p.numRows * 128;
-}
 
 /// "1610612736 B (1.50 GiB)"-style figure for messages.
 std::string gib(int64_t bytes) {
@@ -297,14 +265,11 @@ void addRunKeepCols(Model &m, Program &p) {
     m.keepCol[t].assign(t, -1);
     for (int i = 0; i < t; ++i) {
       if (m.recomputable[i] && !m.succs[i].empty())
-        m.runCol[t][i] =
-            p.addCol(0, 1, m.cost[i], true,
-                     "R_" + std::to_string(t) + "_" + std::to_string(i));
+        m.runCol[t][i] = p.addCol(0, 1, m.cost[i], true);
       bool useful =
           m.returned[i] || lastReader[i] >= t || recomputableReader[i];
       if (useful)
-        m.keepCol[t][i] = p.addCol(
-            0, 1, 0, true, "S_" + std::to_string(t) + "_" + std::to_string(i));
+        m.keepCol[t][i] = p.addCol(0, 1, 0, true);
     }
   }
 }
@@ -396,8 +361,7 @@ void addFreeCol(Model &m, Program &p, int t, int e, Term rk) {
   for (auto [col, coef] : terms)
     if (coef > 0)
       ++maxHazards;
-  int f = p.addCol(0, 1, 0, true,
-                   "F_" + std::to_string(t) + "_" + std::to_string(e));
+  int f = p.addCol(0, 1, 0, true);
   m.freeCol[t][e] = f;
   // 1 - f <= h  <=>  -f - terms <= constant - 1
   int row = p.addRow(-1e30, constant - 1);
@@ -445,8 +409,7 @@ void addMemoryCols(Model &m, Program &p) {
   for (int t = 0; t < n; ++t) {
     m.memCol[t].assign(t + 1, -1);
     for (int k = 0; k <= t; ++k)
-      m.memCol[t][k] = p.addCol(
-          0, 1, 0, false, "U_" + std::to_string(t) + "_" + std::to_string(k));
+      m.memCol[t][k] = p.addCol(0, 1, 0, false);
     {
       Term r0 = m.runTerm(t, 0);
       double rhs = r0.constant * m.mem[0];
@@ -516,7 +479,7 @@ Schedule scheduleOf(const Model &m, const double *solution) {
 /// in it too).
 bool startOf(const Problem &problem, const Model &m, const Program &p,
              const Schedule &schedule,
-             std::vector<std::pair<std::string, double>> &start) {
+             std::vector<std::pair<int, double>> &start) {
   const int n = m.n;
   // Stage of each execution; check the form.
   std::vector<std::vector<int>> recomputed(n);
@@ -580,7 +543,7 @@ bool startOf(const Problem &problem, const Model &m, const Program &p,
     }
   auto put = [&](int col, double value) {
     if (col >= 0)
-      start.push_back({p.names[col], value});
+      start.push_back({col, value});
   };
   for (int t = 0; t < n; ++t)
     for (int i = 0; i < t; ++i) {
@@ -605,84 +568,149 @@ bool startOf(const Problem &problem, const Model &m, const Program &p,
 } // namespace
 
 //===----------------------------------------------------------------------===//
-// Running CBC: reporting incumbents and bounds as it runs
+// The warm start
 //===----------------------------------------------------------------------===//
 
 namespace {
 
-/// What the solver reports while it runs: incumbents and bounds (in the
-/// program's objective units) and, at the end, its status.
-class Reporter {
-public:
-  virtual ~Reporter() = default;
-  virtual void incumbent(const Schedule &schedule) = 0;
-  virtual void bound(double value) = 0;
-  /// `nodes`: CBC stopped at its node limit.
-  virtual void finished(IlpResult::Status status, double bound, bool nodes) = 0;
+/// The warm start in the program's form (recomputations of a stage in the
+/// problem's order) with its column values, when it fits the budget.
+bool programStart(const Problem &problem, int64_t budget, const Model &m,
+                  const Program &p, const Schedule &schedule, Schedule &normal,
+                  std::vector<std::pair<int, double>> &start) {
+  normal.clear();
+  std::vector<char> seen(problem.numOps(), 0);
+  std::vector<int> pending;
+  for (int op : schedule) {
+    if (seen[op]) {
+      pending.push_back(op);
+      continue;
+    }
+    seen[op] = 1;
+    std::sort(pending.begin(), pending.end());
+    pending.erase(std::unique(pending.begin(), pending.end()), pending.end());
+    normal.insert(normal.end(), pending.begin(), pending.end());
+    pending.clear();
+    normal.push_back(op);
+  }
+  normal = prune(problem, normal);
+  Evaluation e = evaluate(problem, normal);
+  return e.valid && e.peak <= budget && startOf(problem, m, p, normal, start);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Collecting the reports
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Keeps what the worker reported: its incumbents as schedules, checked in
+/// the exact simulation.
+struct Collect : ilp::ReportHandler {
+  std::optional<Schedule> best;
+  double bestCost = 0;
+  double lowerBound = -1e300;
+  std::optional<IlpResult::Status> status;
+  bool nodes = false;
+  /// The last incumbent reported (CBC's own best when it finishes): whether
+  /// it fits the budget in the exact simulation, and its cost.
+  bool lastFits = false;
+  double lastCost = 0;
+  bool finalFits = false;
+  double finalCost = 0;
+  const Problem &problem;
+  int64_t budget;
+  Collect(const Problem &problem, int64_t budget)
+      : problem(problem), budget(budget) {}
+  /// Set by the model once the program is built: turns columns into
+  /// schedules.
+  const Model *m = nullptr;
+  size_t numCols = 0;
+  bool ranOutOfMemory = false;
+
+  void incumbent(const std::vector<int> &ones) override {
+    std::vector<double> solution(numCols, 0.0);
+    for (int c : ones)
+      if (c >= 0 && static_cast<size_t>(c) < numCols)
+        solution[c] = 1;
+    found(scheduleOf(*m, solution.data()));
+  }
+  /// A schedule found (the worker's, or the warm start).
+  void found(const Schedule &schedule) {
+    Schedule pruned = prune(problem, schedule);
+    Evaluation e = evaluate(problem, pruned);
+    lastFits = e.valid && e.peak <= budget;
+    lastCost = e.cost;
+    if (!lastFits)
+      return;
+    if (!best || e.cost < bestCost) {
+      best = std::move(pruned);
+      bestCost = e.cost;
+    }
+  }
+  void bound(double value) override {
+    lowerBound = std::max(lowerBound, value);
+  }
+  void finished(int s, double value, bool stoppedByNodes) override {
+    status = static_cast<IlpResult::Status>(s);
+    nodes = stoppedByNodes;
+    finalFits = lastFits;
+    finalCost = lastCost;
+    bound(value);
+  }
+  void outOfMemory() override { ranOutOfMemory = true; }
 };
 
-/// Forwards CBC's new incumbents and bounds to a Reporter.
-class Events : public CbcEventHandler {
-public:
-  Events(const Model &m, Reporter &reporter) : m(m), reporter(reporter) {}
-  CbcAction event(CbcEvent which) override {
-    if (!model_ || model_->parentModel())
-      return noAction; // a sub-tree of a heuristic
-    if (which == solution || which == heuristicSolution) {
-      if (const double *best = model_->bestSolution())
-        reporter.incumbent(scheduleOf(m, best));
-    }
-    {
-      // Any event: the bound may have moved (root cuts, nodes).
-      double value = model_->getBestPossibleObjValue();
-      if (value > lastBound) {
-        lastBound = value;
-        reporter.bound(value);
-      }
-    }
-    return noAction;
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// solveIlp: the program, CBC in the worker process, the result
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Wall-clock seconds since `t0`.
+double secondsSince(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// Records the program's size in `result`; false, with result.error, when
+/// CBC would need more than the memory limit for it.
+bool fitsMemoryLimit(const Problem &problem, Model &m,
+                     const IlpOptions &options, IlpResult &result) {
+  {
+    // Its size first: a program too large for the memory limit is refused
+    // before it is built.
+    Program count;
+    count.countOnly = true;
+    buildProgram(m, count);
+    result.variables = count.numCols;
+    result.constraints = count.numRows;
+    result.nonzeros = count.numNonzeros;
+    result.estimatedBytes = ilp::estimatedCbcBytes(count);
   }
-  CbcEventHandler *clone() const override { return new Events(*this); }
-
-private:
-  const Model &m;
-  Reporter &reporter;
-  double lastBound = -1e300;
-};
-
-/// Builds and solves the program in this process, reporting as it goes.
-void runCbc(const IlpOptions &options, double seconds, const Model &m,
-            const Program &p,
-            const std::vector<std::pair<std::string, double>> *start,
-            const Schedule *startSchedule, Reporter &reporter) {
-  OsiClpSolverInterface solver;
-  solver.setIntParam(OsiNameDiscipline, 2);
-  CoinPackedMatrix matrix(false, p.rows.data(), p.cols.data(), p.values.data(),
-                          static_cast<CoinBigIndex>(p.values.size()));
-  matrix.setDimensions(static_cast<int>(p.rowLo.size()),
-                       static_cast<int>(p.colLo.size()));
-  solver.loadProblem(matrix, p.colLo.data(), p.colHi.data(), p.obj.data(),
-                     p.rowLo.data(), p.rowHi.data());
-  for (size_t c = 0; c < p.colLo.size(); ++c) {
-    if (p.integer[c])
-      solver.setInteger(static_cast<int>(c));
-    solver.setColName(static_cast<int>(c), p.names[c]);
+  if (options.memoryLimit > 0 && result.estimatedBytes > options.memoryLimit) {
+    result.error = "the ILP of " + std::to_string(problem.numOps()) +
+                   " ops has " + std::to_string(result.variables) +
+                   " variables, " + std::to_string(result.constraints) +
+                   " constraints and " + std::to_string(result.nonzeros) +
+                   " nonzeros: CBC would need about " +
+                   gib(result.estimatedBytes) + ", over its memory limit of " +
+                   gib(options.memoryLimit) +
+                   " (ilp-memory=); use strategy=optimal, or raise ilp-memory";
+    return false;
   }
-  solver.messageHandler()->setLogLevel(0);
+  return true;
+}
 
-  CbcModel model(solver);
-  CbcMain0(model);
-  model.setLogLevel(options.log ? 1 : 0);
-  model.messageHandler()->setLogLevel(options.log ? 1 : 0);
-  Events events(m, reporter);
-  model.passInEventHandler(&events);
-
-  if (start) {
-    model.setMIPStart(*start);
-    reporter.incumbent(*startSchedule);
-  }
-
-  std::vector<std::string> args = {"ckpt-ilp"};
+/// CBC's command line: its own time limit, the node limit, threads.
+std::vector<std::string> cbcArguments(const IlpOptions &options,
+                                      double seconds) {
+  std::vector<std::string> args;
   if (seconds > 0) {
     // Wall-clock seconds (CBC counts CPU time by default, which runs slower
     // than the clock on a loaded machine).
@@ -709,349 +737,74 @@ void runCbc(const IlpOptions &options, double seconds, const Model &m,
   args.push_back(options.log ? "1" : "0");
   args.push_back("-solve");
   args.push_back("-quit");
-  std::vector<const char *> argv;
-  for (const std::string &a : args)
-    argv.push_back(a.c_str());
-  CbcMain1(static_cast<int>(argv.size()), argv.data(), model);
-
-  const double *best = model.bestSolution();
-  if (best)
-    reporter.incumbent(scheduleOf(m, best));
-  double bound = model.getBestPossibleObjValue();
-  IlpResult::Status status = IlpResult::Status::Unknown;
-  if (model.isProvenOptimal() && best)
-    status = IlpResult::Status::Optimal;
-  else if (model.isProvenInfeasible() && !best)
-    status = IlpResult::Status::Infeasible;
-  else if (best)
-    status = IlpResult::Status::Feasible;
-  reporter.finished(status, bound,
-                    options.nodeLimit > 0 && model.isNodeLimitReached());
+  return args;
 }
 
-} // namespace
-
-//===----------------------------------------------------------------------===//
-// The warm start
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-/// The warm start in the program's form (recomputations of a stage in the
-/// problem's order) with its column values, when it fits the budget.
-bool programStart(const Problem &problem, int64_t budget, const Model &m,
-                  const Program &p, const Schedule &schedule, Schedule &normal,
-                  std::vector<std::pair<std::string, double>> &start) {
-  normal.clear();
-  std::vector<char> seen(problem.numOps(), 0);
-  std::vector<int> pending;
-  for (int op : schedule) {
-    if (seen[op]) {
-      pending.push_back(op);
-      continue;
-    }
-    seen[op] = 1;
-    std::sort(pending.begin(), pending.end());
-    pending.erase(std::unique(pending.begin(), pending.end()), pending.end());
-    normal.insert(normal.end(), pending.begin(), pending.end());
-    pending.clear();
-    normal.push_back(op);
+/// A temporary file, removed when it goes out of scope.
+struct TempFile {
+  llvm::SmallString<128> path;
+  bool make(llvm::StringRef suffix) {
+    return !llvm::sys::fs::createTemporaryFile("ckpt-ilp", suffix, path);
   }
-  normal = prune(problem, normal);
-  Evaluation e = evaluate(problem, normal);
-  return e.valid && e.peak <= budget && startOf(problem, m, p, normal, start);
-}
-
-} // namespace
-
-//===----------------------------------------------------------------------===//
-// Collecting the reports: in this process, or from the child's pipe
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-/// Keeps what the solver reported (in this process).
-struct Collect : Reporter {
-  std::optional<Schedule> best;
-  double bestCost = 0;
-  double lowerBound = -1e300;
-  std::optional<IlpResult::Status> status;
-  bool nodes = false;
-  /// The last incumbent reported (CBC's own best when it finishes): whether
-  /// it fits the budget in the exact simulation, and its cost.
-  bool lastFits = false;
-  double lastCost = 0;
-  bool finalFits = false;
-  double finalCost = 0;
-  const Problem &problem;
-  int64_t budget;
-  Collect(const Problem &problem, int64_t budget)
-      : problem(problem), budget(budget) {}
-  void incumbent(const Schedule &schedule) override {
-    Schedule pruned = prune(problem, schedule);
-    Evaluation e = evaluate(problem, pruned);
-    lastFits = e.valid && e.peak <= budget;
-    lastCost = e.cost;
-    if (!lastFits)
-      return;
-    if (!best || e.cost < bestCost) {
-      best = std::move(pruned);
-      bestCost = e.cost;
-    }
-  }
-  void bound(double value) override {
-    lowerBound = std::max(lowerBound, value);
-  }
-  void finished(IlpResult::Status s, double value,
-                bool stoppedByNodes) override {
-    status = s;
-    nodes = stoppedByNodes;
-    finalFits = lastFits;
-    finalCost = lastCost;
-    bound(value);
+  ~TempFile() {
+    if (!path.empty())
+      llvm::sys::fs::remove(path);
   }
 };
 
-#ifdef CKPT_ILP_FORK
-/// Writes reports as lines on a pipe (in the solver's child process).
-struct PipeWriter : Reporter {
-  int fd;
-  explicit PipeWriter(int fd) : fd(fd) {}
-  void line(const std::string &text) {
-    size_t done = 0;
-    while (done < text.size()) {
-      ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-      if (n <= 0)
-        return;
-      done += static_cast<size_t>(n);
-    }
-  }
-  void incumbent(const Schedule &schedule) override {
-    std::string text = "S " + std::to_string(schedule.size());
-    for (int op : schedule)
-      text += " " + std::to_string(op);
-    line(text + "\n");
-  }
-  void bound(double value) override {
-    char buffer[64];
-    std::snprintf(buffer, sizeof(buffer), "B %.17g\n", value);
-    line(buffer);
-  }
-  void finished(IlpResult::Status status, double value, bool nodes) override {
-    char buffer[80];
-    std::snprintf(buffer, sizeof(buffer), "E %d %.17g %d\n",
-                  static_cast<int>(status), value, nodes ? 1 : 0);
-    line(buffer);
-  }
-};
-
-/// Feeds the lines of the child's pipe to a Reporter.
-void parseLine(const std::string &text, Reporter &reporter, bool &outOfMemory) {
-  std::istringstream in(text);
-  char kind = 0;
-  in >> kind;
-  if (kind == 'S') {
-    size_t n = 0;
-    in >> n;
-    Schedule schedule(n);
-    for (size_t i = 0; i < n && in; ++i)
-      in >> schedule[i];
-    if (in)
-      reporter.incumbent(schedule);
-  } else if (kind == 'B') {
-    double value;
-    if (in >> value)
-      reporter.bound(value);
-  } else if (kind == 'E') {
-    int status, nodes = 0;
-    double value;
-    if (in >> status >> value >> nodes)
-      reporter.finished(static_cast<IlpResult::Status>(status), value,
-                        nodes != 0);
-  } else if (kind == 'M') {
-    outOfMemory = true;
-  }
-}
-#endif
-
-} // namespace
-
-//===----------------------------------------------------------------------===//
-// solveIlp: the program, CBC in a child process, the result
-//===----------------------------------------------------------------------===//
-
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-/// Wall-clock seconds since `t0`.
-double secondsSince(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-/// Records the program's size in `result`; false, with result.error, when
-/// CBC would need more than the memory limit for it.
-bool fitsMemoryLimit(const Problem &problem, Model &m,
-                     const IlpOptions &options, IlpResult &result) {
-  {
-    // Its size first: a program too large for the memory limit is refused
-    // before it is built.
-    Program count;
-    count.countOnly = true;
-    buildProgram(m, count);
-    result.variables = count.numCols;
-    result.constraints = count.numRows;
-    result.nonzeros = count.numNonzeros;
-    result.estimatedBytes = estimatedCbcBytes(count);
-  }
-  if (options.memoryLimit > 0 && result.estimatedBytes > options.memoryLimit) {
-    result.error = "the ILP of " + std::to_string(problem.numOps()) +
-                   " ops has " + std::to_string(result.variables) +
-                   " variables, " + std::to_string(result.constraints) +
-                   " constraints and " + std::to_string(result.nonzeros) +
-                   " nonzeros: CBC would need about " +
-                   gib(result.estimatedBytes) + ", over its memory limit of " +
-                   gib(options.memoryLimit) +
-                   " (ilp-memory=); use strategy=optimal, or raise ilp-memory";
-    return false;
-  }
-  return true;
-}
-
-#ifdef CKPT_ILP_FORK
-/// The solver's child process: runs CBC, reporting on the pipe `fd`, and
-/// exits.
-[[noreturn]] void
-childMain(int fd, const IlpOptions &options, double cbcSeconds, const Model &m,
-          const Program &p,
-          const std::vector<std::pair<std::string, double>> *start,
-          const Schedule *startSchedule) {
-  PipeWriter writer(fd);
-  if (options.memoryLimit > 0) {
-    // What the child maps already (the parent's image) plus the limit.
-    long pages = 0;
-    std::ifstream statm("/proc/self/statm");
-    statm >> pages;
-    rlim_t cap = static_cast<rlim_t>(pages) *
-                     static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) +
-                 static_cast<rlim_t>(options.memoryLimit);
-    struct rlimit limit = {cap, cap};
-    ::setrlimit(RLIMIT_AS, &limit);
-  }
-  // A failed allocation throws (the host program, LLVM's tools say, may
-  // have installed a handler that aborts with a crash report), and the
-  // child's stderr is quiet unless CBC's log was asked for: what went
-  // wrong reaches the user as the parent's one-line error or warning.
-  std::set_new_handler(nullptr);
-  if (!options.log) {
-    int null = ::open("/dev/null", O_WRONLY);
-    if (null >= 0) {
-      ::dup2(null, STDERR_FILENO);
-      ::close(null);
-    }
-  }
-  try {
-    runCbc(options, cbcSeconds, m, p, start, startSchedule, writer);
-  } catch (const std::bad_alloc &) {
-    writer.line("M\n");
-  }
-  ::close(fd);
-  std::fflush(nullptr);
-  ::_exit(0);
-}
-
-/// Feeds the child's reports on the pipe `fd` to `collect` until the child
-/// closes it, or kills the child once `limit` seconds (> 0) have passed
-/// since `t0`: returns whether it did.
-bool readReports(int fd, pid_t child, double limit, Clock::time_point t0,
-                 Reporter &collect, bool &outOfMemory) {
-  std::string pending;
-  bool killed = false;
-  for (;;) {
-    int waitMs = -1;
-    if (limit > 0) {
-      double left = limit - secondsSince(t0);
-      if (left <= 0) {
-        ::kill(child, SIGKILL);
-        killed = true;
-        break;
-      }
-      waitMs = static_cast<int>(std::min(left * 1000, 1000.0)) + 1;
-    }
-    struct pollfd poller = {fd, POLLIN, 0};
-    int ready = ::poll(&poller, 1, waitMs);
-    if (ready < 0 && errno != EINTR)
-      break;
-    if (ready <= 0)
-      continue;
-    char buffer[1 << 16];
-    ssize_t n = ::read(fd, buffer, sizeof(buffer));
-    if (n <= 0)
-      break; // the child closed the pipe (done or died)
-    pending.append(buffer, static_cast<size_t>(n));
-    size_t newline;
-    while ((newline = pending.find('\n')) != std::string::npos) {
-      std::string text = pending.substr(0, newline);
-      pending.erase(0, newline + 1);
-      parseLine(text, collect, outOfMemory);
-    }
-  }
-  return killed;
-}
-
-/// Runs CBC in a child process, collecting its reports; false, with
-/// result.error, when the child cannot be started. `failure`: why CBC
+/// Runs CBC in the worker on `request`, collecting its reports; false, with
+/// result.error, when the worker cannot be started. `failure`: why CBC
 /// stopped early, if it did.
-bool runCbcInChild(const IlpOptions &options, double cbcSeconds, const Model &m,
-                   const Program &p,
-                   const std::vector<std::pair<std::string, double>> *start,
-                   const Schedule *startSchedule, Clock::time_point t0,
-                   Collect &collect, IlpResult &result, std::string &failure) {
-  // CBC runs in a child process: its time limit does not cover the first
-  // LP, which can take far longer on large programs, Debian's CBC aborts on
-  // failed assertions, and the memory limit caps the child's address space.
-  // The child reports every incumbent and bound on a pipe; past the time
-  // limit it is killed and what it reported stands.
-  int fds[2];
-  if (::pipe(fds) != 0) {
-    result.error = "cannot create a pipe for the ILP solver";
+bool runWorker(const IlpOptions &options, const ilp::Request &request,
+               Collect &collect, IlpResult &result, std::string &failure) {
+  std::string worker = options.worker;
+  if (worker.empty())
+    worker = findIlpWorker(result.error);
+  if (worker.empty())
+    return false;
+  TempFile requestFile, reportFile;
+  if (!requestFile.make("request") || !reportFile.make("report")) {
+    result.error = "cannot create the ILP solver's temporary files";
     return false;
   }
-  std::fflush(nullptr);
-  pid_t child = ::fork();
-  if (child < 0) {
-    ::close(fds[0]);
-    ::close(fds[1]);
-    result.error = "cannot start the ILP solver process";
+  if (!ilp::writeRequest(requestFile.path.str().str(), request, result.error))
+    return false;
+  // The worker's stdout and stderr: CBC's log when it is asked for.
+  std::optional<llvm::StringRef> quiet = llvm::StringRef();
+  std::optional<llvm::StringRef> redirects[] = {
+      llvm::StringRef(), options.log ? std::nullopt : quiet,
+      options.log ? std::nullopt : quiet};
+  llvm::StringRef args[] = {worker, requestFile.path, reportFile.path};
+  std::string message;
+  bool failedToStart = false;
+  std::optional<llvm::sys::ProcessStatistics> stats;
+  int code = llvm::sys::ExecuteAndWait(worker, args, std::nullopt, redirects,
+                                       /*SecondsToWait=*/0, /*MemoryLimit=*/0,
+                                       &message, &failedToStart, &stats);
+  if (failedToStart) {
+    result.error = "cannot start the ILP solver " + worker + ": " + message;
     return false;
   }
-  if (child == 0) {
-    ::close(fds[0]);
-    childMain(fds[1], options, cbcSeconds, m, p, start, startSchedule);
-  }
-  ::close(fds[1]);
-  double limit = options.timeLimit > 0 ? options.timeLimit * 1.05 : -1;
-  bool outOfMemory = false;
-  bool killed = readReports(fds[0], child, limit, t0, collect, outOfMemory);
-  ::close(fds[0]);
-  int wstatus = 0;
-  struct rusage usage = {};
-  ::wait4(child, &wstatus, 0, &usage);
-  result.peakBytes = static_cast<int64_t>(usage.ru_maxrss) * 1024;
-  if (outOfMemory)
+  if (stats)
+    result.peakBytes = static_cast<int64_t>(stats->PeakMemory) * 1024;
+  ilp::readReport(reportFile.path.str().str(), collect);
+  bool stopped = code == kIlpWorkerStoppedExitCode;
+  if (collect.ranOutOfMemory)
     failure = "CBC ran out of its memory limit of " + gib(options.memoryLimit) +
               " (ilp-memory=); use strategy=optimal, or raise ilp-memory";
-  else if (!killed && WIFSIGNALED(wstatus))
-    failure = "CBC stopped with signal " + std::to_string(WTERMSIG(wstatus)) +
+  else if (code == -2)
+    failure = "CBC stopped: " + message +
               (options.memoryLimit > 0
                    ? " (its memory limit is " + gib(options.memoryLimit) +
                          ", ilp-memory=)"
                    : std::string());
-  if ((killed || outOfMemory) && !collect.status)
+  else if (code != 0 && !stopped)
+    failure = "the ILP solver " + worker + " failed with exit code " +
+              std::to_string(code);
+  if ((stopped || collect.ranOutOfMemory) && !collect.status)
     collect.status = IlpResult::Status::Unknown;
   return true;
 }
-#endif
 
 /// Fills `result` from what the solver reported: the best schedule, its
 /// status, the lower bound, and `failure` as an error or a warning.
@@ -1128,15 +881,17 @@ IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
   buildProgram(m, p);
 
   Collect collect(problem, budget);
+  collect.m = &m;
+  collect.numCols = p.colLo.size();
   Schedule startSchedule;
-  std::vector<std::pair<std::string, double>> start;
+  std::vector<std::pair<int, double>> start;
   bool warmStarted = options.warmStart &&
                      programStart(problem, budget, m, p, *options.warmStart,
                                   startSchedule, start);
   if (options.warmStart) // it is an incumbent even if CBC cannot use it
-    collect.incumbent(*options.warmStart);
+    collect.found(*options.warmStart);
   // CBC stops itself at 90% of what is left of the limit (it finishes the
-  // node or round of cuts it is in); the watchdog ends it at 105%.
+  // node or round of cuts it is in); the worker ends itself at 105%.
   double cbcSeconds = 0;
   bool noTimeLeft = false;
   if (options.timeLimit > 0) {
@@ -1149,16 +904,19 @@ IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
     // The warm start and the program used the whole limit.
     collect.status = IlpResult::Status::Unknown;
   } else {
-#ifdef CKPT_ILP_FORK
-    if (!runCbcInChild(options, cbcSeconds, m, p,
-                       warmStarted ? &start : nullptr,
-                       warmStarted ? &startSchedule : nullptr, t0, collect,
-                       result, failure))
+    if (warmStarted) // the first incumbent, as CBC would report it
+      collect.found(startSchedule);
+    ilp::Request request;
+    request.cbcArgs = cbcArguments(options, cbcSeconds);
+    if (warmStarted)
+      request.start = std::move(start);
+    if (options.timeLimit > 0)
+      request.stopAfterSeconds = 1.05 * options.timeLimit - secondsSince(t0);
+    request.memoryLimit = options.memoryLimit;
+    request.log = options.log;
+    request.program = std::move(p);
+    if (!runWorker(options, request, collect, result, failure))
       return finish();
-#else
-    runCbc(options, cbcSeconds, m, p, warmStarted ? &start : nullptr,
-           warmStarted ? &startSchedule : nullptr, collect);
-#endif
   }
   reportResult(problem, m, collect, warmStarted, failure, result);
   return finish();

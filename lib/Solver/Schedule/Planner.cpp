@@ -834,19 +834,16 @@ PlanResult planKeep(const Problem &problem, const PlanOptions &options) {
 PlanResult planIlp(const Problem &problem, const PlanOptions &options) {
   // The time limit covers the warm start too.
   auto started = std::chrono::steady_clock::now();
-  // The warm start on one thread: threads leave malloc arenas behind,
-  // address space that CBC's child process would inherit and count
-  // against its memory limit (ilp-memory=).
-  PlanOptions warm = options;
-  warm.parallel = false;
-  PlanResult start = planOptimal(problem, warm, /*forIlp=*/true);
+  // The warm start (the same on one thread or two); CBC runs in a process
+  // of its own, which inherits none of this one's memory.
+  PlanResult start = planOptimal(problem, options, /*forIlp=*/true);
   if (!start.error.empty())
     return start;
   // `optimal`'s own plan, which the ILP's answer must beat: the program
   // describes only schedules that recompute in the step's op order, so
   // `optimal` may find a cheaper schedule, or one where the program has
   // none (and a lower least budget).
-  PlanResult own = planOptimal(problem, warm, /*forIlp=*/false);
+  PlanResult own = planOptimal(problem, options, /*forIlp=*/false);
   if (!own.error.empty())
     return own;
   IlpOptions ilpOptions;

@@ -39,7 +39,8 @@
 namespace ckpt {
 namespace sched {
 
-/// Whether this build has CBC (otherwise solveIlp reports an error).
+/// Whether this build has CBC (otherwise solveIlp reports an error). CBC
+/// runs in a process of its own, ckpt-ilp-worker (IlpWorker.h).
 bool ilpAvailable();
 
 /// The machine's physical memory in bytes (0 when unknown).
@@ -64,6 +65,8 @@ struct IlpOptions {
   int64_t memoryLimit = 0;
   int threads = 1;
   bool log = false; ///< CBC's log on stdout
+  /// The program that runs CBC (IlpWorker.h); empty: findIlpWorker's.
+  std::string worker;
   /// A schedule to start from (used when it runs the problem's ops in its
   /// order, with recomputations in that order, and fits the budget).
   const Schedule *warmStart = nullptr;
