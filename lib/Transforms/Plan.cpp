@@ -53,6 +53,8 @@ void PlanPass::runOnOperation() {
   plan.ilpNodeLimit = nodeLimit;
   plan.ilpMemoryLimit = sched::ilpMemoryLimitBytes(ilpMemory.spec);
   plan.parallel = getContext().isMultithreadingEnabled();
+  if (plan.parallel) // the planner's second thread is one of MLIR's
+    plan.threads = &getContext().getThreadPool();
   plan.repeatedBlocks = repeatedBlocks;
   if (offload == OffloadMode::Auto) {
     FailureOr<sched::LinkSpec> link = costLink(module.getLoc(), *costs);

@@ -1,6 +1,7 @@
 //===- Planner.cpp - every strategy as one schedule planner ---------------===//
 
 #include "ckpt/Solver/Schedule/Planner.h"
+#include "Helper.h"
 
 #include "ckpt/Solver/Chain/ChainDP.h"
 #include "ckpt/Solver/Chain/ChainStrategies.h"
@@ -502,6 +503,7 @@ public:
     searchOptions = scaled(large, options.search);
     searchOptions.sortedInsertion = forIlp || options.search.sortedInsertion;
     searchOptions.parallel = options.parallel;
+    searchOptions.threads = options.threads;
     a.searchOptions = searchOptions;
     if (identity.peak <= options.budget)
       return std::move(a);
@@ -518,19 +520,21 @@ public:
     // (started before it is known to be wanted: kept only where the first
     // greedy fits). Results are offered in one fixed order after both
     // finish, so the plan is the same with one thread or two.
-    std::thread second;
+    std::optional<Helper> second;
     // A descent (fitOnly) that the greedy fits needs nothing else: the chain
     // runs after it, and only where it fails.
-    if (options.parallel && !forIlp && !fitOnly)
-      second = std::thread([this] { runBeside(); });
+    if (options.parallel && !forIlp && !fitOnly) {
+      second.emplace(plannerThreads(options.threads));
+      second->start([this] { runBeside(); });
+    }
 
-    bool fits = fitFirstGreedy(second.joinable(), improving);
+    bool fits = fitFirstGreedy(second.has_value(), improving);
     if (forIlp || (fits && fitOnly))
       return std::move(a);
     if (bothRankings && !large && problem.numOps() <= kBoundStartOps)
       tryBoundStarts();
-    if (second.joinable())
-      second.join();
+    if (second)
+      second->wait();
     else
       runBeside();
     a.repeatedMoves += beside.repeatedMoves;

@@ -8,27 +8,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "ckpt/Solver/Schedule/Remat.h"
+#include "Helper.h"
 #include "ckpt/Solver/Schedule/MemorySimulator.h"
 #include "ckpt/Solver/Schedule/Repeats.h"
 #include "ckpt/Solver/Support/SplitMix64.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <condition_variable>
 #include <functional>
 #include <limits>
-#include <mutex>
 #include <optional>
-#include <thread>
 #include <utility>
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define CKPT_REMAT_PAUSE() _mm_pause()
-#else
-#define CKPT_REMAT_PAUSE() ((void)0)
-#endif
 
 using namespace ckpt::sched;
 using Simulator = ckpt::sched::MemorySimulator;
@@ -106,85 +96,14 @@ struct Move {
                        ///< equivalents Repeats::images gives)
 };
 
-/// A second thread that runs one job at a time for the caller. A job takes
-/// about as long as one simulation (a fraction of a millisecond), about as
-/// long as waking a sleeping thread: so each side first spins a little
-/// (kSpins checks, tens of microseconds), then sleeps on a condition
-/// variable, so that an idle helper takes no CPU from other work on a
-/// loaded machine.
-class Helper {
-public:
-  Helper() : thread([this] { loop(); }) {}
-  ~Helper() {
-    set(kQuit);
-    thread.join();
-  }
-  Helper(const Helper &) = delete;
-  Helper &operator=(const Helper &) = delete;
-
-  /// Starts `job` on the helper thread; `wait` waits for it to finish.
-  void start(std::function<void()> next) {
-    job = std::move(next);
-    set(kStarted);
-  }
-  void wait() {
-    await([](int now) { return now == kFinished; });
-    state.store(kIdle, std::memory_order_relaxed);
-  }
-
-private:
-  enum : int { kIdle, kStarted, kFinished, kQuit };
-  static constexpr int kSpins = 4000;
-
-  void set(int now) {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      state.store(now, std::memory_order_release);
-    }
-    changed.notify_all();
-  }
-
-  /// Returns the state once `ready` holds for it.
-  template <typename Ready> int await(Ready ready) {
-    for (int spins = 0; spins < kSpins; ++spins) {
-      int now = state.load(std::memory_order_acquire);
-      if (ready(now))
-        return now;
-      CKPT_REMAT_PAUSE();
-    }
-    std::unique_lock<std::mutex> lock(mutex);
-    int now = state.load(std::memory_order_acquire);
-    while (!ready(now)) {
-      changed.wait(lock);
-      now = state.load(std::memory_order_acquire);
-    }
-    return now;
-  }
-
-  void loop() {
-    while (true) {
-      int now = await([](int now) { return now == kStarted || now == kQuit; });
-      if (now == kQuit)
-        return;
-      job();
-      set(kFinished);
-    }
-  }
-
-  std::function<void()> job;
-  std::atomic<int> state{kIdle};
-  std::mutex mutex;
-  std::condition_variable changed;
-  std::thread thread;
-};
-
 /// A simulator with a helper thread, for trials run beside the caller's on
 /// the same problem. What its runs spend between `start` and `credit` is
 /// counted on the caller's simulator as if the caller had run them: the
 /// searches check their limits only between trials.
 class Beside {
 public:
-  explicit Beside(const Problem &problem) : sim(problem, &work) {}
+  Beside(const Problem &problem, llvm::ThreadPoolInterface *threads)
+      : sim(problem, &work), thread(plannerThreads(threads)) {}
 
   /// Runs `job` (trials on `sim` and `trial`) on the helper thread.
   void start(std::function<void()> job) {
@@ -208,7 +127,7 @@ private:
   static constexpr int64_t kUnlimited = std::numeric_limits<int64_t>::max();
   Work work;
   int64_t evaluationsAtStart = 0;
-  Helper thread; // last: joined before the rest goes
+  Helper thread; // last: finishes its job before the rest goes
 };
 
 /// The greedy engine.
@@ -339,7 +258,7 @@ private:
     const bool split = options.parallel && moves.size() > 1;
     if (split) {
       if (!beside)
-        beside.emplace(problem);
+        beside.emplace(problem, options.threads);
       beside->start([&] {
         for (size_t i = 1; i < moves.size(); i += 2) {
           apply(schedule, moves[i], beside->trial);
@@ -800,7 +719,8 @@ namespace {
 /// otherwise; the work it did is counted as if run after it. The schedule
 /// is the same either way.
 Schedule drop(const Problem &problem, Schedule schedule, int64_t budget,
-              Simulator &sim, int64_t maxEvaluations, bool parallel = false) {
+              Simulator &sim, int64_t maxEvaluations, bool parallel = false,
+              llvm::ThreadPoolInterface *threads = nullptr) {
   Simulator::Score current = sim.run(schedule, budget, Detail::None);
   if (!current.valid || current.peak > budget)
     return schedule;
@@ -808,7 +728,7 @@ Schedule drop(const Problem &problem, Schedule schedule, int64_t budget,
   std::optional<Beside> beside;
   Simulator::Score besideScore;
   if (parallel)
-    beside.emplace(problem);
+    beside.emplace(problem, threads);
   auto fits = [&](const Simulator::Score &score) {
     return score.valid && score.peak <= budget && score.cost <= current.cost;
   };
@@ -932,8 +852,9 @@ struct Refit {
 Schedule ckpt::sched::improve(const Problem &problem, const Schedule &schedule,
                               int64_t budget, const SearchOptions &options) {
   Simulator sim(problem, options.work);
-  Schedule current = drop(problem, schedule, budget, sim,
-                          options.maxEvaluations, options.parallel);
+  Schedule current =
+      drop(problem, schedule, budget, sim, options.maxEvaluations,
+           options.parallel, options.threads);
   Simulator::Score score = sim.run(current, budget, Detail::None);
   if (!score.valid || score.peak > budget)
     return current;
@@ -954,7 +875,7 @@ Schedule ckpt::sched::improve(const Problem &problem, const Schedule &schedule,
   // is kept, else run again after the first.
   std::optional<Helper> side; // runs the second refit
   if (options.parallel)
-    side.emplace();
+    side.emplace(plannerThreads(options.threads));
   auto withinLimits = [&](const Refit &a, const Refit &b) {
     return spent + a.evaluations + b.evaluations < options.maxEvaluations &&
            shared.left - a.units - b.units > 0;

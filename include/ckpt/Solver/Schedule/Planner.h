@@ -62,6 +62,9 @@ struct PlanOptions {
   /// strategy=optimal runs the searches that do not depend on each other on
   /// two threads; the plan is the same either way.
   bool parallel = true;
+  /// The pool the second thread's work runs on (MLIR's context pool in a
+  /// pass); null: LLVM's default pool of the process.
+  llvm::ThreadPoolInterface *threads = nullptr;
   /// strategy=optimal finds the problem's identical blocks (Repeats.h) and
   /// its greedies that fit the budget from a start (the schedule as
   /// written, the lower bound's keep set) apply each move together with its

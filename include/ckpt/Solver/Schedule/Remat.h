@@ -37,6 +37,10 @@
 #include <cstdint>
 #include <limits>
 
+namespace llvm {
+class ThreadPoolInterface;
+} // namespace llvm
+
 namespace ckpt {
 namespace sched {
 
@@ -65,6 +69,9 @@ struct SearchOptions {
   /// `improve` runs the two refits of each ruined schedule on two threads.
   /// The schedule it returns is the same as with one thread.
   bool parallel = false;
+  /// The pool the second thread's work runs on (MLIR's context pool in a
+  /// pass); null: LLVM's default pool of the process.
+  llvm::ThreadPoolInterface *threads = nullptr;
   /// The problem's identical blocks (Repeats.h), or none. With them, each
   /// greedy step that lowers the peak also tries the chosen move's
   /// equivalents in the other blocks of its run, as many as the excess over
