@@ -151,10 +151,8 @@ int main(int argc, char **argv) {
       }
       Setup s = makeSetup(L, S, pct);
       std::ofstream file(argv[i] + 14 + used);
-      file << ckpt::json::write(
-                  chainToJson(s.chain, s.budget.memory,
-                              S ? std::optional<int64_t>(S) : std::nullopt),
-                  1)
+      file << chainToJson(s.chain, s.budget.memory,
+                          S ? std::optional<int64_t>(S) : std::nullopt, 1)
            << "\n";
       return file ? 0 : 1;
     } else {

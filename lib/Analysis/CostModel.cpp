@@ -6,7 +6,7 @@
 #include "ckpt/Dialect/Ckpt/IR/CkptAttrs.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptInterfaces.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
-#include "ckpt/Solver/Support/Json.h"
+#include "ckpt/Solver/Support/JsonReader.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -64,27 +64,32 @@ std::optional<MeasuredProfile> MeasuredProfile::read(StringRef path,
             "': " + buffer.getError().message();
     return std::nullopt;
   }
-  json::ParseResult parsed = json::parse((*buffer)->getBuffer());
-  if (!parsed.ok) {
-    error = "profile '" + path.str() + "':" + parsed.error;
+  std::string syntax;
+  std::optional<llvm::json::Value> parsed =
+      parseJson((*buffer)->getBuffer(), syntax);
+  if (!parsed) {
+    error = "profile '" + path.str() + "':" + syntax;
     return std::nullopt;
   }
-  if (!parsed.value.isObject()) {
+  const llvm::json::Object *times = parsed->getAsObject();
+  if (!times) {
     error = "profile '" + path.str() +
             "' must be a JSON object mapping an op name or location to "
             "seconds";
     return std::nullopt;
   }
   MeasuredProfile profile;
-  for (const auto &[key, value] : parsed.value.asObject()) {
-    if (!value.isNumber() || !std::isfinite(value.asDouble()) ||
-        value.asDouble() < 0) {
-      error = "profile '" + path.str() + "':" + std::to_string(value.line()) +
-              ":" + std::to_string(value.column()) + ": time of '" + key +
+  // In key order, so that the first bad entry named is the same every time.
+  for (const llvm::json::Object::value_type *entry :
+       llvm::json::sortedElements(*times)) {
+    std::optional<double> seconds = entry->second.getAsNumber();
+    if (!seconds || *seconds < 0) {
+      error = "profile '" + path.str() + "': time of '" +
+              StringRef(entry->first).str() +
               "' must be a non-negative number of seconds";
       return std::nullopt;
     }
-    profile.times[key] = value.asDouble();
+    profile.times[StringRef(entry->first).str()] = *seconds;
   }
   return profile;
 }

@@ -18,7 +18,7 @@
 #include "ckpt/Solver/Schedule/OffloadPlanner.h"
 #include "ckpt/Solver/Schedule/ProblemChain.h"
 #include "ckpt/Solver/Schedule/Repeats.h"
-#include "ckpt/Solver/Support/Json.h"
+#include "ckpt/Solver/Support/JsonWriter.h"
 #include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
@@ -36,6 +36,8 @@ using namespace mlir;
 using namespace ckpt;
 
 namespace {
+struct StepReport;
+
 struct ReportPass
     : public ckpt::ListValidOptions<ckpt::impl::ReportPassBase<ReportPass>> {
   using ListValidOptions::ListValidOptions;
@@ -48,9 +50,12 @@ struct ReportPass
   void runOnOperation() override;
 
 private:
-  /// Appends `step`'s report to `report` (nothing for a step without a
-  /// plan); fails with an error at the step.
-  LogicalResult reportStep(StepOp step, json::Value &report);
+  /// Writes `step`'s report to `json`, an entry of the report's array
+  /// (nothing for a step without a plan); fails with an error at the step
+  /// before writing anything.
+  LogicalResult reportStep(StepOp step, JsonWriter &json);
+  /// The members of `step`'s entry.
+  void writeEntry(JsonWriter &json, StepOp step, const StepReport &r) const;
 };
 
 double overhead(double time, double storeAllTime) {
@@ -98,152 +103,155 @@ struct StepReport {
   bool fits() const { return eval.peak <= static_cast<int64_t>(budget); }
 
   /// The plan: its schedule as the simulator sees it, and what it runs again
-  /// or moves to host memory.
-  json::Value planEntry() const {
-    json::Value chosen = json::Value::object();
-    chosen.set("feasible", fits());
-    chosen.set("peak_bytes", eval.peak);
-    chosen.set("time_s", eval.cost);
-    chosen.set("overhead_percent", overhead(eval.cost, storeAll.cost));
+  /// or moves to host memory (the members of its object).
+  void writePlan(JsonWriter &json) const {
+    json.attribute("feasible", fits());
+    json.attribute("peak_bytes", eval.peak);
+    json.attribute("time_s", eval.cost);
+    json.attribute("overhead_percent", overhead(eval.cost, storeAll.cost));
     double lowerBound = plan.getLowerBound().convertToDouble();
     if (lowerBound > 0) {
       // The ILP's bound holds for its program's schedules only.
-      chosen.set("lower_bound_s", lowerBound);
-      chosen.set("lower_bound_scope",
-                 "the ilp program's schedules (each stage's recomputations "
-                 "in op order), not every schedule");
+      json.attribute("lower_bound_s", lowerBound);
+      json.attribute("lower_bound_scope",
+                     "the ilp program's schedules (each stage's "
+                     "recomputations in op order), not every schedule");
     }
-    chosen.set("executions", static_cast<int64_t>(schedule.size()));
+    json.attribute("executions", static_cast<int64_t>(schedule.size()));
     std::vector<int> runs = sched::runCounts(problem(), schedule);
-    json::Value recomputed = json::Value::array();
-    for (auto [id, count] : llvm::enumerate(runs)) {
-      if (count < 2)
-        continue;
-      json::Value op = json::Value::object();
-      op.set("position", static_cast<int64_t>(id));
-      op.set("op", problem().ops[id].name);
-      op.set("loc", location(built.opOf[id]));
-      op.set("runs", count);
-      recomputed.push(std::move(op));
-    }
-    chosen.set("recomputed", std::move(recomputed));
+    json.attributeArray("recomputed", [&] {
+      for (auto [id, count] : llvm::enumerate(runs)) {
+        if (count < 2)
+          continue;
+        json.object([&, id = id, count = count] {
+          json.attribute("position", static_cast<int64_t>(id));
+          json.attribute("op", problem().ops[id].name);
+          json.attribute("loc", location(built.opOf[id]));
+          json.attribute("runs", count);
+        });
+      }
+    });
     if (transfers.empty())
-      return chosen;
-    json::Value copies = json::Value::array();
-    for (size_t i = 0; i < plan.getNumTransfers(); ++i) {
-      PlanAttr::Transfer t = plan.getTransfer(i);
-      json::Value copy = json::Value::object();
-      copy.set("position", t.op);
-      copy.set("result", t.result);
-      int producer = problem().values[transfers[i].value].producer;
-      copy.set("op", problem().ops[producer].name);
-      copy.set("loc", location(built.opOf[producer]));
-      copy.set("offload_after", t.offloadAfter);
-      copy.set("offload_done", t.offloadDone);
-      copy.set("reload_after", t.reloadAfter);
-      copies.push(std::move(copy));
-    }
-    chosen.set("transfers", std::move(copies));
-    chosen.set("host_peak_bytes", moved.hostPeak);
-    chosen.set("stall_s", moved.stallTime);
-    chosen.set("offloaded_bytes", moved.offloadedBytes);
-    return chosen;
+      return;
+    json.attributeArray("transfers", [&] {
+      for (size_t i = 0; i < plan.getNumTransfers(); ++i) {
+        PlanAttr::Transfer t = plan.getTransfer(i);
+        int producer = problem().values[transfers[i].value].producer;
+        json.object([&] {
+          json.attribute("position", t.op);
+          json.attribute("result", t.result);
+          json.attribute("op", problem().ops[producer].name);
+          json.attribute("loc", location(built.opOf[producer]));
+          json.attribute("offload_after", t.offloadAfter);
+          json.attribute("offload_done", t.offloadDone);
+          json.attribute("reload_after", t.reloadAfter);
+        });
+      }
+    });
+    json.attribute("host_peak_bytes", moved.hostPeak);
+    json.attribute("stall_s", moved.stallTime);
+    json.attribute("offloaded_bytes", moved.offloadedBytes);
   }
 
   /// The least feasible budgets, of recomputation alone and with
   /// offloading: what ckpt-plan names when a budget is refused.
-  json::Value leastBudget() const {
+  void writeLeastBudget(JsonWriter &json) const {
     sched::PlanOptions lowest;
     lowest.budget = 1;
     lowest.slots = slots;
     sched::PlanResult refused = sched::planSchedule(problem(), lowest);
-    json::Value least = json::Value::object();
-    if (refused.feasible) { // a step that needs no memory at all
-      least.set("recomputation_bytes", refused.peak);
-      least.set("with_offloading_bytes", refused.peak);
-    } else if (refused.leastPeak) {
-      least.set("recomputation_bytes", *refused.leastPeak);
-      sched::OffloadPlanOptions offload;
-      offload.link = link;
-      offload.slots = slots;
-      if (std::optional<int64_t> withOffload =
-              sched::leastBudgetWithOffload(problem(), offload, refused))
-        least.set("with_offloading_bytes", *withOffload);
-    }
-    least.set("link", "the device's (the plan's)");
-    return least;
+    json.attributeObject("least_budget", [&] {
+      if (refused.feasible) { // a step that needs no memory at all
+        json.attribute("recomputation_bytes", refused.peak);
+        json.attribute("with_offloading_bytes", refused.peak);
+      } else if (refused.leastPeak) {
+        json.attribute("recomputation_bytes", *refused.leastPeak);
+        sched::OffloadPlanOptions offload;
+        offload.link = link;
+        offload.slots = slots;
+        if (std::optional<int64_t> withOffload =
+                sched::leastBudgetWithOffload(problem(), offload, refused))
+          json.attribute("with_offloading_bytes", *withOffload);
+      }
+      json.attribute("link", "the device's (the plan's)");
+    });
   }
 
   /// The identical blocks the planner's greedies use (Repeats.h).
-  json::Value repeatedBlocks() const {
-    json::Value blocks = json::Value::array();
-    for (const sched::RepeatRun &run : sched::findRepeats(problem()).runs) {
-      json::Value block = json::Value::object();
-      block.set("first_position", run.start);
-      block.set("first_op", problem().ops[run.start].name);
-      block.set("first_loc", location(built.opOf[run.start]));
-      block.set("ops_per_block", run.period);
-      block.set("blocks", run.count);
-      blocks.push(std::move(block));
-    }
-    return blocks;
+  void writeRepeatedBlocks(JsonWriter &json) const {
+    json.attributeArray("repeated_blocks", [&] {
+      for (const sched::RepeatRun &run : sched::findRepeats(problem()).runs)
+        json.object([&] {
+          json.attribute("first_position", run.start);
+          json.attribute("first_op", problem().ops[run.start].name);
+          json.attribute("first_loc", location(built.opOf[run.start]));
+          json.attribute("ops_per_block", run.period);
+          json.attribute("blocks", run.count);
+        });
+    });
   }
 
   /// A lower bound on the time of every schedule of recomputation alone
   /// within the budget (of those that run the ops a first time in the
   /// step's order, with BoundScope::InOrder; LowerBound.h), and how far the
   /// plan is above it.
-  json::Value lowerBound(sched::BoundScope scope, const char *text) const {
+  void writeLowerBound(JsonWriter &json, const char *key,
+                       sched::BoundScope scope, const char *text) const {
     const bool inOrder = sched::firstRunsInOrder(schedule);
     sched::RecomputeBound bound = sched::recomputeLowerBound(
         problem(), static_cast<int64_t>(budget), {scope});
-    json::Value lb = json::Value::object();
-    lb.set("scope", text);
-    lb.set("cuts", bound.cutsTried);
-    lb.set("cuts_binding", bound.cutsBinding);
-    if (scope == sched::BoundScope::InOrder)
-      lb.set("plan_in_order", inOrder);
-    if (bound.infeasible) {
-      lb.set("infeasible", true);
-      return lb;
-    }
-    double time = storeAll.cost + bound.recompute;
-    lb.set("recompute_s", bound.recompute);
-    lb.set("time_s", time);
-    if (bound.cutOp >= 0) {
-      lb.set("cut_position", bound.cutOp);
-      lb.set("cut_op", problem().ops[bound.cutOp].name);
-      lb.set("cut_loc", location(built.opOf[bound.cutOp]));
-    }
-    if (transfers.empty() && fits() &&
-        (scope == sched::BoundScope::Any || inOrder))
-      lb.set("plan_above_percent", overhead(eval.cost, time));
-    return lb;
+    json.attributeObject(key, [&] {
+      json.attribute("scope", text);
+      json.attribute("cuts", bound.cutsTried);
+      json.attribute("cuts_binding", bound.cutsBinding);
+      if (scope == sched::BoundScope::InOrder)
+        json.attribute("plan_in_order", inOrder);
+      if (bound.infeasible) {
+        json.attribute("infeasible", true);
+        return;
+      }
+      double time = storeAll.cost + bound.recompute;
+      json.attribute("recompute_s", bound.recompute);
+      json.attribute("time_s", time);
+      if (bound.cutOp >= 0) {
+        json.attribute("cut_position", bound.cutOp);
+        json.attribute("cut_op", problem().ops[bound.cutOp].name);
+        json.attribute("cut_loc", location(built.opOf[bound.cutOp]));
+      }
+      if (transfers.empty() && fits() &&
+          (scope == sched::BoundScope::Any || inOrder))
+        json.attribute("plan_above_percent", overhead(eval.cost, time));
+    });
   }
 
   /// save_on_cpu's transfers on `on` over the device's link (its peak may
   /// not fit the budget).
-  json::Value savedOnCpu(const sched::Schedule &on) const {
+  void writeSavedOnCpu(JsonWriter &json, const char *key,
+                       const sched::Schedule &on) const {
     sched::TransferEvaluator evaluator(problem(), on);
     sched::TransferEvaluation saved =
         evaluator.evaluate(evaluator.saveOnCpu(), link);
-    json::Value out = json::Value::object();
-    if (!saved.valid) {
-      out.set("error", saved.error);
-      return out;
-    }
-    out.set("feasible", saved.devicePeak <= static_cast<int64_t>(budget));
-    out.set("peak_bytes", saved.devicePeak);
-    out.set("time_s", saved.time);
-    out.set("overhead_percent", overhead(saved.time, storeAll.cost));
-    out.set("host_peak_bytes", saved.hostPeak);
-    return out;
+    json.attributeObject(key, [&] {
+      if (!saved.valid) {
+        json.attribute("error", saved.error);
+        return;
+      }
+      json.attribute("feasible",
+                     saved.devicePeak <= static_cast<int64_t>(budget));
+      json.attribute("peak_bytes", saved.devicePeak);
+      json.attribute("time_s", saved.time);
+      json.attribute("overhead_percent", overhead(saved.time, storeAll.cost));
+      json.attribute("host_peak_bytes", saved.hostPeak);
+    });
   }
 
   /// The baselines at the same budget: the chain strategies, and offloading
   /// as PyTorch users do it.
-  json::Value baselines() const {
-    json::Value baselines = json::Value::object();
+  void writeBaselines(JsonWriter &json) const {
+    json.attributeObject("baselines", [&] { writeBaselineMembers(json); });
+  }
+
+  void writeBaselineMembers(JsonWriter &json) const {
     using sched::StrategyKind;
     for (sched::PlanStrategy strategy :
          {sched::PlanStrategy{StrategyKind::StoreAll},
@@ -258,50 +266,49 @@ struct StepReport {
       baseline.budget = static_cast<int64_t>(budget);
       baseline.slots = slots;
       sched::PlanResult r = sched::planSchedule(problem(), baseline);
-      json::Value out = json::Value::object();
-      if (!r.error.empty()) {
-        out.set("error", r.error);
-      } else {
-        out.set("feasible", r.feasible);
+      json.attributeObject(strategy.str(), [&] {
+        if (!r.error.empty()) {
+          json.attribute("error", r.error);
+          return;
+        }
+        json.attribute("feasible", r.feasible);
         if (r.feasible) {
-          out.set("peak_bytes", r.peak);
-          out.set("time_s", r.time);
-          out.set("overhead_percent", overhead(r.time, storeAll.cost));
+          json.attribute("peak_bytes", r.peak);
+          json.attribute("time_s", r.time);
+          json.attribute("overhead_percent", overhead(r.time, storeAll.cost));
         }
         if (r.leastPeak)
-          out.set("min_feasible_bytes", *r.leastPeak);
-      }
-      baselines.set(strategy.str(), std::move(out));
+          json.attribute("min_feasible_bytes", *r.leastPeak);
+      });
     }
     // PyTorch's save_on_cpu: the step as written, every saved activation on
     // the host between its forward and backward uses.
-    baselines.set("save_on_cpu",
-                  savedOnCpu(sched::identitySchedule(problem())));
+    writeSavedOnCpu(json, "save_on_cpu", sched::identitySchedule(problem()));
     // Checkpointing every block with its inputs offloaded: the keep set of
     // the values ckpt.checkpoint marks (the importer's --keep blocks marks
     // the blocks' inputs; strategy keep), with save_on_cpu's transfers on
     // that schedule, which move what the backward reads: the kept inputs.
     std::vector<char> kept = keptValues(built);
     if (llvm::is_contained(kept, 1))
-      baselines.set("checkpoint_offload",
-                    savedOnCpu(sched::keepSetSchedule(problem(), kept)));
-    return baselines;
+      writeSavedOnCpu(json, "checkpoint_offload",
+                      sched::keepSetSchedule(problem(), kept));
   }
 
   /// The chain model (ckpt-chain's input format, bytes and seconds), so that
   /// other strategies and budgets can be evaluated on it offline.
-  void addChain(json::Value &entry) const {
+  void writeChain(JsonWriter &json) const {
     sched::ProblemChain chain = sched::buildProblemChain(problem());
-    entry.set("stages", static_cast<int64_t>(chain.chain.numStages()));
-    json::Value separators = json::Value::array();
+    json.attribute("stages", static_cast<int64_t>(chain.chain.numStages()));
+    std::vector<int64_t> separators, stageOps;
     for (const graph::Separator &separator : chain.separators.separators)
-      separators.push(static_cast<int64_t>(separator.bytes));
-    entry.set("separator_bytes", std::move(separators));
-    json::Value stageOps = json::Value::array();
+      separators.push_back(static_cast<int64_t>(separator.bytes));
+    json.attributeScalarArray("separator_bytes", separators);
     for (const std::vector<int> &ops : chain.stageOps)
-      stageOps.push(static_cast<int64_t>(ops.size()));
-    entry.set("stage_ops", std::move(stageOps));
-    entry.set("chain", chainToJson(chain.chain, static_cast<int64_t>(budget)));
+      stageOps.push_back(static_cast<int64_t>(ops.size()));
+    json.attributeScalarArray("stage_ops", stageOps);
+    json.attributeBegin("chain");
+    solver::writeChainJson(json, chain.chain, static_cast<int64_t>(budget));
+    json.attributeEnd();
   }
 
   /// The remark ckpt-report leaves at the step.
@@ -330,7 +337,7 @@ struct StepReport {
 };
 } // namespace
 
-LogicalResult ReportPass::reportStep(StepOp step, json::Value &report) {
+LogicalResult ReportPass::reportStep(StepOp step, JsonWriter &json) {
   auto plan = step->getAttrOfType<PlanAttr>(kPlanAttrName);
   if (!plan) {
     step.emitWarning("no ckpt.plan on this step: run ckpt-plan first; the "
@@ -394,49 +401,57 @@ LogicalResult ReportPass::reportStep(StepOp step, json::Value &report) {
   r.budget = plan.getBudget();
   r.slots = slots;
 
-  json::Value entry = json::Value::object();
-  entry.set("step", step.getSymName().str());
-  entry.set("strategy", plan.getStrategy().str());
-  entry.set("budget_bytes", static_cast<int64_t>(r.budget));
-  entry.set("plan", r.planEntry());
-  entry.set("simulated_peak_bytes", r.eval.peak);
-  if (leastOption)
-    entry.set("least_budget", r.leastBudget());
-  entry.set("repeated_blocks", r.repeatedBlocks());
-  if (lowerBoundOption) {
-    entry.set("lower_bound",
-              r.lowerBound(sched::BoundScope::Any,
-                           "every schedule of recomputation alone within the "
-                           "budget (cuts at single ops, Lagrangian "
-                           "relaxation)"));
-    entry.set("lower_bound_in_order",
-              r.lowerBound(sched::BoundScope::InOrder,
-                           "every schedule of recomputation alone within the "
-                           "budget that runs each op a first time in the "
-                           "step's order, as the ilp program does (cuts at "
-                           "single ops, Lagrangian relaxation)"));
-  }
-  json::Value all = json::Value::object();
-  all.set("peak_bytes", r.storeAll.peak);
-  all.set("time_s", r.storeAll.cost);
-  entry.set("store_all", std::move(all));
-  entry.set("baselines", r.baselines());
-  json::Value live = json::Value::array();
-  for (int64_t bytes : r.eval.live)
-    live.push(bytes);
-  entry.set("timeline_bytes", std::move(live));
-  r.addChain(entry);
-  report.push(std::move(entry));
+  json.object([&] { writeEntry(json, step, r); });
   mlir::emitRemark(step.getLoc(), r.summary());
   return success();
 }
 
+void ReportPass::writeEntry(JsonWriter &json, StepOp step,
+                            const StepReport &r) const {
+  json.attribute("step", step.getSymName());
+  json.attribute("strategy", r.plan.getStrategy());
+  json.attribute("budget_bytes", static_cast<int64_t>(r.budget));
+  json.attributeObject("plan", [&] { r.writePlan(json); });
+  json.attribute("simulated_peak_bytes", r.eval.peak);
+  if (leastOption)
+    r.writeLeastBudget(json);
+  r.writeRepeatedBlocks(json);
+  if (lowerBoundOption) {
+    r.writeLowerBound(json, "lower_bound", sched::BoundScope::Any,
+                      "every schedule of recomputation alone within the "
+                      "budget (cuts at single ops, Lagrangian relaxation)");
+    r.writeLowerBound(json, "lower_bound_in_order", sched::BoundScope::InOrder,
+                      "every schedule of recomputation alone within the "
+                      "budget that runs each op a first time in the step's "
+                      "order, as the ilp program does (cuts at single ops, "
+                      "Lagrangian relaxation)");
+  }
+  json.attributeObject("store_all", [&] {
+    json.attribute("peak_bytes", r.storeAll.peak);
+    json.attribute("time_s", r.storeAll.cost);
+  });
+  r.writeBaselines(json);
+  json.attributeScalarArray("timeline_bytes", r.eval.live);
+  r.writeChain(json);
+}
+
 void ReportPass::runOnOperation() {
   ModuleOp module = getOperation();
-  json::Value report = json::Value::array();
-  for (StepOp step : module.getOps<StepOp>())
-    if (failed(reportStep(step, report)))
-      return signalPassFailure();
+  std::string report;
+  llvm::raw_string_ostream os(report);
+  bool ok = true;
+  {
+    JsonWriter json(os, 2);
+    json.array([&] {
+      for (StepOp step : module.getOps<StepOp>())
+        if (failed(reportStep(step, json))) {
+          ok = false;
+          return;
+        }
+    });
+  }
+  if (!ok)
+    return signalPassFailure();
 
   std::string error;
   std::unique_ptr<llvm::ToolOutputFile> file = openOutputFile(output, &error);
@@ -444,7 +459,7 @@ void ReportPass::runOnOperation() {
     emitError(module.getLoc(), "cannot write the report: ") << error;
     return signalPassFailure();
   }
-  file->os() << json::write(report, 2) << "\n";
+  file->os() << report << "\n";
   file->keep();
   markAllAnalysesPreserved();
 }

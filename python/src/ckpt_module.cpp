@@ -21,7 +21,6 @@
 #include "ckpt/Solver/Graph/TreeDecomposition.h"
 #include "ckpt/Solver/Schedule/PlanStrategy.h"
 #include "ckpt/Solver/Support/Devices.h"
-#include "ckpt/Solver/Support/Json.h"
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -486,10 +485,11 @@ non-finite values.
       .def(
           "to_json",
           [](const PyChain &c, int indent) {
-            return json::write(solver::chainToJson(c.chain, c.memory, c.slots),
-                               indent);
+            return solver::chainToJson(c.chain, c.memory, c.slots, indent);
           },
-          py::arg("indent") = -1, "The chain in the ckpt-chain JSON format.")
+          py::arg("indent") = -1,
+          "The chain in the ckpt-chain JSON format; indent > 0: "
+          "pretty-printed.")
       .def("__len__", [](const PyChain &c) { return c.chain.numStages(); })
       .def("__repr__", [](const PyChain &c) {
         return "<ckpt.Chain with " + std::to_string(c.chain.numStages()) +
@@ -561,7 +561,8 @@ per value, an edge u -> v when v reads u. Build with Graph.from_json.
       .def_static("from_json", &graphFromJson, py::arg("path_or_text"),
                   "A graph from a Checkmate / MOCCASIN node-link JSON file "
                   "(a path) or JSON text. ValueError on bad input (the "
-                  "message names the node or field and its line:column).")
+                  "message names the node or field and its path, "
+                  "nodes[3].cost_cpu, or the line:column of a syntax error).")
       .def_property_readonly("name",
                              [](const graph::Graph &g) { return g.name; })
       .def_property_readonly("num_nodes", &graph::Graph::numNodes)
@@ -610,10 +611,11 @@ per value, an edge u -> v when v reads u. Build with Graph.from_json.
       .def(
           "to_json",
           [](const graph::Graph &g, int indent) {
-            return json::write(graph::graphToJson(g), indent);
+            return graph::graphToJson(g, indent);
           },
           py::arg("indent") = -1,
-          "The graph in the Checkmate training-graph JSON format.")
+          "The graph in the Checkmate training-graph JSON format; indent > "
+          "0: pretty-printed.")
       .def("__repr__", [](const graph::Graph &g) {
         return "<ckpt.Graph '" + g.name + "' with " +
                std::to_string(g.numNodes()) + " nodes, " +

@@ -7,7 +7,7 @@
 // DEVICE: for the --device option: 'tpu' is not a valid value: expected h100, a100, v100, cpu or gh200
 // MISSING: error: cannot read profile '{{.*}}missing.json': No such file or directory
 // CORRUPT: error: profile '{{.*}}profile-corrupt.json':1:25: {{.*}}
-// NEGATIVE: error: profile '{{.*}}profile-negative.json':2:14: time of 'math.exp' must be a non-negative number of seconds
+// NEGATIVE: error: profile '{{.*}}profile-negative.json': time of 'math.exp' must be a non-negative number of seconds
 // ARRAY: error: profile '{{.*}}profile-array.json' must be a JSON object mapping an op name or location to seconds
 
 ckpt.step @dynamic(%v: tensor<?xf32>, %l: f32) -> (f32, tensor<?xf32>) {

@@ -8,7 +8,8 @@
 
 #include "ckpt/Solver/Chain/ChainJson.h"
 #include "ckpt/Solver/Chain/ChainStrategies.h"
-#include "ckpt/Solver/Support/Json.h"
+#include "ckpt/Solver/Support/JsonReader.h"
+#include "ckpt/Solver/Support/JsonWriter.h"
 
 #include <charconv>
 #include <cstdio>
@@ -138,7 +139,7 @@ int main(int argc, char **argv) {
     std::string text((std::istreambuf_iterator<char>(std::cin)),
                      std::istreambuf_iterator<char>());
     if (!parseChain(text, input, error))
-      return fail("<stdin>:" + error);
+      return fail(withSource("<stdin>", error));
   } else if (!readChainFile(file, input, error)) {
     return fail(error);
   }
@@ -162,15 +163,18 @@ int main(int argc, char **argv) {
       if (format == "csv") {
         std::printf("%lld,%s,%s,%lld\n", static_cast<long long>(p.memory),
                     r.feasible ? "true" : "false",
-                    json::formatNumber(r.makespan).c_str(),
+                    formatNumber(r.makespan).c_str(),
                     static_cast<long long>(r.peak));
       } else {
-        json::Value line = json::Value::object();
-        line.set("memory", p.memory);
-        line.set("feasible", r.feasible);
-        line.set("makespan", r.makespan);
-        line.set("peak", r.peak);
-        std::printf("%s\n", json::write(line).c_str());
+        std::string line = writeJson(0, [&](JsonWriter &json) {
+          json.object([&] {
+            json.attribute("memory", p.memory);
+            json.attribute("feasible", r.feasible);
+            json.attribute("makespan", r.makespan);
+            json.attribute("peak", r.peak);
+          });
+        });
+        std::printf("%s\n", line.c_str());
       }
     }
     return 0;
@@ -184,6 +188,6 @@ int main(int argc, char **argv) {
       runStrategy(input.chain, strategy, MemoryModel{*input.memory, S}, opts);
   if (!r.error.empty())
     return fail(r.error);
-  std::printf("%s\n", json::write(resultToJson(r), 2).c_str());
+  std::printf("%s\n", resultToJson(r, 2).c_str());
   return 0;
 }

@@ -11,12 +11,15 @@
 #include "ckpt/Solver/Graph/GraphJson.h"
 #include "ckpt/Solver/Graph/Separators.h"
 #include "ckpt/Solver/Graph/TreeDecomposition.h"
-#include "ckpt/Solver/Support/Json.h"
+#include "ckpt/Solver/Support/JsonWriter.h"
 
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace ckpt;
 using namespace ckpt::graph;
@@ -44,44 +47,136 @@ double msSince(std::chrono::steady_clock::time_point t0) {
       .count();
 }
 
-json::Value names(const Graph &g, const std::vector<int> &ids) {
-  json::Value a = json::Value::array();
+std::vector<std::string> names(const Graph &g, const std::vector<int> &ids) {
+  std::vector<std::string> out;
   for (int v : ids)
-    a.push(g.node(v).name);
-  return a;
+    out.push_back(g.node(v).name);
+  return out;
 }
 
-json::Value chainJson(const Graph &g, const SeparatorChain &c,
-                      bool stageNodes) {
-  json::Value o = json::Value::object();
-  o.set("separators_count", static_cast<int64_t>(c.separators.size()));
-  o.set("stages_count", static_cast<int64_t>(c.stages.size()));
-  json::Value seps = json::Value::array();
-  for (const Separator &s : c.separators) {
-    json::Value so = json::Value::object();
-    so.set("members", names(g, s.members));
-    so.set("bytes", static_cast<int64_t>(s.bytes));
-    seps.push(std::move(so));
+/// Writes the members of a chain's object (the caller opens and closes it).
+void writeChain(JsonWriter &json, const Graph &g, const SeparatorChain &c,
+                bool stageNodes) {
+  json.attribute("separators_count", c.separators.size());
+  json.attribute("stages_count", c.stages.size());
+  json.attributeArray("separators", [&] {
+    for (const Separator &s : c.separators)
+      json.object([&] {
+        json.attributeScalarArray("members", names(g, s.members));
+        json.attribute("bytes", s.bytes);
+      });
+  });
+  json.attributeArray("stages", [&] {
+    for (const Stage &st : c.stages)
+      json.object([&] {
+        json.attribute("size", st.nodes.size());
+        if (stageNodes)
+          json.attributeScalarArray("nodes", names(g, st.nodes));
+        json.attribute("input_separator", st.inputSeparator);
+        json.attribute("output_separator", st.outputSeparator);
+        json.attribute("cost", st.cost);
+        json.attribute("input_bytes", st.inputBytes);
+        json.attribute("output_bytes", st.outputBytes);
+        if (stageNodes)
+          json.attributeScalarArray("backward_reads",
+                                    names(g, st.backwardReads));
+        json.attribute("backward_read_bytes", st.backwardReadBytes);
+      });
+  });
+}
+
+/// What ckpt-graph prints, computed before any of it is written.
+struct Analysis {
+  const Graph &g;
+  /// The widths of a view (joint, forward) of the graph.
+  struct View {
+    const char *name;
+    int vertices = 0;
+    size_t edges = 0;
+    std::vector<std::pair<const char *, int>> widths; ///< By heuristic.
+    std::optional<int> exact;                         ///< -1: unknown.
+  };
+  std::vector<View> views;
+  SeparatorChain chain, art;
+  /// Milliseconds by phase, in the order they ran.
+  std::vector<std::pair<std::string, double>> times;
+};
+
+/// Decomposes both views of the graph with both heuristics (and exactly);
+/// false after printing an error when a decomposition is invalid.
+bool decomposeViews(Analysis &a, bool exact) {
+  struct {
+    const char *name;
+    std::vector<char> mask;
+  } views[] = {{"joint", jointMask(a.g)}, {"forward", forwardMask(a.g)}};
+  for (auto &vw : views) {
+    UGraph u = undirectedView(a.g, vw.mask);
+    Analysis::View view{vw.name, u.numVertices(), u.numEdges(), {}, {}};
+    for (Heuristic h : {Heuristic::MinFill, Heuristic::MinDegree}) {
+      auto t1 = std::chrono::steady_clock::now();
+      TreeDecomposition td = decompose(u, h);
+      a.times.emplace_back(std::string(vw.name) + "_" + heuristicName(h),
+                           msSince(t1));
+      std::string why;
+      if (!validate(u, td, &why)) {
+        std::fprintf(stderr,
+                     "ckpt-graph: internal error: invalid %s "
+                     "decomposition: %s\n",
+                     heuristicName(h), why.c_str());
+        return false;
+      }
+      view.widths.emplace_back(heuristicName(h), td.width());
+    }
+    if (exact)
+      view.exact = exactTreewidth(u);
+    a.views.push_back(std::move(view));
   }
-  o.set("separators", std::move(seps));
-  json::Value stages = json::Value::array();
-  for (const Stage &st : c.stages) {
-    json::Value so = json::Value::object();
-    so.set("size", static_cast<int64_t>(st.nodes.size()));
-    if (stageNodes)
-      so.set("nodes", names(g, st.nodes));
-    so.set("input_separator", st.inputSeparator);
-    so.set("output_separator", st.outputSeparator);
-    so.set("cost", st.cost);
-    so.set("input_bytes", static_cast<int64_t>(st.inputBytes));
-    so.set("output_bytes", static_cast<int64_t>(st.outputBytes));
-    if (stageNodes)
-      so.set("backward_reads", names(g, st.backwardReads));
-    so.set("backward_read_bytes", static_cast<int64_t>(st.backwardReadBytes));
-    stages.push(std::move(so));
-  }
-  o.set("stages", std::move(stages));
-  return o;
+  return true;
+}
+
+void writeAnalysis(JsonWriter &json, const Analysis &a, Heuristic heur,
+                   bool stageNodes) {
+  const Graph &g = a.g;
+  json.object([&] {
+    json.attribute("graph", g.name);
+    json.attribute("nodes", g.numNodes());
+    json.attribute("edges", g.numEdges());
+    int fwdOps = 0, bwd = 0, inputs = 0;
+    for (const Node &n : g.nodes()) {
+      inputs += n.input;
+      bwd += !n.input && n.backward;
+      fwdOps += !n.input && !n.backward;
+    }
+    json.attribute("forward_ops", fwdOps);
+    json.attribute("backward_nodes", bwd);
+    json.attribute("inputs", inputs);
+    json.attributeScalarArray("entries", names(g, g.entryNodes()));
+    json.attributeScalarArray("losses", names(g, g.lossNodes()));
+    json.attributeObject("width", [&] {
+      for (const Analysis::View &view : a.views)
+        json.attributeObject(view.name, [&] {
+          json.attribute("vertices", view.vertices);
+          json.attribute("edges", view.edges);
+          for (const auto &[heuristic, width] : view.widths)
+            json.attribute(heuristic, width);
+          if (view.exact)
+            json.attribute("exact", *view.exact >= 0 ? view.exact
+                                                     : std::optional<int>());
+        });
+    });
+    json.attributeObject("separator_chain", [&] {
+      writeChain(json, g, a.chain, stageNodes);
+      json.attribute("heuristic", heuristicName(heur));
+      json.attribute("decomposition_width", a.chain.width);
+      json.attribute("candidates", a.chain.candidates);
+    });
+    json.attributeObject("articulation_chain",
+                         [&] { writeChain(json, g, a.art, stageNodes); });
+    json.attributeObject("time_ms", [&] {
+      for (const auto &[phase, ms] : a.times)
+        json.attribute(phase, ms);
+    });
+  });
 }
 
 } // namespace
@@ -127,89 +222,37 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  json::Value times = json::Value::object();
   auto t0 = std::chrono::steady_clock::now();
   GraphReadResult rr = readGraphFile(path);
-  times.set("read", msSince(t0));
+  double readMs = msSince(t0);
   if (!rr.ok) {
     std::fprintf(stderr, "ckpt-graph: error: %s\n", rr.error.c_str());
     return 1;
   }
-  const Graph &g = rr.graph;
-
-  json::Value out = json::Value::object();
-  out.set("graph", g.name);
-  out.set("nodes", g.numNodes());
-  out.set("edges", static_cast<int64_t>(g.numEdges()));
-  int fwdOps = 0, bwd = 0, inputs = 0;
-  for (const Node &n : g.nodes()) {
-    inputs += n.input;
-    bwd += !n.input && n.backward;
-    fwdOps += !n.input && !n.backward;
-  }
-  out.set("forward_ops", fwdOps);
-  out.set("backward_nodes", bwd);
-  out.set("inputs", inputs);
-  out.set("entries", names(g, g.entryNodes()));
-  out.set("losses", names(g, g.lossNodes()));
-
-  json::Value widths = json::Value::object();
-  struct View {
-    const char *name;
-    std::vector<char> mask;
-  } views[] = {{"joint", jointMask(g)}, {"forward", forwardMask(g)}};
-  for (View &vw : views) {
-    UGraph u = undirectedView(g, vw.mask);
-    json::Value w = json::Value::object();
-    w.set("vertices", u.numVertices());
-    w.set("edges", static_cast<int64_t>(u.numEdges()));
-    for (Heuristic h : {Heuristic::MinFill, Heuristic::MinDegree}) {
-      auto t1 = std::chrono::steady_clock::now();
-      TreeDecomposition td = decompose(u, h);
-      times.set(std::string(vw.name) + "_" + heuristicName(h), msSince(t1));
-      std::string why;
-      if (!validate(u, td, &why)) {
-        std::fprintf(stderr,
-                     "ckpt-graph: internal error: invalid %s "
-                     "decomposition: %s\n",
-                     heuristicName(h), why.c_str());
-        return 2;
-      }
-      w.set(heuristicName(h), td.width());
-    }
-    if (exact) {
-      int e = exactTreewidth(u);
-      w.set("exact", e >= 0 ? json::Value(e) : json::Value());
-    }
-    widths.set(vw.name, std::move(w));
-  }
-  out.set("width", std::move(widths));
+  Analysis a{rr.graph, {}, {}, {}, {{"read", readMs}}};
+  if (!decomposeViews(a, exact))
+    return 2;
 
   SeparatorOptions opts;
   opts.heuristic = heur;
   auto t2 = std::chrono::steady_clock::now();
-  SeparatorChain chain = separatorChain(g, opts);
-  times.set("separator_chain", msSince(t2));
+  a.chain = separatorChain(a.g, opts);
+  a.times.emplace_back("separator_chain", msSince(t2));
   auto t3 = std::chrono::steady_clock::now();
-  SeparatorChain art = articulationChain(g);
-  times.set("articulation_chain", msSince(t3));
-  for (const SeparatorChain *c : {&chain, &art}) {
+  a.art = articulationChain(a.g);
+  a.times.emplace_back("articulation_chain", msSince(t3));
+  for (const SeparatorChain *c : {&a.chain, &a.art}) {
     std::string why;
-    if (!validateChain(g, *c, &why)) {
+    if (!validateChain(a.g, *c, &why)) {
       std::fprintf(stderr, "ckpt-graph: internal error: invalid chain: %s\n",
                    why.c_str());
       return 2;
     }
   }
-  json::Value sc = chainJson(g, chain, stageNodes);
-  sc.set("heuristic", heuristicName(heur));
-  sc.set("decomposition_width", chain.width);
-  sc.set("candidates", chain.candidates);
-  out.set("separator_chain", std::move(sc));
-  out.set("articulation_chain", chainJson(g, art, stageNodes));
-  times.set("total", msSince(t0));
-  out.set("time_ms", std::move(times));
-  std::string text = json::write(out, compact ? -1 : 2);
+  a.times.emplace_back("total", msSince(t0));
+  std::string text = writeJson(compact ? 0 : 2, [&](JsonWriter &json) {
+    writeAnalysis(json, a, heur, stageNodes);
+  });
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fputc('\n', stdout);
   return 0;

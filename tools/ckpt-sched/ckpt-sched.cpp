@@ -13,14 +13,17 @@
 #include "ckpt/Solver/Schedule/Planner.h"
 #include "ckpt/Solver/Schedule/Schedule.h"
 #include "ckpt/Solver/Support/Budget.h"
-#include "ckpt/Solver/Support/Json.h"
+#include "ckpt/Solver/Support/JsonReader.h"
+#include "ckpt/Solver/Support/JsonWriter.h"
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 using namespace ckpt;
 
@@ -94,17 +97,19 @@ std::optional<sched::Schedule> readSchedule(const std::string &path,
                                             const std::vector<int> &opNode,
                                             std::string &error) {
   std::string text;
-  if (!json::readFile(path, text)) {
+  if (!readFile(path, text)) {
     error = path + ": cannot open file";
     return std::nullopt;
   }
-  json::ParseResult parsed = json::parse(text);
-  if (!parsed.ok) {
-    error = path + ":" + parsed.error;
+  std::optional<llvm::json::Value> doc = parseJson(text, error);
+  if (!doc) {
+    error = withSource(path, error);
     return std::nullopt;
   }
-  const json::Value *names = parsed.value.find("schedule");
-  if (!names || !names->isArray()) {
+  const llvm::json::Object *object = doc->getAsObject();
+  const llvm::json::Array *names =
+      object ? object->getArray("schedule") : nullptr;
+  if (!names) {
     error = path + ": expected an object with a 'schedule' array of node names";
     return std::nullopt;
   }
@@ -116,21 +121,115 @@ std::optional<sched::Schedule> readSchedule(const std::string &path,
     if (!fresh)
       it->second = -1;
   }
+  JsonError where;
+  llvm::json::Path at = where.root().field("schedule");
   sched::Schedule schedule;
-  for (const json::Value &name : names->asArray()) {
-    auto it = name.isString() ? opOf.find(name.asString()) : opOf.end();
+  for (size_t i = 0; i < names->size(); ++i) {
+    std::optional<llvm::StringRef> name = (*names)[i].getAsString();
+    auto it = name ? opOf.find(name->str()) : opOf.end();
     if (it == opOf.end() || it->second < 0) {
-      error = path + ":" + std::to_string(name.line()) + ":" +
-              std::to_string(name.column()) + ": " +
-              (!name.isString() ? std::string("expected a node name")
-               : it == opOf.end()
-                   ? "no computed node is named '" + name.asString() + "'"
-                   : "several nodes are named '" + name.asString() + "'");
+      where.fail(at.index(i),
+                 !name ? std::string("expected a node name")
+                 : it == opOf.end()
+                     ? "no computed node is named '" + name->str() + "'"
+                     : "several nodes are named '" + name->str() + "'");
+      error = withSource(path, where.text());
       return std::nullopt;
     }
     schedule.push_back(it->second);
   }
   return schedule;
+}
+
+/// The ILP's own outcome (object 'ilp').
+void writeIlp(JsonWriter &json, const sched::IlpResult &ilp) {
+  json.attributeObject("ilp", [&] {
+    json.attribute("status", sched::statusName(ilp.status));
+    // The program's own schedule's cost: the plan is `optimal`'s where that
+    // is cheaper.
+    if (!ilp.schedule.empty())
+      json.attribute("cost", ilp.cost);
+    if (!ilp.schedule.empty())
+      json.attribute("lower_bound", ilp.lowerBound);
+    if (!ilp.schedule.empty() && ilp.lowerBound > 0)
+      json.attribute("gap_percent",
+                     100 * (ilp.cost - ilp.lowerBound) / ilp.lowerBound);
+    json.attribute("bound_scope", "program");
+    if (!ilp.warning.empty())
+      json.attribute("warning", ilp.warning);
+    json.attribute("stopped_by_nodes", ilp.stoppedByNodes);
+    json.attribute("warm_started", ilp.warmStarted);
+    json.attribute("variables", ilp.variables);
+    json.attribute("constraints", ilp.constraints);
+    json.attribute("nonzeros", ilp.nonzeros);
+    json.attribute("estimated_bytes", ilp.estimatedBytes);
+    json.attribute("peak_bytes", ilp.peakBytes);
+    json.attribute("seconds", ilp.seconds);
+  });
+}
+
+/// A node's name by op.
+using NodeNames = std::function<const std::string &(int op)>;
+
+std::vector<std::string> scheduleNames(const sched::Schedule &schedule,
+                                       const NodeNames &nodeName) {
+  std::vector<std::string> names;
+  for (int op : schedule)
+    names.push_back(nodeName(op));
+  return names;
+}
+
+/// The joint plan of recomputation and offloading (object 'offload').
+void writeOffload(JsonWriter &json, const sched::OffloadPlanResult &joint,
+                  const sched::Problem &problem, const sched::Evaluation &base,
+                  bool printSchedule, const NodeNames &nodeName) {
+  json.attributeObject("offload", [&] {
+    json.attribute("feasible", joint.feasible);
+    if (joint.leastBudget)
+      json.attribute("least_feasible_bytes", *joint.leastBudget);
+    if (!joint.feasible)
+      return;
+    const sched::TransferEvaluation &e = joint.evaluation;
+    json.attribute("cost", e.time);
+    json.attribute("overhead_percent",
+                   base.cost > 0 ? 100 * (e.time - base.cost) / base.cost
+                                 : 0.0);
+    json.attribute("device_peak", e.devicePeak);
+    json.attribute("host_peak", e.hostPeak);
+    json.attribute("stall", e.stallTime);
+    json.attribute("transfers", static_cast<int64_t>(joint.transfers.size()));
+    json.attribute("offloaded_bytes", e.offloadedBytes);
+    json.attribute("recomputations",
+                   static_cast<int64_t>(joint.schedule.size()) -
+                       problem.numOps());
+    json.attribute("producer", joint.producer);
+    if (!printSchedule)
+      return;
+    // The joint schedule and its copies: each moves the version of a node's
+    // value live when execution `after` ends (0-based, in `schedule`) to
+    // the host, waits for it after `wait_after`, and brings it back after
+    // `reload_after` (null: never read again).
+    json.attributeScalarArray("schedule",
+                              scheduleNames(joint.schedule, nodeName));
+    json.attributeArray("copies", [&] {
+      for (size_t t = 0; t < joint.transfers.size(); ++t) {
+        const sched::Transfer &transfer = joint.transfers[t];
+        json.object([&] {
+          json.attribute("value",
+                         nodeName(problem.values[transfer.value].producer));
+          json.attribute("after", static_cast<int64_t>(transfer.after));
+          size_t wait =
+              t < e.offloadDone.size() ? e.offloadDone[t] : transfer.waitAfter;
+          json.attribute("wait_after", static_cast<int64_t>(wait));
+          if (transfer.reloadAfter == sched::kNoReload)
+            json.attribute("reload_after", nullptr);
+          else
+            json.attribute("reload_after",
+                           static_cast<int64_t>(transfer.reloadAfter));
+        });
+      }
+    });
+  });
 }
 
 } // namespace
@@ -264,26 +363,27 @@ int main(int argc, char **argv) {
     return fail(error);
   options.budget = budgetBytes(*budget, static_cast<uint64_t>(base.peak));
 
-  // The output's first members: the graph, its ops, the store-all plan.
-  // A node's name by op, and a schedule as its node names.
-  auto nodeName = [&](int op) -> const std::string & {
+  NodeNames nodeName = [&](int op) -> const std::string & {
     return read.graph.node(opNode[op]).name;
   };
-  auto scheduleNames = [&](const sched::Schedule &schedule) {
-    json::Value names = json::Value::array();
-    for (int op : schedule)
-      names.push(nodeName(op));
-    return names;
+  // The output's first members: the graph, its ops, the store-all plan.
+  auto header = [&](JsonWriter &json) {
+    json.attribute("graph", read.graph.name.empty() ? path : read.graph.name);
+    json.attribute("ops", problem.numOps());
+    json.attributeObject("store_all", [&] {
+      json.attribute("cost", base.cost);
+      json.attribute("peak", base.peak);
+    });
   };
-  auto header = [&] {
-    json::Value out = json::Value::object();
-    out.set("graph", read.graph.name.empty() ? path : read.graph.name);
-    out.set("ops", problem.numOps());
-    json::Value all = json::Value::object();
-    all.set("cost", base.cost);
-    all.set("peak", base.peak);
-    out.set("store_all", std::move(all));
-    return out;
+  auto print = [&](const std::function<void(JsonWriter &)> &members) {
+    std::string text = writeJson(compact ? 0 : 2, [&](JsonWriter &json) {
+      json.object([&] {
+        header(json);
+        members(json);
+      });
+    });
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fputc('\n', stdout);
   };
   if (!replayPath.empty()) {
     std::string why;
@@ -294,17 +394,15 @@ int main(int argc, char **argv) {
     sched::Evaluation e = sched::evaluate(problem, *replayed);
     if (!e.valid)
       return fail(replayPath + ": not a schedule of the graph: " + e.error);
-    json::Value out = header();
-    out.set("budget", options.budget);
-    json::Value r = json::Value::object();
-    r.set("executions", static_cast<int64_t>(replayed->size()));
-    r.set("cost", e.cost);
-    r.set("peak", e.peak);
-    r.set("within_budget", e.peak <= options.budget);
-    out.set("replay", std::move(r));
-    std::string text = json::write(out, compact ? -1 : 2);
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fputc('\n', stdout);
+    print([&](JsonWriter &json) {
+      json.attribute("budget", options.budget);
+      json.attributeObject("replay", [&] {
+        json.attribute("executions", static_cast<int64_t>(replayed->size()));
+        json.attribute("cost", e.cost);
+        json.attribute("peak", e.peak);
+        json.attribute("within_budget", e.peak <= options.budget);
+      });
+    });
     return e.peak <= options.budget ? 0 : 2;
   }
 
@@ -316,101 +414,36 @@ int main(int argc, char **argv) {
   const sched::PlanResult &plan = planned.recompute;
   if (!plan.error.empty())
     return fail(plan.error);
+  if (planned.joint && !planned.joint->error.empty())
+    return fail(planned.joint->error);
+  bool offloadFeasible = planned.joint && planned.joint->feasible;
 
-  json::Value out = header();
-  out.set("strategy", options.strategy.str());
-  out.set("budget", options.budget);
-  out.set("feasible", plan.feasible);
-  if (plan.feasible) {
-    out.set("cost", plan.time);
-    out.set("peak", plan.peak);
-    out.set("overhead_percent",
-            base.cost > 0 ? 100 * (plan.time - base.cost) / base.cost : 0.0);
-    out.set("recomputations",
-            static_cast<int64_t>(plan.schedule.size()) - problem.numOps());
-    out.set("producer", plan.producer);
-  }
-  if (!plan.feasible && plan.leastPeak)
-    out.set("least_feasible_bytes", *plan.leastPeak);
-  if (plan.ilp) {
-    const sched::IlpResult &ilp = *plan.ilp;
-    json::Value o = json::Value::object();
-    o.set("status", sched::statusName(ilp.status));
-    // The program's own schedule's cost: the plan is `optimal`'s where that
-    // is cheaper.
-    if (!ilp.schedule.empty())
-      o.set("cost", ilp.cost);
-    if (!ilp.schedule.empty())
-      o.set("lower_bound", ilp.lowerBound);
-    if (!ilp.schedule.empty() && ilp.lowerBound > 0)
-      o.set("gap_percent", 100 * (ilp.cost - ilp.lowerBound) / ilp.lowerBound);
-    o.set("bound_scope", "program");
-    if (!ilp.warning.empty())
-      o.set("warning", ilp.warning);
-    o.set("stopped_by_nodes", ilp.stoppedByNodes);
-    o.set("warm_started", ilp.warmStarted);
-    o.set("variables", ilp.variables);
-    o.set("constraints", ilp.constraints);
-    o.set("nonzeros", ilp.nonzeros);
-    o.set("estimated_bytes", ilp.estimatedBytes);
-    o.set("peak_bytes", ilp.peakBytes);
-    o.set("seconds", ilp.seconds);
-    out.set("ilp", std::move(o));
-  }
-  bool offloadFeasible = false;
-  if (planned.joint) {
-    const sched::OffloadPlanResult &joint = *planned.joint;
-    if (!joint.error.empty())
-      return fail(joint.error);
-    offloadFeasible = joint.feasible;
-    json::Value o = json::Value::object();
-    o.set("feasible", joint.feasible);
-    if (joint.leastBudget)
-      o.set("least_feasible_bytes", *joint.leastBudget);
-    if (joint.feasible) {
-      const sched::TransferEvaluation &e = joint.evaluation;
-      o.set("cost", e.time);
-      o.set("overhead_percent",
-            base.cost > 0 ? 100 * (e.time - base.cost) / base.cost : 0.0);
-      o.set("device_peak", e.devicePeak);
-      o.set("host_peak", e.hostPeak);
-      o.set("stall", e.stallTime);
-      o.set("transfers", static_cast<int64_t>(joint.transfers.size()));
-      o.set("offloaded_bytes", e.offloadedBytes);
-      o.set("recomputations",
-            static_cast<int64_t>(joint.schedule.size()) - problem.numOps());
-      o.set("producer", joint.producer);
-      if (printSchedule) {
-        // The joint schedule and its copies: each moves the version of a
-        // node's value live when execution `after` ends (0-based, in
-        // `schedule`) to the host, waits for it after `wait_after`, and
-        // brings it back after `reload_after` (null: never read again).
-        o.set("schedule", scheduleNames(joint.schedule));
-        json::Value copies = json::Value::array();
-        for (size_t t = 0; t < joint.transfers.size(); ++t) {
-          const sched::Transfer &transfer = joint.transfers[t];
-          json::Value c = json::Value::object();
-          c.set("value", nodeName(problem.values[transfer.value].producer));
-          c.set("after", static_cast<int64_t>(transfer.after));
-          size_t wait =
-              t < e.offloadDone.size() ? e.offloadDone[t] : transfer.waitAfter;
-          c.set("wait_after", static_cast<int64_t>(wait));
-          if (transfer.reloadAfter == sched::kNoReload)
-            c.set("reload_after", nullptr);
-          else
-            c.set("reload_after", static_cast<int64_t>(transfer.reloadAfter));
-          copies.push(std::move(c));
-        }
-        o.set("copies", std::move(copies));
-      }
+  print([&](JsonWriter &json) {
+    json.attribute("strategy", options.strategy.str());
+    json.attribute("budget", options.budget);
+    json.attribute("feasible", plan.feasible);
+    if (plan.feasible) {
+      json.attribute("cost", plan.time);
+      json.attribute("peak", plan.peak);
+      json.attribute("overhead_percent",
+                     base.cost > 0 ? 100 * (plan.time - base.cost) / base.cost
+                                   : 0.0);
+      json.attribute("recomputations",
+                     static_cast<int64_t>(plan.schedule.size()) -
+                         problem.numOps());
+      json.attribute("producer", plan.producer);
     }
-    out.set("offload", std::move(o));
-  }
-  out.set("plan_ms", ms);
-  if (printSchedule && plan.feasible)
-    out.set("schedule", scheduleNames(plan.schedule));
-  std::string text = json::write(out, compact ? -1 : 2);
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fputc('\n', stdout);
+    if (!plan.feasible && plan.leastPeak)
+      json.attribute("least_feasible_bytes", *plan.leastPeak);
+    if (plan.ilp)
+      writeIlp(json, *plan.ilp);
+    if (planned.joint)
+      writeOffload(json, *planned.joint, problem, base, printSchedule,
+                   nodeName);
+    json.attribute("plan_ms", ms);
+    if (printSchedule && plan.feasible)
+      json.attributeScalarArray("schedule",
+                                scheduleNames(plan.schedule, nodeName));
+  });
   return plan.feasible || offloadFeasible ? 0 : 2;
 }

@@ -83,7 +83,7 @@ TEST(GraphJson, ReadsCheckmateFormat) {
   EXPECT_EQ(r.graph.node(1).origId, 11);
   EXPECT_TRUE(r.graph.node(2).backward);
   // Round trip.
-  GraphReadResult r2 = graphFromJson(graphToJson(r.graph));
+  GraphReadResult r2 = parseGraphJson(graphToJson(r.graph));
   ASSERT_TRUE(r2.ok) << r2.error;
   EXPECT_EQ(r2.graph.numEdges(), 2u);
   EXPECT_EQ(r2.graph.node(0).name, "a");
@@ -112,12 +112,12 @@ static std::string errorOf(const char *text) {
 TEST(GraphJson, Errors) {
   EXPECT_NE(errorOf(R"({"nodes": [{"id": 0, "backward": false, "cost_cpu": 1}],
                        "links": []})")
-                .find("node 0: missing field 'cost_ram'"),
+                .find("nodes[0]: node 0: missing field 'cost_ram'"),
             std::string::npos);
   EXPECT_NE(errorOf(R"({"nodes": [{"id": 0, "name": "a", "backward": false,
                         "cost_cpu": 1, "cost_ram": 1}],
                         "links": [{"source": 0, "target": 7}]})")
-                .find("dangling edge: target 7"),
+                .find("links[0].target: link #0: dangling edge: target 7"),
             std::string::npos);
   EXPECT_NE(errorOf(R"({"nodes": [
       {"id": 0, "name": "a", "backward": false, "cost_cpu": 1, "cost_ram": 1},
@@ -138,9 +138,22 @@ TEST(GraphJson, Errors) {
                         "cost_ram": 1}], "links": []})")
                 .find("'cost_cpu' must be a non-negative number"),
             std::string::npos);
-  // Positions point into the input.
+  // Errors name the field by its path.
   EXPECT_EQ(errorOf("{\"nodes\": [\n  {\"id\": 0, \"backward\": 1, "
-                    "\"cost_cpu\": 1, \"cost_ram\": 1}], \"links\": []}")
-                .rfind("2:25: node 0: field 'backward'", 0),
-            0u);
+                    "\"cost_cpu\": 1, \"cost_ram\": 1}], \"links\": []}"),
+            "nodes[0].backward: node 0: field 'backward' must be true or "
+            "false");
+  // Syntax errors their line and column.
+  EXPECT_EQ(errorOf("{\"nodes\": [],\n \"links\": [}"),
+            "2:12: invalid JSON value");
+}
+
+TEST(GraphJson, BigIdsAndSizesAreExact) {
+  GraphReadResult r = parseGraphJson(
+      R"({"nodes": [{"id": 9007199254740993, "backward": false,
+                     "cost_cpu": 1, "cost_ram": 18014398509481985}],
+          "links": []})");
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.graph.node(0).origId, 9007199254740993LL);
+  EXPECT_EQ(r.graph.node(0).bytes, 18014398509481985ULL);
 }

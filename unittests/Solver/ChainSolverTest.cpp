@@ -501,7 +501,7 @@ TEST(ChainJson, ParsesAndReportsFields) {
   EXPECT_FALSE(in.slots);
   // Round trip.
   ChainInput again;
-  ASSERT_TRUE(parseChain(json::write(chainToJson(in.chain, 10)), again, err));
+  ASSERT_TRUE(parseChain(chainToJson(in.chain, 10), again, err)) << err;
   EXPECT_EQ(again.chain.wabar, in.chain.wabar);
   EXPECT_EQ(again.chain.uf, in.chain.uf);
 
@@ -514,21 +514,27 @@ TEST(ChainJson, ParsesAndReportsFields) {
        "missing field 'wabar'"},
       {R"({"wa": [1,1], "wdelta": [1,1], "uf": [1], "ub": [1], "of": [0],
           "ob": [-3], "wabar": [1]})",
-       "field 'ob'[0] must be non-negative"},
+       "ob[0]: must be non-negative, got -3"},
       {R"({"wa": [1,1,1], "wdelta": [1,1], "uf": [1], "ub": [1], "of": [0],
           "ob": [0], "wabar": [1]})",
-       "field 'wa' must have 2 entries"},
+       "wa: must have 2 entries (L+2, with L = 0 from 'uf'), got 3"},
       {R"({"wa": [1,1.5], "wdelta": [1,1], "uf": [1], "ub": [1], "of": [0],
           "ob": [0], "wabar": [1]})",
-       "field 'wa'[1] must be an integer"},
+       "wa[1]: must be an integer, got 1.5"},
       {R"({"wa": [1,1], "wdelta": [1,1], "uf": [1], "ub": [1], "of": [0],
           "ob": [0], "wabar": [1], "memory": 0})",
-       "field 'memory' must be a positive integer"},
+       "memory: must be a positive integer"},
       {R"({"wa": [1,1], "wdelta": [1,1], "uf": [1], "ub": [1], "of": [0],
           "ob": [0], "wabar": [1], "slot": 5})",
        "unknown field 'slot'"},
       {R"({"wa": [1,1], "wdelta": [1,1], "uf": "x", "ub": [1]})",
-       "field 'uf' must be an array"},
+       "uf: must be an array, got string"},
+      {R"({"wa": [1,8796093022208], "wdelta": [1,1], "uf": [1], "ub": [1], "of": [0],
+          "ob": [0], "wabar": [1]})",
+       "wa[1]: too large (above 2^42)"},
+      {R"({"wa": [1,1], "wdelta": [1,1], "uf": [1], "ub": [1], "of": [0],
+          "ob": [0], "wabar": [1], "memory": 10, "memory": 11})",
+       "2:50: duplicate key \"memory\""},
       {R"([1, 2])", "expected a JSON object"},
       {R"({"wa": [1,1],})", "trailing comma"},
   };
@@ -541,7 +547,7 @@ TEST(ChainJson, ParsesAndReportsFields) {
 
 TEST(ChainJson, ResultJson) {
   StrategyResult r = runStrategy(chain2(), S("optimal"), MemoryModel{10, 0});
-  std::string out = json::write(resultToJson(r));
+  std::string out = resultToJson(r);
   EXPECT_EQ(out, R"({"strategy":"optimal","feasible":true,"memory":10,)"
                  R"("makespan":12,"peak":10,"min_feasible_memory":10,)"
                  R"("sequence":["Fck1","Fall2","Fall3","B3","B2","Fall1",)"

@@ -2,166 +2,163 @@
 
 #include "ckpt/Solver/Chain/ChainJson.h"
 
+#include "ckpt/Solver/Support/JsonReader.h"
+
 #include <cmath>
-#include <cstdio>
-#include <fstream>
-#include <sstream>
 
 using namespace ckpt;
 using namespace ckpt::solver;
+using llvm::json::Path;
 
 namespace {
 
-std::string at(const json::Value &v) {
-  return std::to_string(v.line()) + ":" + std::to_string(v.column()) + ": ";
-}
-
 constexpr double kMaxInt = 4398046511104.0; // 2^42, see Chain::validate()
 
-/// "field 'name'[i]", for messages about one entry of an array field.
-std::string elementName(const char *name, size_t i) {
-  return "field '" + std::string(name) + "'[" + std::to_string(i) + "]";
-}
+/// Reads the fields of a chain document, recording the first error.
+struct ChainReader {
+  const llvm::json::Object &doc;
+  JsonError error;
 
-/// The array field `name` of `doc`: present, an array of `want` entries (if
-/// want > 0) and not empty, every entry a non-negative number. nullptr and
-/// `error` set otherwise.
-const json::Value::ArrayT *readNonNegativeArray(const json::Value &doc,
-                                                const char *name, size_t want,
-                                                const char *what,
-                                                std::string &error) {
-  const json::Value *v = doc.find(name);
-  if (!v) {
-    error = at(doc) + "missing field '" + name + "'";
-    return nullptr;
-  }
-  if (!v->isArray()) {
-    error = at(*v) + "field '" + name + "' must be an array, got " +
-            json::Value::kindName(v->kind());
-    return nullptr;
-  }
-  const auto &a = v->asArray();
-  if (want && a.size() != want) {
-    error = at(*v) + "field '" + name + "' must have " + std::to_string(want) +
-            " entries (" + what + "), got " + std::to_string(a.size());
-    return nullptr;
-  }
-  if (a.empty()) {
-    error = at(*v) + "field '" + name +
-            "' must not be empty (the chain has at least the loss stage)";
-    return nullptr;
-  }
-  for (size_t i = 0; i < a.size(); ++i) {
-    const json::Value &e = a[i];
-    std::string where = elementName(name, i);
-    if (!e.isNumber()) {
-      error = at(e) + where + " must be a number, got " +
-              json::Value::kindName(e.kind());
+  /// The array field `name`: present, of `want` entries (if want > 0) and
+  /// not empty, every entry a non-negative number; nullptr after failing.
+  const llvm::json::Array *nonNegativeArray(const char *name, size_t want,
+                                            const char *what) {
+    Path at = error.root().field(name);
+    const llvm::json::Value *v = doc.get(name);
+    if (!v) {
+      error.fail(error.root(), "missing field '" + std::string(name) + "'");
       return nullptr;
     }
-    if (e.asDouble() < 0) {
-      error = at(e) + where + " must be non-negative, got " +
-              json::formatNumber(e.asDouble());
+    const llvm::json::Array *a = v->getAsArray();
+    if (!a) {
+      error.fail(at, std::string("must be an array, got ") + kindName(*v));
       return nullptr;
     }
-  }
-  return &a;
-}
-
-bool readIntArray(const json::Value &doc, const char *name, size_t want,
-                  const char *what, std::vector<int64_t> &out,
-                  std::string &error) {
-  const json::Value::ArrayT *a =
-      readNonNegativeArray(doc, name, want, what, error);
-  if (!a)
-    return false;
-  out.clear();
-  for (size_t i = 0; i < a->size(); ++i) {
-    const json::Value &e = (*a)[i];
-    std::string where = elementName(name, i);
-    if (!e.isInteger()) {
-      error = at(e) + where + " must be an integer, got " +
-              json::formatNumber(e.asDouble());
-      return false;
+    if (want && a->size() != want) {
+      error.fail(at, "must have " + std::to_string(want) + " entries (" + what +
+                         "), got " + std::to_string(a->size()));
+      return nullptr;
     }
-    if (e.asDouble() > kMaxInt) {
-      error = at(e) + where + " is too large (above 2^42)";
-      return false;
+    if (a->empty()) {
+      error.fail(at, "must not be empty (the chain has at least the loss "
+                     "stage)");
+      return nullptr;
     }
-    out.push_back(e.asInt64());
+    for (size_t i = 0; i < a->size(); ++i) {
+      const llvm::json::Value &e = (*a)[i];
+      std::optional<double> d = e.getAsNumber();
+      if (!d) {
+        error.fail(at.index(i),
+                   std::string("must be a number, got ") + kindName(e));
+        return nullptr;
+      }
+      if (*d < 0) {
+        error.fail(at.index(i),
+                   "must be non-negative, got " + formatNumber(*d));
+        return nullptr;
+      }
+    }
+    return a;
   }
-  return true;
-}
 
-bool readNumArray(const json::Value &doc, const char *name, size_t want,
-                  const char *what, std::vector<double> &out,
-                  std::string &error) {
-  const json::Value::ArrayT *a =
-      readNonNegativeArray(doc, name, want, what, error);
-  if (!a)
-    return false;
-  out.clear();
-  for (const json::Value &e : *a)
-    out.push_back(e.asDouble());
-  return true;
-}
-
-bool readPositive(const json::Value &doc, const char *name,
-                  std::optional<int64_t> &out, std::string &error) {
-  const json::Value *v = doc.find(name);
-  if (!v)
+  bool ints(const char *name, size_t want, const std::string &what,
+            std::vector<int64_t> &out) {
+    const llvm::json::Array *a = nonNegativeArray(name, want, what.c_str());
+    if (!a)
+      return false;
+    Path at = error.root().field(name);
+    out.clear();
+    for (size_t i = 0; i < a->size(); ++i) {
+      std::optional<int64_t> v = (*a)[i].getAsInteger();
+      if (!v)
+        return error.fail(at.index(i),
+                          "must be an integer, got " +
+                              formatNumber(*(*a)[i].getAsNumber()));
+      if (*v > kMaxInt)
+        return error.fail(at.index(i), "too large (above 2^42)");
+      out.push_back(*v);
+    }
     return true;
-  if (!v->isNumber() || !v->isInteger() || v->asInt64() <= 0) {
-    error = at(*v) + "field '" + name + "' must be a positive integer";
-    return false;
   }
-  out = v->asInt64();
-  return true;
-}
+
+  bool numbers(const char *name, size_t want, const std::string &what,
+               std::vector<double> &out) {
+    const llvm::json::Array *a = nonNegativeArray(name, want, what.c_str());
+    if (!a)
+      return false;
+    out.clear();
+    for (const llvm::json::Value &e : *a)
+      out.push_back(*e.getAsNumber());
+    return true;
+  }
+
+  bool positive(const char *name, std::optional<int64_t> &out) {
+    const llvm::json::Value *v = doc.get(name);
+    if (!v)
+      return true;
+    std::optional<int64_t> n = v->getAsInteger();
+    if (!n || *n <= 0)
+      return error.fail(error.root().field(name), "must be a positive integer");
+    out = *n;
+    return true;
+  }
+
+  /// Fails on the first unknown key (in sorted order).
+  bool knownKeys() {
+    static const char *known[] = {"memory", "slots", "wa",     "wdelta",
+                                  "uf",     "ub",    "of",     "ob",
+                                  "wabar",  "name",  "comment"};
+    for (const auto *member : llvm::json::sortedElements(doc)) {
+      llvm::StringRef key = member->first;
+      bool ok = key.starts_with("_");
+      for (const char *k : known)
+        ok = ok || key == k;
+      if (!ok)
+        return error.fail(error.root(), "unknown field '" + key.str() + "'");
+    }
+    return true;
+  }
+
+  bool read(ChainInput &in) {
+    Chain &c = in.chain;
+    if (!knownKeys())
+      return false;
+    // L comes from uf; every other array must agree with it.
+    if (!numbers("uf", 0, "", c.uf))
+      return false;
+    const size_t stages = c.uf.size();
+    const std::string L = std::to_string(stages - 1);
+    const std::string perStage = "L+1, with L = " + L + " from 'uf'";
+    const std::string perAct = "L+2, with L = " + L + " from 'uf'";
+    if (!numbers("ub", stages, perStage, c.ub) ||
+        !ints("wa", stages + 1, perAct, c.wa) ||
+        !ints("wdelta", stages + 1, perAct, c.wdelta) ||
+        !ints("wabar", stages, perStage, c.wabar) ||
+        !ints("of", stages, perStage, c.of) ||
+        !ints("ob", stages, perStage, c.ob) || !positive("memory", in.memory) ||
+        !positive("slots", in.slots))
+      return false;
+    std::string v = c.validate();
+    if (!v.empty())
+      return error.fail(error.root(), v);
+    return true;
+  }
+};
 
 } // namespace
 
-bool ckpt::solver::chainFromJson(const json::Value &doc, ChainInput &out,
+bool ckpt::solver::chainFromJson(const llvm::json::Value &doc, ChainInput &out,
                                  std::string &error) {
-  if (!doc.isObject()) {
-    error = at(doc) + "expected a JSON object describing the chain, got " +
-            json::Value::kindName(doc.kind());
+  const llvm::json::Object *object = doc.getAsObject();
+  if (!object) {
+    error = std::string("expected a JSON object describing the chain, got ") +
+            kindName(doc);
     return false;
   }
-  static const char *known[] = {"memory", "slots", "wa",     "wdelta",
-                                "uf",     "ub",    "of",     "ob",
-                                "wabar",  "name",  "comment"};
-  for (const auto &m : doc.asObject()) {
-    bool ok = !m.first.empty() && m.first[0] == '_';
-    for (const char *k : known)
-      ok = ok || m.first == k;
-    if (!ok) {
-      error = at(m.second) + "unknown field '" + m.first + "'";
-      return false;
-    }
-  }
+  ChainReader reader{*object, {}};
   ChainInput in;
-  Chain &c = in.chain;
-  // L comes from uf; every other array must agree with it.
-  if (!readNumArray(doc, "uf", 0, "", c.uf, error))
-    return false;
-  const size_t stages = c.uf.size();
-  const std::string L = std::to_string(stages - 1);
-  const std::string perStage = "L+1, with L = " + L + " from 'uf'";
-  const std::string perAct = "L+2, with L = " + L + " from 'uf'";
-  if (!readNumArray(doc, "ub", stages, perStage.c_str(), c.ub, error) ||
-      !readIntArray(doc, "wa", stages + 1, perAct.c_str(), c.wa, error) ||
-      !readIntArray(doc, "wdelta", stages + 1, perAct.c_str(), c.wdelta,
-                    error) ||
-      !readIntArray(doc, "wabar", stages, perStage.c_str(), c.wabar, error) ||
-      !readIntArray(doc, "of", stages, perStage.c_str(), c.of, error) ||
-      !readIntArray(doc, "ob", stages, perStage.c_str(), c.ob, error) ||
-      !readPositive(doc, "memory", in.memory, error) ||
-      !readPositive(doc, "slots", in.slots, error))
-    return false;
-  std::string v = c.validate();
-  if (!v.empty()) {
-    error = at(doc) + v;
+  if (!reader.read(in)) {
+    error = reader.error.text();
     return false;
   }
   out = std::move(in);
@@ -170,78 +167,73 @@ bool ckpt::solver::chainFromJson(const json::Value &doc, ChainInput &out,
 
 bool ckpt::solver::parseChain(std::string_view text, ChainInput &out,
                               std::string &error) {
-  json::ParseResult pr = json::parse(text);
-  if (!pr.ok) {
-    error = pr.error;
-    return false;
-  }
-  return chainFromJson(pr.value, out, error);
+  std::optional<llvm::json::Value> doc = parseJson(text, error);
+  return doc && chainFromJson(*doc, out, error);
 }
 
 bool ckpt::solver::readChainFile(const std::string &path, ChainInput &out,
                                  std::string &error) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
+  std::string text;
+  if (!readFile(path, text)) {
     error = path + ": cannot open file";
     return false;
   }
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  if (!parseChain(ss.str(), out, error)) {
-    error = path + ":" + error;
+  if (!parseChain(text, out, error)) {
+    error = withSource(path, error);
     return false;
   }
   return true;
 }
 
-json::Value ckpt::solver::chainToJson(const Chain &chain,
-                                      std::optional<int64_t> memory,
-                                      std::optional<int64_t> slots) {
-  json::Value doc = json::Value::object();
-  if (memory)
-    doc.set("memory", *memory);
-  if (slots)
-    doc.set("slots", *slots);
-  auto ints = [](const std::vector<int64_t> &v) {
-    json::Value a = json::Value::array();
-    for (int64_t x : v)
-      a.push(x);
-    return a;
-  };
-  auto nums = [](const std::vector<double> &v) {
-    json::Value a = json::Value::array();
-    for (double x : v)
-      a.push(x);
-    return a;
-  };
-  doc.set("wa", ints(chain.wa));
-  doc.set("wdelta", ints(chain.wdelta));
-  doc.set("uf", nums(chain.uf));
-  doc.set("ub", nums(chain.ub));
-  doc.set("of", ints(chain.of));
-  doc.set("ob", ints(chain.ob));
-  doc.set("wabar", ints(chain.wabar));
-  return doc;
+void ckpt::solver::writeChainJson(JsonWriter &json, const Chain &chain,
+                                  std::optional<int64_t> memory,
+                                  std::optional<int64_t> slots) {
+  json.object([&] {
+    if (memory)
+      json.attribute("memory", *memory);
+    if (slots)
+      json.attribute("slots", *slots);
+    json.attributeScalarArray("wa", chain.wa);
+    json.attributeScalarArray("wdelta", chain.wdelta);
+    json.attributeScalarArray("uf", chain.uf);
+    json.attributeScalarArray("ub", chain.ub);
+    json.attributeScalarArray("of", chain.of);
+    json.attributeScalarArray("ob", chain.ob);
+    json.attributeScalarArray("wabar", chain.wabar);
+  });
 }
 
-json::Value ckpt::solver::resultToJson(const StrategyResult &r) {
-  json::Value doc = json::Value::object();
-  doc.set("strategy", r.strategy.name());
-  doc.set("feasible", r.feasible);
-  doc.set("memory", r.budget.memory);
-  if (!r.budget.exact())
-    doc.set("slots", r.budget.slots);
-  doc.set("makespan", r.feasible ? json::Value(r.makespan) : json::Value());
-  doc.set("peak", r.feasible ? json::Value(r.peak) : json::Value());
-  if (!r.budget.exact())
-    doc.set("peak_slots",
-            r.feasible ? json::Value(r.peakUnits) : json::Value());
-  doc.set("min_feasible_memory", r.minFeasibleMemory
-                                     ? json::Value(*r.minFeasibleMemory)
-                                     : json::Value());
-  json::Value seq = json::Value::array();
-  for (const Op &op : r.sequence)
-    seq.push(toString(op));
-  doc.set("sequence", std::move(seq));
-  return doc;
+std::string ckpt::solver::chainToJson(const Chain &chain,
+                                      std::optional<int64_t> memory,
+                                      std::optional<int64_t> slots,
+                                      int indent) {
+  return writeJson(indent, [&](JsonWriter &json) {
+    writeChainJson(json, chain, memory, slots);
+  });
+}
+
+void ckpt::solver::writeResultJson(JsonWriter &json, const StrategyResult &r) {
+  auto ifFeasible = [&](auto v) {
+    return r.feasible ? std::optional(v) : std::nullopt;
+  };
+  json.object([&] {
+    json.attribute("strategy", r.strategy.name());
+    json.attribute("feasible", r.feasible);
+    json.attribute("memory", r.budget.memory);
+    if (!r.budget.exact())
+      json.attribute("slots", r.budget.slots);
+    json.attribute("makespan", ifFeasible(r.makespan));
+    json.attribute("peak", ifFeasible(r.peak));
+    if (!r.budget.exact())
+      json.attribute("peak_slots", ifFeasible(r.peakUnits));
+    json.attribute("min_feasible_memory", r.minFeasibleMemory);
+    std::vector<std::string> sequence;
+    for (const Op &op : r.sequence)
+      sequence.push_back(toString(op));
+    json.attributeScalarArray("sequence", sequence);
+  });
+}
+
+std::string ckpt::solver::resultToJson(const StrategyResult &r, int indent) {
+  return writeJson(indent, [&](JsonWriter &json) { writeResultJson(json, r); });
 }

@@ -10,6 +10,7 @@
 // be non-negative integers, durations (uf, ub) non-negative numbers, memory
 // and slots positive integers. Unknown keys are rejected (to catch typos),
 // except keys starting with '_' and "name"/"comment", which are ignored.
+// Read with llvm::json (JsonReader.h), written with JsonWriter.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,11 +19,12 @@
 
 #include "ckpt/Solver/Chain/ChainModel.h"
 #include "ckpt/Solver/Chain/ChainStrategies.h"
-#include "ckpt/Solver/Support/Json.h"
+#include "ckpt/Solver/Support/JsonWriter.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace ckpt {
 namespace solver {
@@ -35,20 +37,29 @@ struct ChainInput {
 };
 
 /// Reads a chain from a parsed JSON document. On failure returns false and
-/// sets `error` to "LINE:COLUMN: message" naming the field.
-bool chainFromJson(const json::Value &doc, ChainInput &out, std::string &error);
+/// sets `error` to "FIELD: message" naming the field by its path ("of[1]:
+/// must be non-negative, got -1"), or "message" about the whole document.
+bool chainFromJson(const llvm::json::Value &doc, ChainInput &out,
+                   std::string &error);
 
-/// Parses JSON text and reads the chain; errors are "LINE:COLUMN: ...".
+/// Parses JSON text and reads the chain; syntax errors are "LINE:COLUMN:
+/// message", others as chainFromJson's.
 bool parseChain(std::string_view text, ChainInput &out, std::string &error);
 
-/// Reads and parses a chain file; errors are "PATH:LINE:COLUMN: ...".
+/// Reads and parses a chain file; errors are "PATH:LINE:COLUMN: message" or
+/// "PATH: FIELD: message".
 bool readChainFile(const std::string &path, ChainInput &out,
                    std::string &error);
 
-/// The chain (and optional budget) in the file format above.
-json::Value chainToJson(const Chain &chain,
+/// Writes the chain (and optional budget) in the file format above.
+void writeChainJson(JsonWriter &json, const Chain &chain,
+                    std::optional<int64_t> memory = std::nullopt,
+                    std::optional<int64_t> slots = std::nullopt);
+/// The same as text; indent > 0: pretty-printed.
+std::string chainToJson(const Chain &chain,
                         std::optional<int64_t> memory = std::nullopt,
-                        std::optional<int64_t> slots = std::nullopt);
+                        std::optional<int64_t> slots = std::nullopt,
+                        int indent = 0);
 
 /// A strategy result as printed by ckpt-chain:
 ///   {"strategy", "feasible", "memory", "slots" (slot mode only),
@@ -56,7 +67,9 @@ json::Value chainToJson(const Chain &chain,
 ///    "min_feasible_memory", "sequence"}
 /// makespan/peak are null and the sequence empty when infeasible;
 /// min_feasible_memory is null if no memory works.
-json::Value resultToJson(const StrategyResult &r);
+void writeResultJson(JsonWriter &json, const StrategyResult &r);
+/// The same as text; indent > 0: pretty-printed.
+std::string resultToJson(const StrategyResult &r, int indent = 0);
 
 } // namespace solver
 } // namespace ckpt

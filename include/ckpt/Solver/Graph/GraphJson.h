@@ -7,7 +7,9 @@
 //    param_cost?}, links[] {"0": source, "1": target}; graph.source_node, when
 //    present, is marked as the step input.
 // "input": true (our extension) marks a step input / parameter. Errors name
-// the node or field and its line:column. No exceptions.
+// the node or field and its path ("nodes[3].cost_cpu: node 3 ('relu'):
+// ..."); syntax errors their line:column. No exceptions. Read with llvm::json
+// (JsonReader.h), written with JsonWriter.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,7 +17,7 @@
 #define CKPT_SOLVER_GRAPH_GRAPH_JSON_H
 
 #include "ckpt/Solver/Graph/Graph.h"
-#include "ckpt/Solver/Support/Json.h"
+#include "ckpt/Solver/Support/JsonWriter.h"
 
 #include <string>
 #include <string_view>
@@ -25,12 +27,14 @@ namespace graph {
 
 struct GraphReadResult {
   bool ok = false;
-  Graph graph;       ///< Finalized and acyclic when ok.
-  std::string error; ///< "LINE:COLUMN: message" (or "message") when !ok.
+  Graph graph; ///< Finalized and acyclic when ok.
+  /// When !ok: "LINE:COLUMN: message" (syntax), "PATH: message" (a field)
+  /// or "message" (the whole graph).
+  std::string error;
 };
 
 /// Builds a graph from a parsed JSON document.
-GraphReadResult graphFromJson(const json::Value &doc);
+GraphReadResult graphFromJson(const llvm::json::Value &doc);
 /// Parses JSON text, then graphFromJson.
 GraphReadResult parseGraphJson(std::string_view text);
 /// Reads a file, then parseGraphJson; errors are prefixed with the path.
@@ -38,7 +42,9 @@ GraphReadResult readGraphFile(const std::string &path);
 
 /// Writes a graph in the Checkmate training-graph format (nodes with id,
 /// name, backward, cost_cpu, cost_ram, and input when set; links).
-json::Value graphToJson(const Graph &g);
+void writeGraphJson(JsonWriter &json, const Graph &g);
+/// The same as text; indent > 0: pretty-printed.
+std::string graphToJson(const Graph &g, int indent = 0);
 
 } // namespace graph
 } // namespace ckpt
