@@ -788,6 +788,7 @@ bool runWorker(const IlpOptions &options, const ilp::Request &request,
   if (stats)
     result.peakBytes = static_cast<int64_t>(stats->PeakMemory) * 1024;
   ilp::readReport(reportFile.path.str().str(), collect);
+  collect.nodes = collect.nodes && options.nodeLimit > 0; // CBC's own cap
   bool stopped = code == kIlpWorkerStoppedExitCode;
   if (collect.ranOutOfMemory)
     failure = "CBC ran out of its memory limit of " + gib(options.memoryLimit) +
