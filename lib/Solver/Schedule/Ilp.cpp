@@ -757,9 +757,7 @@ struct TempFile {
 /// stopped early, if it did.
 bool runWorker(const IlpOptions &options, const ilp::Request &request,
                Collect &collect, IlpResult &result, std::string &failure) {
-  std::string worker = options.worker;
-  if (worker.empty())
-    worker = findIlpWorker(result.error);
+  std::string worker = findIlpWorker(result.error);
   if (worker.empty())
     return false;
   TempFile requestFile, reportFile;

@@ -65,8 +65,6 @@ struct IlpOptions {
   int64_t memoryLimit = 0;
   int threads = 1;
   bool log = false; ///< CBC's log on stdout
-  /// The program that runs CBC (IlpWorker.h); empty: findIlpWorker's.
-  std::string worker;
   /// A schedule to start from (used when it runs the problem's ops in its
   /// order, with recomputations in that order, and fits the budget).
   const Schedule *warmStart = nullptr;
