@@ -18,13 +18,15 @@
 
 using namespace ckpt::sched;
 
-llvm::ThreadPoolInterface &
-ckpt::sched::plannerThreads(llvm::ThreadPoolInterface *requested) {
+namespace {
+/// `requested`, or LLVM's default pool of this process.
+llvm::ThreadPoolInterface &poolOf(llvm::ThreadPoolInterface *requested) {
   if (requested)
     return *requested;
   static llvm::DefaultThreadPool pool(llvm::hardware_concurrency());
   return pool;
 }
+} // namespace
 
 /// The job and its state, shared with the pool's task (which may start
 /// after the Helper is gone, and then returns at once).
@@ -83,9 +85,9 @@ struct Helper::Shared {
   }
 };
 
-Helper::Helper(llvm::ThreadPoolInterface &pool)
+Helper::Helper(llvm::ThreadPoolInterface *pool)
     : shared(std::make_shared<Shared>()) {
-  pool.async([state = shared] { state->loop(); });
+  poolOf(pool).async([state = shared] { state->loop(); });
 }
 
 Helper::~Helper() {

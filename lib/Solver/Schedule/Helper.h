@@ -25,10 +25,6 @@ class ThreadPoolInterface;
 namespace ckpt {
 namespace sched {
 
-/// `requested`, or LLVM's default pool of this process (made at first use,
-/// one thread per core) when it is null.
-llvm::ThreadPoolInterface &plannerThreads(llvm::ThreadPoolInterface *requested);
-
 /// Runs one job at a time beside the caller on a pool thread. A job takes
 /// about as long as one simulation (a fraction of a millisecond), about as
 /// long as waking a sleeping thread: so each side first spins a little
@@ -37,7 +33,9 @@ llvm::ThreadPoolInterface &plannerThreads(llvm::ThreadPoolInterface *requested);
 /// helper holds one pool thread while it lives.
 class Helper {
 public:
-  explicit Helper(llvm::ThreadPoolInterface &pool);
+  /// A helper on a thread of `pool`, or (null) of LLVM's default pool of
+  /// this process, made at first use with one thread per core.
+  explicit Helper(llvm::ThreadPoolInterface *pool);
   ~Helper();
   Helper(const Helper &) = delete;
   Helper &operator=(const Helper &) = delete;

@@ -622,20 +622,20 @@ struct Collect : ilp::ReportHandler {
   double finalCost = 0;
   const Problem &problem;
   int64_t budget;
-  Collect(const Problem &problem, int64_t budget)
-      : problem(problem), budget(budget) {}
-  /// Set by the model once the program is built: turns columns into
-  /// schedules.
-  const Model *m = nullptr;
-  size_t numCols = 0;
+  /// The model and its program's width: turn columns into schedules.
+  const Model &m;
+  size_t numCols;
   bool ranOutOfMemory = false;
+  Collect(const Problem &problem, int64_t budget, const Model &m,
+          size_t numCols)
+      : problem(problem), budget(budget), m(m), numCols(numCols) {}
 
   void incumbent(const std::vector<int> &ones) override {
     std::vector<double> solution(numCols, 0.0);
     for (int c : ones)
       if (c >= 0 && static_cast<size_t>(c) < numCols)
         solution[c] = 1;
-    found(scheduleOf(*m, solution.data()));
+    found(scheduleOf(m, solution.data()));
   }
   /// A schedule found (the worker's, or the warm start).
   void found(const Schedule &schedule) {
@@ -879,9 +879,7 @@ IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
   Program p;
   buildProgram(m, p);
 
-  Collect collect(problem, budget);
-  collect.m = &m;
-  collect.numCols = p.colLo.size();
+  Collect collect(problem, budget, m, p.colLo.size());
   Schedule startSchedule;
   std::vector<std::pair<int, double>> start;
   bool warmStarted = options.warmStart &&

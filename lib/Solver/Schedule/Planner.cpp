@@ -524,7 +524,7 @@ public:
     // A descent (fitOnly) that the greedy fits needs nothing else: the chain
     // runs after it, and only where it fails.
     if (options.parallel && !forIlp && !fitOnly) {
-      second.emplace(plannerThreads(options.threads));
+      second.emplace(options.threads);
       second->start([this] { runBeside(); });
     }
 

@@ -103,7 +103,7 @@ struct Move {
 class Beside {
 public:
   Beside(const Problem &problem, llvm::ThreadPoolInterface *threads)
-      : sim(problem, &work), thread(plannerThreads(threads)) {}
+      : sim(problem, &work), thread(threads) {}
 
   /// Runs `job` (trials on `sim` and `trial`) on the helper thread.
   void start(std::function<void()> job) {
@@ -875,7 +875,7 @@ Schedule ckpt::sched::improve(const Problem &problem, const Schedule &schedule,
   // is kept, else run again after the first.
   std::optional<Helper> side; // runs the second refit
   if (options.parallel)
-    side.emplace(plannerThreads(options.threads));
+    side.emplace(options.threads);
   auto withinLimits = [&](const Refit &a, const Refit &b) {
     return spent + a.evaluations + b.evaluations < options.maxEvaluations &&
            shared.left - a.units - b.units > 0;

@@ -176,11 +176,12 @@ std::string position(StringRef text, size_t offset) {
 }
 
 /// llvm::json's ParseError ("[LINE:COLUMN, byte=OFFSET]: Message") as
-/// "LINE:COLUMN: message"; `offset` is set to the offset of the character
-/// it names. Most of its errors point just past the character they
-/// consumed, which is that character's 1-based column; those below point at
-/// a character not consumed (or the end), whose 1-based column is one more.
-std::string parseErrorText(const std::string &log, size_t &offset) {
+/// "LINE:COLUMN: message" for `text`; `offset` is set to the offset of the
+/// character it names. Most of its errors point just past the character
+/// they consumed; those below point at a character not consumed (or the
+/// end).
+std::string parseErrorText(StringRef text, const std::string &log,
+                           size_t &offset) {
   unsigned line = 0, column = 0;
   int end = 0;
   if (std::sscanf(log.c_str(), "[%u:%u, byte=%zu]: %n", &line, &column, &offset,
@@ -193,13 +194,11 @@ std::string parseErrorText(const std::string &log, size_t &offset) {
        {"Text after end of document", "Unexpected EOF",
         "Invalid UTF-8 sequence", "Unterminated string"})
     consumed = consumed && what != notConsumed;
-  if (consumed)
+  if (consumed && offset > 0)
     --offset;
-  else
-    ++column;
   if (!what.empty() && what[0] >= 'A' && what[0] <= 'Z')
     what[0] = static_cast<char>(what[0] - 'A' + 'a');
-  return std::to_string(line) + ":" + std::to_string(column) + ": " + what;
+  return position(text, offset) + what;
 }
 
 } // namespace
@@ -216,7 +215,7 @@ std::optional<llvm::json::Value> ckpt::parseJson(StringRef text,
   if (!parsed) {
     // The earlier of the two errors.
     size_t offset = kNone;
-    error = parseErrorText(llvm::toString(parsed.takeError()), offset);
+    error = parseErrorText(text, llvm::toString(parsed.takeError()), offset);
     if (check.offset == kNone || offset <= check.start)
       return std::nullopt;
   } else if (check.offset == kNone) {
