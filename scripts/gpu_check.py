@@ -2,7 +2,7 @@
 """Runs planned training steps on the GPU and on the CPU and checks them.
 
     scripts/gpu-check.sh [--cpu-only] [--budgets 100,70,50] [--models a,b]
-                         [--rtol 1e-3] [--keep DIR] [--offload]
+                         [--rtol 1e-3] [--keep DIR] [--offload] [--repeat 5]
 
 Models: the zoo steps resnet, transformer and mlp8 of test/Inputs/steps,
 torchvision's ResNet-18 (batch 2, 64x64, 10 classes) and the 2-layer GPT
@@ -29,6 +29,14 @@ Checks, each a MISS when it fails (the script exits 1 on any):
 - the GPU's outputs equal the CPU's within the tolerance: for every result,
   max |gpu - cpu| <= rtol * max(1, max |cpu|) (GPU math functions and
   fused multiply-adds round differently from the CPU's).
+
+Times: CPU ms is one run; GPU ms the median of --repeat runs (the first,
+which loads the kernels, included); for the imported models, eager GPU ms
+is the same model's forward, cross entropy and backward in eager PyTorch
+on the same GPU (the median of 20 synchronized steps after 3 warm-ups),
+and GPU / eager their ratio. With --keep DIR, a model imported into DIR by
+an earlier run (DIR/resnet18/resnet18.mlir) is used as it is, so a GPU
+machine without the importer's PyTorch version can run the same steps.
 
 --cpu-only skips the GPU half (the test suite runs this; machines without
 a GPU). Needs ckpt-opt and ckpt-run on PATH (the shell wrapper puts
@@ -62,12 +70,51 @@ LOWERINGS = {"cpu": "--ckpt-lower-to-cpu", "gpu": "--ckpt-lower-to-nvptx=format=
 
 
 def import_model(name, path):
-    """An imported model (IMPORTS) as a step file."""
+    """An imported model (IMPORTS) as a step file; one already at `path` (a
+    --keep directory of an earlier run) is used as it is."""
+    if os.path.exists(path):
+        return
     from ckpt import torch_import as ti   # the built package (PYTHONPATH)
     build, extra = IMPORTS[name]
     model, x, target = ti.build_model(name, **build)
     with open(path, "w") as f:
         f.write(ti.import_module(model, x, target, name=name, **extra))
+
+
+def eager_ms(name, runs=20, warmup=3):
+    """Eager PyTorch's time for the imported model's step (forward, cross
+    entropy, backward) on the GPU, in ms: the median of `runs` after `warmup`,
+    each synchronized. None for the zoo steps (no PyTorch model) or when
+    PyTorch or its GPU is missing (the reason goes to stderr)."""
+    if name not in IMPORTS:
+        return None
+    try:
+        import time
+        import torch
+        import torch.nn.functional as F
+        from ckpt import torch_import as ti
+        build, extra = IMPORTS[name]
+        model, x, target = ti.build_model(name, **build)
+        dev = torch.device("cuda")
+        model = model.to(dev).train()
+        x, target = x.to(dev), target.to(dev)
+        times = []
+        for i in range(warmup + runs):
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            out = model(x)
+            out = out if torch.is_tensor(out) else out[0]
+            loss = F.cross_entropy(out.reshape(-1, out.shape[-1]), target)
+            model.zero_grad(set_to_none=True)
+            loss.backward()
+            torch.cuda.synchronize()
+            if i >= warmup:
+                times.append((time.perf_counter() - t0) * 1e3)
+        times.sort()
+        return times[len(times) // 2]
+    except Exception as e:  # noqa: BLE001 - reported, the check goes on
+        print(f"gpu-check: eager {name}: {type(e).__name__}: {e}", file=sys.stderr)
+        return None
 
 
 def max_error(gpu, cpu):
@@ -80,7 +127,7 @@ def max_error(gpu, cpu):
     return worst
 
 
-def check_model(name, budgets, gpu, rtol, tmp, misses, options=""):
+def check_model(name, budgets, gpu, rtol, tmp, misses, options="", repeat=1):
     path, entry = MODELS[name]
     if path is None:
         path = os.path.join(tmp, f"{name}.mlir")
@@ -105,7 +152,8 @@ def check_model(name, budgets, gpu, rtol, tmp, misses, options=""):
         for device in (["cpu", "gpu"] if gpu else ["cpu"]):
             try:
                 r = remat.execute(rewritten, entry, tmp, LOWERINGS[device],
-                                  print_outputs=True, gpu=device == "gpu")
+                                  print_outputs=True, gpu=device == "gpu",
+                                  repeat=repeat if device == "gpu" else 1)
             except remat.Failure as e:
                 row[device] = None
                 misses.append(f"{name} {pct}% {device}: {str(e)[:600]}")
@@ -132,13 +180,17 @@ def check_model(name, budgets, gpu, rtol, tmp, misses, options=""):
             if row["error"] > rtol:
                 misses.append(f"{name} {pct}%: GPU outputs differ from the CPU's by "
                               f"{row['error']:.3g} (relative), over {rtol:g}")
+    if gpu:
+        eager = eager_ms(name)
+        for row in rows:
+            row["eager"] = eager
     return rows
 
 
 def table(rows, gpu):
     out = ["| model | budget | predicted peak | CPU peak | GPU peak | GPU kernels "
-           "| GPU vs CPU (rel.) | CPU ms | GPU ms |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+           "| GPU vs CPU (rel.) | CPU ms | GPU ms | eager GPU ms | GPU / eager |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
         cpu, g = r.get("cpu"), r.get("gpu")
         gpu_cell = (lambda k: str(g[k]) if g else ("not run" if not gpu else "failed"))
@@ -149,7 +201,9 @@ def table(rows, gpu):
             f"{cpu['peak_bytes'] if cpu else 'failed'} | {gpu_cell('peak_bytes')} | "
             f"{gpu_cell('kernels')} | "
             f"{'%.2g' % r['error'] if 'error' in r else '-'} | "
-            f"{cpu['wall_ms'] if cpu else '-'} | {g['wall_ms'] if g else '-'} |")
+            f"{cpu['wall_ms'] if cpu else '-'} | {g['wall_ms'] if g else '-'} | "
+            f"{'%.3f' % r['eager'] if r.get('eager') else '-'} | "
+            f"{'%.1f' % (g['wall_ms'] / r['eager']) if g and r.get('eager') else '-'} |")
     return "\n".join(out)
 
 
@@ -160,6 +214,8 @@ def main(argv=None):
     ap.add_argument("--models", default=",".join(MODELS))
     ap.add_argument("--rtol", type=float, default=1e-3)
     ap.add_argument("--keep", help="keep the intermediate files in this directory")
+    ap.add_argument("--repeat", type=int, default=5,
+                    help="GPU runs per step; the GPU ms column is their median")
     ap.add_argument("--offload", action="store_true",
                     help="plan with offload=auto (values moved to host memory)")
     args = ap.parse_args(argv)
@@ -187,7 +243,8 @@ def main(argv=None):
             work = os.path.join(args.keep, m) if args.keep else tmp
             os.makedirs(work, exist_ok=True)
             rows += check_model(m, budgets, gpu, args.rtol, work, misses,
-                                "offload=auto device=cpu" if args.offload else "")
+                                "offload=auto device=cpu" if args.offload else "",
+                                args.repeat)
         print(f"gpu-check: {m} done", file=sys.stderr, flush=True)
     print(table(rows, gpu))
     for miss in misses:
