@@ -44,6 +44,21 @@ LEAST = re.compile(r"the least feasible budget is (\d+) B")
 MIB = float(1 << 20)
 
 
+def graph_paths(tmp, seeds, only=None):
+    """The two least-budget graphs, then the generated families for `seeds`
+    (written into `tmp`), those whose file name matches the regex `only`."""
+    graphs = [os.path.join(LEAST_GRAPHS, g) for g in ("layered-21.json", "transformer-22.json")]
+    for family in graph_families.FAMILIES:
+        for seed in seeds:
+            path = os.path.join(tmp, "%s_s%d.json" % (family, seed))
+            with open(path, "w") as f:
+                json.dump(graph_families.generate(family, seed), f)
+            graphs.append(path)
+    if only:
+        graphs = [g for g in graphs if re.search(only, os.path.basename(g))]
+    return graphs
+
+
 def sched(build, graph, *args, timeout=None):
     """ckpt-sched's JSON and wall seconds."""
     t0 = time.perf_counter()
@@ -138,16 +153,7 @@ def main(argv=None):
     args = a.parse_args(argv)
     rows, failures = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        graphs = [os.path.join(LEAST_GRAPHS, g) for g in ("layered-21.json", "transformer-22.json")]
-        for family in graph_families.FAMILIES:
-            for seed in args.families:
-                path = os.path.join(tmp, "%s_s%d.json" % (family, seed))
-                with open(path, "w") as f:
-                    json.dump(graph_families.generate(family, seed), f)
-                graphs.append(path)
-        if args.only:
-            graphs = [g for g in graphs if re.search(args.only, os.path.basename(g))]
-        for graph in graphs:
+        for graph in graph_paths(tmp, args.families, args.only):
             row = measure(args.build, graph, args.time_limit, tmp)
             rows.append(row)
             print("%-16s least %d (%s) below: %s; optimal %.2f%% ilp %s" % (
