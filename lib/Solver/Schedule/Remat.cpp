@@ -448,6 +448,17 @@ private:
       for (int variant : {0, 2})
         addMove(p.producers, p.position, tau, variant, buffer, p.stage,
                 p.firstMove, std::numeric_limits<double>::infinity(), moves);
+      if (options.recomputeAfterPeak && !options.sortedInsertion &&
+          p.position > tau + 1) {
+        const size_t before = moves.size();
+        for (int variant : {0, 2})
+          addMove(p.producers, tau + 1, tau, variant, buffer,
+                  stages.stageOf[tau + 1], p.firstMove,
+                  std::numeric_limits<double>::infinity(), moves);
+        // Keys after every buffer's own (the same variant modulo 3).
+        for (size_t i = before; i < moves.size(); ++i)
+          moves[i].key += 3 * numBuffers;
+      }
       p.endMove = moves.size();
       pending.push_back(std::move(p));
     }
@@ -509,7 +520,7 @@ private:
       }
     size_t last = std::min(endMove, moves.size());
     for (size_t i = firstMove; i < last; ++i)
-      if (moves[i].ops == move.ops) {
+      if (moves[i].ops == move.ops && moves[i].position == move.position) {
         // The same move: it keeps the earlier variant's place.
         moves[i].key = std::min(moves[i].key, move.key);
         return;
@@ -551,7 +562,11 @@ private:
         int version = sim.versionBefore(value, position);
         if (version < 0)
           return false; // not computed before `position` in this order
-        bool alive = sim.versionLast[version] >= position;
+        // Right after the peak, what the peak's execution reads is alive
+        // (keeping it one execution longer adds nothing at the peak).
+        bool alive = sim.versionLast[version] >= position ||
+                     (options.recomputeAfterPeak && position == tau + 1 &&
+                      sim.versionLast[version] == tau);
         int flags = opFlags[producer];
         bool recompute =
             (flags & kRecomputable) &&

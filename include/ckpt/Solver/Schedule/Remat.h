@@ -64,6 +64,13 @@ struct SearchOptions {
   /// peak's excess over the budget (a small move that suffices beats a large
   /// one that is cheaper per byte); false: every byte counts.
   bool capExcess = true;
+  /// The greedy also tries each candidate recomputed right after the
+  /// peak's execution (where what that execution reads is still in memory,
+  /// so keeping it one execution longer costs nothing at the peak), not
+  /// only right before the value's next read. The least-peak search sets it
+  /// (a value whose inputs die at the peak is recomputed from them there,
+  /// instead of being kept across it); plans at a budget do not.
+  bool recomputeAfterPeak = false;
   /// Work shared with other searches (optional).
   Work *work = nullptr;
   /// `improve` runs the two refits of each ruined schedule on two threads.
