@@ -59,6 +59,15 @@ def graph_paths(tmp, seeds, only=None):
     return graphs
 
 
+def add_graph_arguments(parser):
+    """The options that pick the graphs and the build (graph_paths)."""
+    parser.add_argument("--build", default=os.path.join(ROOT, "build"),
+                        help="build directory")
+    parser.add_argument("--families", type=int, nargs="*", default=[],
+                        help="seeds of the generated families to add")
+    parser.add_argument("--only", help="a regex: only graphs whose name matches")
+
+
 def sched(build, graph, *args, timeout=None):
     """ckpt-sched's JSON and wall seconds."""
     t0 = time.perf_counter()
@@ -144,11 +153,8 @@ def format_table(rows, limit):
 
 def main(argv=None):
     a = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    a.add_argument("--build", default=os.path.join(ROOT, "build"), help="build directory")
-    a.add_argument("--families", type=int, nargs="*", default=[],
-                   help="seeds of the generated families to add")
+    add_graph_arguments(a)
     a.add_argument("--time-limit", type=float, default=60, help="CBC's seconds per run")
-    a.add_argument("--only", help="a regex: only graphs whose name matches")
     a.add_argument("--doc", help="write the table into this Markdown file (block least-budget)")
     args = a.parse_args(argv)
     rows, failures = [], []

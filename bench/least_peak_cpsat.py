@@ -39,7 +39,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "python"))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 from ckpt.remat import Failure, replace_block  # noqa: E402
-from least_budget import MIB, graph_paths, sched  # noqa: E402
+from least_budget import MIB, add_graph_arguments, graph_paths, sched  # noqa: E402
 
 ORTOOLS = "9.15.6755"
 
@@ -192,12 +192,9 @@ def format_table(rows, seconds, workers):
 
 def main(argv=None):
     a = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    a.add_argument("--build", default=os.path.join(ROOT, "build"), help="build directory")
-    a.add_argument("--families", type=int, nargs="*", default=[],
-                   help="seeds of the generated families to add")
+    add_graph_arguments(a)
     a.add_argument("--seconds", type=float, default=45, help="CP-SAT's seconds per graph")
     a.add_argument("--workers", type=int, default=2, help="CP-SAT's threads")
-    a.add_argument("--only", help="a regex: only graphs whose name matches")
     a.add_argument("--doc", help="write the table into this Markdown file "
                                  "(block least-peak-cpsat)")
     args = a.parse_args(argv)

@@ -147,13 +147,13 @@ void writeIlp(JsonWriter &json, const sched::IlpResult &ilp) {
     json.attribute("status", sched::statusName(ilp.status));
     // The program's own schedule's cost: the plan is `optimal`'s where that
     // is cheaper.
-    if (!ilp.schedule.empty())
+    if (!ilp.schedule.empty()) {
       json.attribute("cost", ilp.cost);
-    if (!ilp.schedule.empty())
       json.attribute("lower_bound", ilp.lowerBound);
-    if (!ilp.schedule.empty() && ilp.lowerBound > 0)
-      json.attribute("gap_percent",
-                     100 * (ilp.cost - ilp.lowerBound) / ilp.lowerBound);
+      if (ilp.lowerBound > 0)
+        json.attribute("gap_percent",
+                       100 * (ilp.cost - ilp.lowerBound) / ilp.lowerBound);
+    }
     json.attribute("bound_scope", "program");
     if (!ilp.warning.empty())
       json.attribute("warning", ilp.warning);
