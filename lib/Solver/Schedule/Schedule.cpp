@@ -216,9 +216,11 @@ Evaluation ckpt::sched::evaluate(const Problem &problem,
 }
 
 Schedule ckpt::sched::keepSetSchedule(const Problem &problem,
-                                      const std::vector<char> &keep) {
+                                      const std::vector<char> &keep,
+                                      bool perReader) {
   const int numValues = problem.numValues();
   std::vector<char> recomputed(numValues, 0);
+  std::vector<int> set; // what `recomputed` marks, for perReader
   auto available = [&](int value) {
     const Value &v = problem.values[value];
     if (v.producer < 0 || v.returned || recomputed[value])
@@ -252,14 +254,22 @@ Schedule ckpt::sched::keepSetSchedule(const Problem &problem,
           recomputed[problem.ops[done].results.front()])
         continue;
       schedule.push_back(done);
-      for (int result : problem.ops[done].results)
+      for (int result : problem.ops[done].results) {
         recomputed[result] = 1;
+        set.push_back(result);
+      }
     }
   };
   for (int op = 0; op < problem.numOps(); ++op) {
-    if (problem.ops[op].backward)
+    if (problem.ops[op].backward) {
+      if (perReader) {
+        for (int value : set)
+          recomputed[value] = 0;
+        set.clear();
+      }
       for (int read : problem.ops[op].reads)
         ensure(read);
+    }
     schedule.push_back(op);
   }
   return schedule;

@@ -157,8 +157,11 @@ Schedule prune(const Problem &problem, const Schedule &schedule);
 /// version then serves every later read). Constant-like ops are re-run next
 /// to the recomputations that read them unless kept. `keep` has one entry
 /// per value; inputs, returned values and backward results are always
-/// available.
-Schedule keepSetSchedule(const Problem &problem, const std::vector<char> &keep);
+/// available. With `perReader`, a recomputed version serves only the
+/// backward op it was recomputed for: the next backward op that reads the
+/// value recomputes it again (less memory, more time).
+Schedule keepSetSchedule(const Problem &problem, const std::vector<char> &keep,
+                         bool perReader = false);
 
 /// Per op, how many times `schedule` runs it.
 std::vector<int> runCounts(const Problem &problem, const Schedule &schedule);
