@@ -407,8 +407,10 @@ constexpr uint64_t kRestarts = 32;
 constexpr int kLowerings = 32;
 
 /// One least-peak search with `options`: the greedy from the schedule as
-/// written (plain and with kRestarts randomized choices) and from the chain
-/// DP's leanest schedule, driven down to the op lower bound, then lowered
+/// written (plain and with kRestarts randomized choices), from the chain
+/// DP's leanest schedule and (problems of up to kBoundStartOps ops) from the
+/// keep-set schedule that recomputes every forward value for each backward
+/// reader, driven down to the op lower bound, then lowered
 /// by ruin-and-recreate (lowerPeak). The greedies without a seed use
 /// `repeats` (may be null).
 Candidate leastPeakSearch(const Problem &problem,
@@ -433,6 +435,22 @@ Candidate leastPeakSearch(const Problem &problem,
     offer(*lean);
     offer(score(problem, fitBudget(problem, lean->schedule, target, withBlocks),
                 "chain+search"));
+  }
+  // On problems of up to kBoundStartOps ops, the leanest keep-set schedule
+  // too: every forward value recomputed for each backward op that reads it
+  // (the generated transformers of bench/plan_quality.py: 60 MiB -> 56 MiB).
+  if (problem.numOps() <= kBoundStartOps) {
+    std::vector<char> keep(problem.numValues(), 1);
+    for (int v = 0; v < problem.numValues(); ++v) {
+      const Value &value = problem.values[v];
+      if (value.producer >= 0 && !problem.ops[value.producer].backward)
+        keep[v] = 0;
+    }
+    Candidate start = score(problem, keepSetSchedule(problem, keep, true),
+                            "cheap-per-reader");
+    offer(start);
+    offer(score(problem, fitBudget(problem, start.schedule, target, withBlocks),
+                "cheap-per-reader+search"));
   }
   // Restarts from the schedule as written with randomized choices (fixed
   // seeds, so deterministic), sharing one work budget.
