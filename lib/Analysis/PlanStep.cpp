@@ -173,10 +173,13 @@ InFlightDiagnostic refuseBudget(StepOp step, const StepPlan &plan,
       diag << " (CBC found no schedule within " << request.plan.ilpNodeLimit
            << " nodes)";
     else {
-      // %g: "60 s", not the stream's "6.000000e+01 s".
+      // %g: "60 s", not the stream's "6.000000e+01 s". A std::string: the
+      // diagnostic keeps a `const char *` argument by reference, and this
+      // buffer is gone by the time it prints.
       char seconds[32];
       std::snprintf(seconds, sizeof(seconds), "%g", request.plan.ilpTimeLimit);
-      diag << " (CBC found no schedule within " << seconds << " s)";
+      diag << " (CBC found no schedule within " << std::string(seconds)
+           << " s)";
     }
   }
   if (plan.result.leastPeak && request.plan.offload) {
