@@ -440,14 +440,13 @@ Candidate leastPeakSearch(const Problem &problem,
   // too: every forward value recomputed for each backward op that reads it
   // (the generated transformers of bench/plan_quality.py: 60 MiB -> 56 MiB).
   if (problem.numOps() <= kBoundStartOps) {
-    std::vector<char> keep(problem.numValues(), 1);
-    for (int v = 0; v < problem.numValues(); ++v) {
-      const Value &value = problem.values[v];
-      if (value.producer >= 0 && !problem.ops[value.producer].backward)
-        keep[v] = 0;
-    }
-    Candidate start = score(problem, keepSetSchedule(problem, keep, true),
-                            "cheap-per-reader");
+    // Nothing kept: inputs, returned values and backward results stay
+    // available in any keep-set schedule.
+    Candidate start = score(
+        problem,
+        keepSetSchedule(problem, std::vector<char>(problem.numValues(), 0),
+                        /*perReader=*/true),
+        "cheap-per-reader");
     offer(start);
     offer(score(problem, fitBudget(problem, start.schedule, target, withBlocks),
                 "cheap-per-reader+search"));
@@ -672,18 +671,30 @@ private:
         keep[v] = 0;
       Candidate start = score(problem, keepSetSchedule(problem, keep), "bound");
       best.offer(start);
-      Candidate fitted = start.valid && start.peak <= options.budget
-                             ? start
-                             : score(problem,
-                                     fitBudget(problem, start.schedule,
-                                               options.budget, firstGreedy),
-                                     "bound+search");
-      best.offer(fitted);
-      if (fitted.valid && fitted.peak <= options.budget) {
-        Improving own(searchOptions);
-        own.options.parallel = false;
-        best.offer(search(problem, fitted, options.budget, own.options));
-      }
+      std::vector<Candidate> found;
+      fitAndImprove(start, firstGreedy, found);
+      for (const Candidate &c : found)
+        best.offer(c);
+    }
+  }
+
+  /// `start` (a keep-set schedule) fitted by the greedy with `fitting`
+  /// unless it fits, and, where that fits, improved by a search of its own:
+  /// the fitted and the improved candidates, appended to `out`. Reads only
+  /// what the attempt was given, so it may run on a helper thread.
+  void fitAndImprove(const Candidate &start, const SearchOptions &fitting,
+                     std::vector<Candidate> &out) const {
+    Candidate fitted =
+        start.valid && start.peak <= options.budget
+            ? start
+            : score(problem,
+                    fitBudget(problem, start.schedule, options.budget, fitting),
+                    start.producer + "+search");
+    out.push_back(fitted);
+    if (fitted.valid && fitted.peak <= options.budget) {
+      Improving own(searchOptions);
+      own.options.parallel = false;
+      out.push_back(search(problem, fitted, options.budget, own.options));
     }
   }
 
@@ -713,9 +724,7 @@ private:
     }
     if (ranked.empty())
       return;
-    std::stable_sort(
-        ranked.begin(), ranked.end(),
-        [](const auto &x, const auto &y) { return x.first < y.first; });
+    std::sort(ranked.begin(), ranked.end()); // ties: by value, as listed
     std::vector<Candidate> found[2];
     int64_t moves[2] = {0, 0};
     auto run = [&](bool perReader) {
@@ -727,22 +736,9 @@ private:
         size_t n = static_cast<size_t>(share * ranked.size());
         for (size_t i = 0; i < n; ++i)
           keep[ranked[i].second] = 0;
-        Candidate start =
-            score(problem, keepSetSchedule(problem, keep, perReader),
-                  perReader ? "cheap-per-reader" : "cheap");
-        Candidate fitted = start;
-        if (start.valid && start.peak > options.budget)
-          fitted =
-              score(problem,
-                    fitBudget(problem, start.schedule, options.budget, fitting),
-                    start.producer + "+search");
-        found[perReader].push_back(fitted);
-        if (fitted.valid && fitted.peak <= options.budget) {
-          Improving own(searchOptions);
-          own.options.parallel = false;
-          found[perReader].push_back(
-              search(problem, fitted, options.budget, own.options));
-        }
+        fitAndImprove(score(problem, keepSetSchedule(problem, keep, perReader),
+                            perReader ? "cheap-per-reader" : "cheap"),
+                      fitting, found[perReader]);
       }
     };
     if (options.parallel) {
