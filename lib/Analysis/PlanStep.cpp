@@ -120,10 +120,11 @@ namespace {
 /// or fit=model, and a step that already moves values to host memory.
 LogicalResult checkPlannable(StepOp step, const StepPlanRequest &request) {
   if (request.plan.offload &&
-      (request.plan.strategy.kind != sched::StrategyKind::Optimal ||
+      ((request.plan.strategy.kind != sched::StrategyKind::Optimal &&
+        request.plan.strategy.kind != sched::StrategyKind::Ilp) ||
        request.plan.fitModel))
     return emitError(step.getLoc(), "offload=auto plans with strategy "
-                                    "'optimal' and fit=simulation "
+                                    "'optimal' or 'ilp' and fit=simulation "
                                     "(recomputation and offloading "
                                     "together), not with strategy '")
            << request.plan.strategy.str() << "'"
@@ -247,10 +248,11 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
   std::optional<int64_t> offloadLeast;
   if (planned.joint) {
     sched::OffloadPlanResult &joint = *planned.joint;
+    const bool copies = planned.offloads();
     offloadLeast = joint.leastBudget;
     if (!joint.error.empty())
       plan.result.error = "offload=auto: " + joint.error;
-    else if (planned.offloads()) {
+    else if (copies) {
       plan.result.feasible = true;
       plan.result.schedule = std::move(joint.schedule);
       plan.result.peak = joint.evaluation.devicePeak;
@@ -259,6 +261,10 @@ FailureOr<StepPlan> ckpt::planStep(StepOp step, const StepAnalysis &analysis,
       plan.offloadDone = std::move(joint.evaluation.offloadDone);
       plan.hostPeak = static_cast<uint64_t>(joint.evaluation.hostPeak);
     }
+    // strategy=ilp: the ILP with paging speaks for a plan that copies, and
+    // for a budget nothing fits.
+    if (joint.ilp && (copies || !plan.result.feasible))
+      plan.result.ilp = std::move(joint.ilp);
   }
   if (!plan.result.error.empty())
     return emitError(step.getLoc(), "strategy '")

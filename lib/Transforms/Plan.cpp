@@ -84,7 +84,10 @@ void PlanPass::runOnOperation() {
     const sched::PlanResult &result = planned->result;
     SmallVector<int64_t> schedule(result.schedule.begin(),
                                   result.schedule.end());
-    double lowerBound = result.ilp ? result.ilp->lowerBound : 0.0;
+    // The ILP's bound is on recomputation alone, or on the paging
+    // program's synchronous stages: no bound on a plan that copies.
+    double lowerBound =
+        result.ilp && planned->transfers.empty() ? result.ilp->lowerBound : 0.0;
     // Transfers: the moved value as (op position, result number).
     SmallVector<int64_t> transfers;
     const OrderProblem &built = planned->problem;

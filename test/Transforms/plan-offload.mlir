@@ -41,8 +41,8 @@
 // PIPELINE: ckpt.wait %[[OFF]]
 // PIPELINE: ckpt.reload
 // INFEASIBLE: error: budget of 16 B is infeasible for strategy 'optimal' with offloading (no copies bring a recomputation plan under it): the least feasible budget with offloading is 32 B; of recomputation alone 32 B
-// STRATEGY: error: offload=auto plans with strategy 'optimal' and fit=simulation (recomputation and offloading together), not with strategy 'revolve'
-// FIT: error: offload=auto plans with strategy 'optimal' and fit=simulation (recomputation and offloading together), not with strategy 'optimal' and fit=model
+// STRATEGY: error: offload=auto plans with strategy 'optimal' or 'ilp' and fit=simulation (recomputation and offloading together), not with strategy 'revolve'
+// FIT: error: offload=auto plans with strategy 'optimal' or 'ilp' and fit=simulation (recomputation and offloading together), not with strategy 'optimal' and fit=model
 // BADVALUE: for the --offload option: 'sometimes' is not a valid value: expected off or auto
 ckpt.step @chain6(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) {
   %a = math.exp %x {ckpt.cost = #ckpt.cost<flops = 4, bytes = 32, time = 1.0e-3>} : tensor<4xf32>

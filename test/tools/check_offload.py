@@ -1,7 +1,7 @@
 """Checks ckpt-sched's joint plan (--offload-link) against its own
 recompute-only plan in the same output: never slower where recomputation
 fits, within the budget, time = compute + stall; and, when asked (--faster),
-strictly faster. Reads one JSON object from stdin; prints OK or the failure."""
+strictly faster; with --ilp, the claims of strategy ilp's ILP with paging. Reads one JSON object from stdin; prints OK or the failure."""
 import json
 import subprocess
 import sys
@@ -62,4 +62,21 @@ if o["feasible"]:
                 fail.append(f"copy {c}: waited for before it is issued")
             if reload is not None and not wait <= reload < len(schedule):
                 fail.append(f"copy {c}: reloaded before the offload is waited for")
+if "--ilp" in sys.argv:
+    # strategy ilp: the ILP with paging's own outcome (offload.ilp). Without
+    # limits it proves its program's optimum; its plan fits, its time with
+    # overlapping copies is at most its program time, which is at most the
+    # recompute-only plan's; the joint plan is the faster of it and the
+    # joint planner's.
+    p = o.get("ilp", {})
+    if p.get("status") != "optimal":
+        fail.append(f"the ILP with paging did not prove an optimum: {p}")
+    elif not (p["device_peak"] <= d["budget"] and p["cost"] <= p["program_time"] * (1 + 1e-9)
+              and abs(p["lower_bound"] - p["program_time"]) <= 1e-6 * p["program_time"]
+              and p["program_time"] <= d["cost"] * (1 + 1e-9)
+              and o["cost"] <= p["cost"] * (1 + 1e-9)):
+        fail.append(f"the ILP's claims do not hold: {p}, joint {o['cost']}, recompute {d['cost']}")
+    if "--copies-pay" in sys.argv and not (p.get("transfers", 0) > 0
+                                           and p["program_time"] < d["cost"]):
+        fail.append(f"expected the ILP to copy and beat recomputation: {p}")
 print("FAIL: " + "; ".join(fail) if fail else "OK")

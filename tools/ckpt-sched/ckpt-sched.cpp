@@ -83,7 +83,12 @@ const char *kUsage =
     "'offload': feasible, cost (stalls included), overhead_percent,\n"
     "device_peak, host_peak, stall, transfers, offloaded_bytes,\n"
     "recomputations, producer; least_feasible_bytes (with offloading)\n"
-    "when neither plan fits. Exit code 2 when nothing fits.\n";
+    "when neither plan fits; with strategy ilp (whose joint plan is the\n"
+    "joint planner's where that is faster) also 'offload.ilp', the ILP\n"
+    "with paging: as 'ilp', plus program_time (its plan's time in the\n"
+    "program, which lower_bound and gap_percent are about; 'cost' is the\n"
+    "same plan's time with copies overlapping), device_peak, transfers.\n"
+    "Exit code 2 when nothing fits.\n";
 
 int fail(const std::string &message) {
   std::fprintf(stderr, "ckpt-sched: error: %s\n", message.c_str());
@@ -141,18 +146,26 @@ std::optional<sched::Schedule> readSchedule(const std::string &path,
   return schedule;
 }
 
-/// The ILP's own outcome (object 'ilp').
-void writeIlp(JsonWriter &json, const sched::IlpResult &ilp) {
+/// The ILP's own outcome (object 'ilp'); with paging also the program's
+/// time of its plan and its copies, the gap measured on that time.
+void writeIlp(JsonWriter &json, const sched::IlpResult &ilp,
+              bool paging = false) {
   json.attributeObject("ilp", [&] {
     json.attribute("status", sched::statusName(ilp.status));
     // The program's own schedule's cost: the plan is `optimal`'s where that
     // is cheaper.
     if (!ilp.schedule.empty()) {
       json.attribute("cost", ilp.cost);
+      double programTime = paging ? ilp.programTime : ilp.cost;
+      if (paging) {
+        json.attribute("program_time", ilp.programTime);
+        json.attribute("device_peak", ilp.evaluation.devicePeak);
+        json.attribute("transfers", static_cast<int64_t>(ilp.transfers.size()));
+      }
       json.attribute("lower_bound", ilp.lowerBound);
       if (ilp.lowerBound > 0)
         json.attribute("gap_percent",
-                       100 * (ilp.cost - ilp.lowerBound) / ilp.lowerBound);
+                       100 * (programTime - ilp.lowerBound) / ilp.lowerBound);
     }
     json.attribute("bound_scope", "program");
     if (!ilp.warning.empty())
@@ -187,8 +200,11 @@ void writeOffload(JsonWriter &json, const sched::OffloadPlanResult &joint,
     json.attribute("feasible", joint.feasible);
     if (joint.leastBudget)
       json.attribute("least_feasible_bytes", *joint.leastBudget);
-    if (!joint.feasible)
+    if (!joint.feasible) {
+      if (joint.ilp)
+        writeIlp(json, *joint.ilp, /*paging=*/true);
       return;
+    }
     const sched::TransferEvaluation &e = joint.evaluation;
     json.attribute("cost", e.time);
     json.attribute("overhead_percent",
@@ -203,6 +219,8 @@ void writeOffload(JsonWriter &json, const sched::OffloadPlanResult &joint,
                    static_cast<int64_t>(joint.schedule.size()) -
                        problem.numOps());
     json.attribute("producer", joint.producer);
+    if (joint.ilp)
+      writeIlp(json, *joint.ilp, /*paging=*/true);
     if (!printSchedule)
       return;
     // The joint schedule and its copies: each moves the version of a node's
@@ -339,9 +357,11 @@ int main(int argc, char **argv) {
   }
   if (path.empty())
     return fail("no input file (try --help)");
-  if (options.offload && options.strategy.kind != sched::StrategyKind::Optimal)
-    return fail("--offload-link plans with strategy optimal (recomputation "
-                "and offloading together), not '" +
+  if (options.offload &&
+      options.strategy.kind != sched::StrategyKind::Optimal &&
+      options.strategy.kind != sched::StrategyKind::Ilp)
+    return fail("--offload-link plans with strategy optimal or ilp "
+                "(recomputation and offloading together), not '" +
                 options.strategy.str() + "'");
   options.ilpMemoryLimit = sched::ilpMemoryLimitBytes(ilpMemory);
 

@@ -128,7 +128,7 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
     and under any load; `ilp-memory` bounds the memory CBC may use: a program
     estimated larger is refused before it is built, naming its size.
 
-    `offload=auto` (strategy `optimal`, `fit=simulation`) plans offloading
+    `offload=auto` (strategy `optimal` or `ilp`, `fit=simulation`) plans offloading
     beside recomputation (docs/PLANNING.md section 7): a value may be copied
     to host memory after an op and back before a later reader, over the
     link of `device` (h100: PCIe 5, a100: PCIe 4, v100: PCIe 3, gh200:
@@ -144,7 +144,11 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
     stalls of late reloads, and `host_peak` the host bytes.
     `ckpt-rematerialize` places them as `ckpt.offload`, `ckpt.wait` and
     `ckpt.reload`. Off by default: the NVPTX lowering runs the copies on
-    the host, after the kernels, not overlapped with them yet.
+    the host, after the kernels, not overlapped with them yet. With
+    `strategy=ilp` the joint plan is the faster of the joint planner's and
+    that of Checkmate's MILP extended with POET's paging variables (CBC,
+    warm-started from strategy `ilp`'s recompute-only plan, with a time
+    limit of its own); a plan that copies carries no `lower_bound`.
 
     `repeated-blocks` (on by default; strategy `optimal`): the step's runs
     of identical blocks (a transformer's layers, a ResNet stage's blocks:
@@ -181,7 +185,8 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
     Option<"offload", "offload", "::ckpt::OffloadMode",
            /*default=*/"::ckpt::OffloadMode::Off",
            "'auto': recompute or move values to host memory over the "
-           "device's link, whichever is faster (strategy optimal); 'off': "
+           "device's link, whichever is faster (strategy optimal or ilp); "
+           "'off': "
            "recomputation only",
            [{CKPT_OFFLOAD_VALUES}]>,
     Option<"timeLimit", "time-limit", "::ckpt::PositiveSeconds",

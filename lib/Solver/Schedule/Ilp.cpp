@@ -160,6 +160,22 @@ struct Model {
   std::vector<std::vector<int>> memCol;      // U[t][k], in budgets
   std::vector<std::pair<int, int>> edgeList; // eidx -> (i, k)
 
+  // Paging (IlpOptions::paging; POET's variables on Checkmate's stages).
+  bool paging = false;
+  /// Per op: the value a transfer moves (its one result, a whole buffer of
+  /// its own that no view or in-place result shares), or -1: not paged.
+  std::vector<int> pageValue;
+  /// Per op: seconds of its copy to the host and back, / costScale.
+  std::vector<double> outTime, inTime;
+  /// OUT[t][i]: op i's results go to the host during stage t (issued when
+  /// stage t-1 ends, waited for when stage t ends); HOST[t][i]: a host copy
+  /// exists in stage t; IN[t][i]: it comes back during stage t (issued when
+  /// stage t-1 ends), read from stage t+1 on; LATE[t][i]: the same, read in
+  /// stage t already (its readers wait for it). -1: none.
+  std::vector<std::vector<int>> outCol, hostCol, inCol, lateCol;
+  /// E[t]: the time stage t's copies take beyond its executions.
+  std::vector<int> stallCol;
+
   /// R[t][i] as a term: 1 for the stage's own op, 0 when fixed.
   Term runTerm(int t, int i) const {
     if (i == t)
@@ -173,6 +189,12 @@ struct Model {
     if (t >= n || i >= t || keepCol[t][i] < 0)
       return {-1, 0};
     return {keepCol[t][i], 0};
+  }
+  /// OUT, HOST and IN columns (-1 when none or without paging).
+  int pagingCol(const std::vector<std::vector<int>> &cols, int t, int i) const {
+    if (!paging || t < 0 || t >= n || i >= t)
+      return -1;
+    return cols[t][i];
   }
 };
 
@@ -236,6 +258,31 @@ Model buildModel(const Problem &problem, int64_t budget) {
   return m;
 }
 
+/// Adds paging over `link` to `m`: which op's results may move, and how
+/// long their copies take.
+void addPagingModel(Model &m, const Problem &problem, const LinkSpec &link) {
+  m.paging = true;
+  m.pageValue.assign(m.n, -1);
+  m.outTime.assign(m.n, 0);
+  m.inTime.assign(m.n, 0);
+  std::vector<char> shared(problem.values.size(), 0);
+  for (const Value &value : problem.values)
+    if (value.rule != BufferRule::Fresh && value.source >= 0)
+      shared[value.source] = 1;
+  for (int i = 0; i < m.n; ++i) {
+    const Op &op = problem.ops[i];
+    if (op.results.size() != 1)
+      continue;
+    int v = op.results[0];
+    const Value &value = problem.values[v];
+    if (value.rule != BufferRule::Fresh || value.bytes <= 0 || shared[v])
+      continue;
+    m.pageValue[i] = v;
+    m.outTime[i] = link.seconds(value.bytes, true) / m.costScale;
+    m.inTime[i] = link.seconds(value.bytes, false) / m.costScale;
+  }
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -277,7 +324,8 @@ void addRunKeepCols(Model &m, Program &p) {
 /// Adds the rows that tie S to the previous stage and keep returned results.
 void addKeepRows(Model &m, Program &p) {
   const int n = m.n;
-  // Keeping needs a copy in the previous stage: S[t+1][i] <= S[t][i] + R[t][i].
+  // Keeping needs a copy in the previous stage:
+  // S[t+1][i] <= S[t][i] + R[t][i] (+ IN[t][i]).
   for (int t = 0; t + 1 < n; ++t) {
     for (int i = 0; i < t; ++i) {
       Term next = m.keepTerm(t + 1, i);
@@ -290,6 +338,10 @@ void addKeepRows(Model &m, Program &p) {
         p.add(row, keep.col, -1);
       if (run.col >= 0)
         p.add(row, run.col, -1);
+      // ... or a copy brought back from the host in stage t.
+      for (int in : {m.pagingCol(m.inCol, t, i), m.pagingCol(m.lateCol, t, i)})
+        if (in >= 0)
+          p.add(row, in, -1);
     }
   }
   // A returned result is in memory in the last stage (kept or recomputed
@@ -310,7 +362,7 @@ void addKeepRows(Model &m, Program &p) {
 void addOperandRows(Model &m, Program &p) {
   const int n = m.n;
   // An op runs only when what it reads is in memory:
-  // R[t][k] <= R[t][i] + S[t][i].
+  // R[t][k] <= R[t][i] + S[t][i] (+ LATE[t][i]).
   for (int t = 0; t < n; ++t) {
     for (int k = 0; k <= t; ++k) {
       Term run = m.runTerm(t, k);
@@ -327,6 +379,9 @@ void addOperandRows(Model &m, Program &p) {
           p.add(row, ri.col, -1);
         if (si.col >= 0)
           p.add(row, si.col, -1);
+        int late = m.pagingCol(m.lateCol, t, i); // brought back in stage t
+        if (late >= 0)
+          p.add(row, late, -1);
       }
     }
   }
@@ -403,7 +458,7 @@ void addFreeCols(Model &m, Program &p) {
 /// Adds the U columns (the memory in use) and the rows that define them.
 void addMemoryCols(Model &m, Program &p) {
   const int n = m.n;
-  // Memory: U[t][0] = R[t][0] m0 + sum S[t][i] mi;
+  // Memory: U[t][0] = R[t][0] m0 + sum (S[t][i] + IN + LATE[t][i]) mi;
   // U[t][k+1] = U[t][k] + R[t][k+1] m(k+1) - sum of what is freed after k.
   m.memCol.assign(n, {});
   for (int t = 0; t < n; ++t) {
@@ -421,6 +476,12 @@ void addMemoryCols(Model &m, Program &p) {
         Term si = m.keepTerm(t, i);
         if (si.col >= 0 && m.mem[i] != 0)
           p.add(row, si.col, -m.mem[i]);
+        // A reload's buffer is allocated when it is issued, as stage t
+        // starts.
+        for (int in :
+             {m.pagingCol(m.inCol, t, i), m.pagingCol(m.lateCol, t, i)})
+          if (in >= 0 && m.mem[i] != 0)
+            p.add(row, in, -m.mem[i]);
       }
     }
     for (int k = 0; k < t; ++k) {
@@ -440,15 +501,161 @@ void addMemoryCols(Model &m, Program &p) {
   }
 }
 
-/// Adds the columns of `m` (runCol, keepCol, freeCol, memCol) and
-/// Checkmate's constraints to `p`: stage t runs op t, after the ops it
-/// recomputes; the memory in use never exceeds the budget (1).
+/// Adds the OUT, HOST, IN, LATE and E columns of paging. Op i may go to
+/// the host in stage t when its results are kept into stage t, op t does
+/// not read them, and they are worth keeping into stage t+2 (the earliest a
+/// reload serves); a host copy lives from the stage after its offload while
+/// a reload can serve, which one in stage t does when its next stage keeps
+/// the results (IN) or a reader may run in stage t (LATE).
+void addPagingCols(Model &m, Program &p) {
+  const int n = m.n;
+  for (auto *cols : {&m.outCol, &m.hostCol, &m.inCol, &m.lateCol})
+    cols->assign(n, {});
+  m.stallCol.assign(n, -1);
+  std::vector<char> anyOut(n, 0);
+  for (int t = 0; t < n; ++t) {
+    for (auto *cols : {&m.outCol, &m.hostCol, &m.inCol, &m.lateCol})
+      (*cols)[t].assign(t, -1);
+    bool copies = false;
+    for (int i = 0; i < t; ++i) {
+      if (m.pageValue[i] < 0)
+        continue;
+      bool readByT =
+          std::binary_search(m.preds[t].begin(), m.preds[t].end(), i);
+      bool readable = readByT;
+      for (int k : m.succs[i])
+        readable = readable || (k < t && m.runCol[t][k] >= 0);
+      bool keptOn = m.keepTerm(t + 1, i).col >= 0;
+      if (anyOut[i] && (keptOn || readable)) {
+        m.hostCol[t][i] = p.addCol(0, 1, 0, true);
+        if (keptOn)
+          m.inCol[t][i] = p.addCol(0, 1, 0, true);
+        if (readable)
+          m.lateCol[t][i] = p.addCol(0, 1, 0, true);
+        copies = true;
+      }
+      if (t >= 1 && !readByT && m.keepTerm(t, i).col >= 0 &&
+          m.keepTerm(t + 2, i).col >= 0) {
+        m.outCol[t][i] = p.addCol(0, 1, 0, true);
+        anyOut[i] = 1;
+        copies = true;
+      }
+    }
+    if (copies)
+      m.stallCol[t] = p.addCol(0, 1e30, 1, false);
+  }
+}
+
+/// Adds `a + b <= 1`-style rows: sum of `cols` (with coefficients) <= rhs.
+void addAtMost(Program &p, std::initializer_list<std::pair<int, double>> terms,
+               double rhs) {
+  int row = p.addRow(-1e30, rhs);
+  for (auto [col, coef] : terms)
+    if (col >= 0)
+      p.add(row, col, coef);
+}
+
+/// Adds the rows of one op's copies in stage t.
+void addPagingRowsAt(Model &m, Program &p, int t, int i) {
+  int out = m.outCol[t][i], host = m.hostCol[t][i], in = m.inCol[t][i];
+  if (out >= 0) {
+    // Offloaded from device memory, which it then leaves; nothing reads it
+    // in that stage (the offload is issued as the stage starts).
+    addAtMost(p, {{out, 1}, {m.keepTerm(t, i).col, -1}}, 0);
+    addAtMost(p, {{out, 1}, {m.keepTerm(t + 1, i).col, 1}}, 1);
+    addAtMost(p, {{out, 1}, {m.runTerm(t, i).col, 1}}, 1);
+    for (int k : m.succs[i])
+      if (k < t && m.runTerm(t, k).col >= 0)
+        addAtMost(p, {{out, 1}, {m.runTerm(t, k).col, 1}}, 1);
+  }
+  if (host >= 0) {
+    // A host copy comes from an offload, and its op is not recomputed while
+    // it exists (a recomputation is a new version).
+    addAtMost(p,
+              {{host, 1},
+               {m.pagingCol(m.hostCol, t - 1, i), -1},
+               {m.pagingCol(m.outCol, t - 1, i), -1}},
+              0);
+    addAtMost(p, {{host, 1}, {m.runTerm(t, i).col, 1}}, 1);
+    // A reload needs the host copy; IN's is kept into the next stage.
+    int late = m.lateCol[t][i];
+    addAtMost(p, {{in, 1}, {late, 1}, {host, -1}}, 0);
+    if (in >= 0)
+      addAtMost(p, {{in, 1}, {m.keepTerm(t + 1, i).col, -1}}, 0);
+  }
+}
+
+/// Adds a row: at most one of the columns `cols` of op i, over the stages.
+void addOncePerOp(
+    Program &p, int n, int i,
+    std::initializer_list<const std::vector<std::vector<int>> *> cols) {
+  int row = -1;
+  for (int t = i + 1; t < n; ++t)
+    for (const auto *c : cols)
+      if ((*c)[t][i] >= 0) {
+        if (row < 0)
+          row = p.addRow(-1e30, 1);
+        p.add(row, (*c)[t][i], 1);
+      }
+}
+
+/// Adds the stall rows of stage t. LATE reloads are issued first, so the
+/// stage's executions end by its start plus their copies plus the
+/// executions; its other copies end by its start plus their own times:
+/// E[t] >= sum LATE d, E[t] >= sum (IN + LATE) d - executions,
+/// E[t] >= sum OUT d - executions.
+void addStallRows(Model &m, Program &p, int t) {
+  int row = p.addRow(0, 1e30); // E - sum LATE d >= 0
+  p.add(row, m.stallCol[t], 1);
+  for (int i = 0; i < t; ++i)
+    if (m.lateCol[t][i] >= 0)
+      p.add(row, m.lateCol[t][i], -m.inTime[i]);
+  for (bool out : {true, false}) {
+    // E[t] + sum R[t][i] c_i - sum COPY[t][i] d_i >= -c_t
+    row = p.addRow(-m.cost[t], 1e30);
+    p.add(row, m.stallCol[t], 1);
+    for (int i = 0; i < t; ++i) {
+      if (m.runCol[t][i] >= 0 && m.cost[i] != 0)
+        p.add(row, m.runCol[t][i], m.cost[i]);
+      int copies[2] = {out ? m.outCol[t][i] : m.inCol[t][i],
+                       out ? -1 : m.lateCol[t][i]};
+      for (int copy : copies)
+        if (copy >= 0)
+          p.add(row, copy, -(out ? m.outTime[i] : m.inTime[i]));
+    }
+  }
+}
+
+/// Adds paging's rows: how OUT, HOST, IN and LATE follow each other, one
+/// offload and one reload per op, and the stall of each stage.
+void addPagingRows(Model &m, Program &p) {
+  const int n = m.n;
+  for (int t = 0; t < n; ++t)
+    for (int i = 0; i < t; ++i)
+      addPagingRowsAt(m, p, t, i);
+  for (int i = 0; i < n; ++i) {
+    addOncePerOp(p, n, i, {&m.outCol});
+    addOncePerOp(p, n, i, {&m.inCol, &m.lateCol});
+  }
+  for (int t = 0; t < n; ++t)
+    if (m.stallCol[t] >= 0)
+      addStallRows(m, p, t);
+}
+
+/// Adds the columns of `m` (runCol, keepCol, freeCol, memCol; with paging
+/// outCol, hostCol, inCol, stallCol) and Checkmate's constraints to `p`:
+/// stage t runs op t, after the ops it recomputes; the memory in use never
+/// exceeds the budget (1).
 void buildProgram(Model &m, Program &p) {
   addRunKeepCols(m, p);
+  if (m.paging)
+    addPagingCols(m, p);
   addKeepRows(m, p);
   addOperandRows(m, p);
   addFreeCols(m, p);
   addMemoryCols(m, p);
+  if (m.paging)
+    addPagingRows(m, p);
 }
 
 } // namespace
@@ -472,6 +679,73 @@ Schedule scheduleOf(const Model &m, const double *solution) {
     schedule.push_back(t);
   }
   return schedule;
+}
+
+/// Whether an execution after `x` reads value `v` of op `i` before `i`
+/// runs again (or `v` is returned).
+bool readAfter(const Problem &problem, const Schedule &schedule, int i, int v,
+               size_t x) {
+  for (size_t y = x + 1; y < schedule.size(); ++y) {
+    if (schedule[y] == i)
+      return false;
+    const std::vector<int> &reads = problem.ops[schedule[y]].reads;
+    if (std::find(reads.begin(), reads.end(), v) != reads.end())
+      return true;
+  }
+  return problem.values[v].returned;
+}
+
+/// A solution's copies as transfers on scheduleOf's schedule, and the
+/// program's time of the stages (the executions' costs, or a stage's
+/// copies one way when they take longer). An offload in stage t is issued
+/// when stage t-1's last execution (its op) ends and waited for when stage
+/// t's does; a reload in stage t is issued when stage t-1's ends. An
+/// offload never brought back, or brought back for no reader (kept in case
+/// a recomputation needs it), is dropped: the device buffer then goes at its
+/// last read, no later, and the reload's is never allocated.
+std::vector<Transfer> transfersOf(const Problem &problem, const Model &m,
+                                  const Schedule &schedule,
+                                  const double *solution, double &programTime) {
+  const int n = m.n;
+  std::vector<size_t> stageEnd(n, 0);
+  for (size_t x = 0, t = 0; x < schedule.size(); ++x)
+    if (schedule[x] == static_cast<int>(t))
+      stageEnd[t++] = x;
+  auto on = [&](int col) { return col >= 0 && solution[col] > 0.5; };
+  std::vector<Transfer> transfers, lateOnes;
+  programTime = 0;
+  for (int t = 0; t < n; ++t) {
+    double compute = m.cost[t], out = 0, in = 0;
+    for (int i = 0; i < t; ++i) {
+      if (on(m.runCol[t][i]))
+        compute += m.cost[i];
+      if (on(m.pagingCol(m.inCol, t, i)) || on(m.pagingCol(m.lateCol, t, i)))
+        in += m.inTime[i];
+      if (!on(m.pagingCol(m.outCol, t, i)))
+        continue;
+      out += m.outTime[i];
+      for (int b = t + 1; b < n; ++b) {
+        bool late = on(m.pagingCol(m.lateCol, b, i));
+        if ((late || on(m.pagingCol(m.inCol, b, i))) &&
+            readAfter(problem, schedule, i, m.pageValue[i], stageEnd[b - 1])) {
+          Transfer transfer;
+          transfer.value = m.pageValue[i];
+          transfer.after = stageEnd[t - 1];
+          transfer.waitAfter = stageEnd[t];
+          transfer.reloadAfter = stageEnd[b - 1];
+          (late ? lateOnes : transfers).push_back(transfer);
+        }
+      }
+    }
+    double lateIn = 0;
+    for (int i = 0; i < t; ++i)
+      if (on(m.pagingCol(m.lateCol, t, i)))
+        lateIn += m.inTime[i];
+    programTime += std::max({compute + lateIn, out, in}) * m.costScale;
+  }
+  // Reloads read in their own stage are issued before the others.
+  lateOnes.insert(lateOnes.end(), transfers.begin(), transfers.end());
+  return lateOnes;
 }
 
 /// The values of the integer columns for `schedule`, or false when it is
@@ -550,6 +824,11 @@ bool startOf(const Problem &problem, const Model &m, const Program &p,
       put(m.runCol[t][i], runs[t][i]);
       put(m.keepCol[t][i], kept[t][i]);
     }
+  if (m.paging) // no copies
+    for (const auto *cols : {&m.outCol, &m.hostCol, &m.inCol, &m.lateCol})
+      for (const std::vector<int> &stage : *cols)
+        for (int col : stage)
+          put(col, 0);
   for (int t = 0; t < n; ++t)
     for (int e = 0; e < m.numEdges; ++e) {
       int f = m.freeCol[t][e];
@@ -607,15 +886,20 @@ bool programStart(const Problem &problem, int64_t budget, const Model &m,
 namespace {
 
 /// Keeps what the worker reported: its incumbents as schedules, checked in
-/// the exact simulation.
+/// the exact simulation (with paging: as schedules and transfers, in
+/// evaluateTransfers, ranked by the program's time).
 struct Collect : ilp::ReportHandler {
   std::optional<Schedule> best;
   double bestCost = 0;
+  std::vector<Transfer> bestTransfers;
+  TransferEvaluation bestEvaluation;
+  double bestProgramTime = 0;
   double lowerBound = -1e300;
   std::optional<IlpResult::Status> status;
   bool nodes = false;
   /// The last incumbent reported (CBC's own best when it finishes): whether
-  /// it fits the budget in the exact simulation, and its cost.
+  /// it fits the budget in the exact simulation, and its cost (with
+  /// paging, its program time).
   bool lastFits = false;
   double lastCost = 0;
   bool finalFits = false;
@@ -625,21 +909,32 @@ struct Collect : ilp::ReportHandler {
   /// The model and its program's width: turn columns into schedules.
   const Model &m;
   size_t numCols;
+  const std::optional<LinkSpec> &link;
   bool ranOutOfMemory = false;
   Collect(const Problem &problem, int64_t budget, const Model &m,
-          size_t numCols)
-      : problem(problem), budget(budget), m(m), numCols(numCols) {}
+          size_t numCols, const std::optional<LinkSpec> &link)
+      : problem(problem), budget(budget), m(m), numCols(numCols), link(link) {}
 
   void incumbent(const std::vector<int> &ones) override {
     std::vector<double> solution(numCols, 0.0);
     for (int c : ones)
       if (c >= 0 && static_cast<size_t>(c) < numCols)
         solution[c] = 1;
-    found(scheduleOf(m, solution.data()));
+    Schedule schedule = scheduleOf(m, solution.data());
+    if (!m.paging)
+      return found(schedule);
+    double programTime = 0;
+    std::vector<Transfer> transfers =
+        transfersOf(problem, m, schedule, solution.data(), programTime);
+    if (transfers.empty())
+      return found(schedule);
+    foundPaged(std::move(schedule), std::move(transfers), programTime);
   }
   /// A schedule found (the worker's, or the warm start).
   void found(const Schedule &schedule) {
     Schedule pruned = prune(problem, schedule);
+    if (m.paging)
+      return foundPaged(pruned, {}, -1);
     Evaluation e = evaluate(problem, pruned);
     lastFits = e.valid && e.peak <= budget;
     lastCost = e.cost;
@@ -648,6 +943,25 @@ struct Collect : ilp::ReportHandler {
     if (!best || e.cost < bestCost) {
       best = std::move(pruned);
       bestCost = e.cost;
+    }
+  }
+  /// A schedule with transfers, and its time in the program (< 0: the
+  /// evaluated time, for a schedule without copies).
+  void foundPaged(Schedule schedule, std::vector<Transfer> transfers,
+                  double programTime) {
+    TransferEvaluation e =
+        evaluateTransfers(problem, schedule, transfers, *link);
+    lastFits = e.valid && e.devicePeak <= budget;
+    lastCost = programTime < 0 ? e.time : programTime;
+    if (!lastFits)
+      return;
+    if (!best || lastCost < bestProgramTime ||
+        (lastCost == bestProgramTime && e.time < bestCost)) {
+      best = std::move(schedule);
+      bestTransfers = std::move(transfers);
+      bestCost = e.time;
+      bestProgramTime = lastCost;
+      bestEvaluation = std::move(e);
     }
   }
   void bound(double value) override {
@@ -825,13 +1139,16 @@ void reportResult(const Problem &problem, const Model &m,
   if (collect.best) {
     result.schedule = *collect.best;
     result.cost = collect.bestCost;
+    result.transfers = collect.bestTransfers;
+    result.evaluation = collect.bestEvaluation;
+    result.programTime = m.paging ? collect.bestProgramTime : collect.bestCost;
     // CBC's proof is about its own schedule: optimal only when that one
     // fits in the exact simulation and is the best schedule kept (a cheaper
     // warm start lies outside the program's form, where the proof says
     // nothing).
     bool ownOptimum = status == IlpResult::Status::Optimal &&
                       collect.finalFits &&
-                      collect.finalCost <= collect.bestCost * (1 + 1e-9);
+                      collect.finalCost <= result.programTime * (1 + 1e-9);
     status =
         ownOptimum ? IlpResult::Status::Optimal : IlpResult::Status::Feasible;
   } else if (status == IlpResult::Status::Optimal ||
@@ -840,9 +1157,9 @@ void reportResult(const Problem &problem, const Model &m,
   }
   result.status = status;
   if (status == IlpResult::Status::Optimal)
-    result.lowerBound = result.cost;
-  if (!result.schedule.empty() && result.lowerBound > result.cost)
-    result.lowerBound = result.cost;
+    result.lowerBound = result.programTime;
+  if (!result.schedule.empty() && result.lowerBound > result.programTime)
+    result.lowerBound = result.programTime;
   if (!failure.empty() && result.schedule.empty())
     result.error = failure;
   else if (!failure.empty())
@@ -869,17 +1186,25 @@ IlpResult ckpt::sched::solveIlp(const Problem &problem, int64_t budget,
     result.error = "the budget must be positive";
     return finish();
   }
+  if (options.paging &&
+      !(options.paging->toHost > 0 && options.paging->toDevice > 0 &&
+        options.paging->latency >= 0)) {
+    result.error = "paging needs a link with positive bandwidths";
+    return finish();
+  }
   if (problem.numOps() == 0) {
     result.status = IlpResult::Status::Optimal;
     return finish();
   }
   Model m = buildModel(problem, budget);
+  if (options.paging)
+    addPagingModel(m, problem, *options.paging);
   if (!fitsMemoryLimit(problem, m, options, result))
     return finish();
   Program p;
   buildProgram(m, p);
 
-  Collect collect(problem, budget, m, p.colLo.size());
+  Collect collect(problem, budget, m, p.colLo.size(), options.paging);
   Schedule startSchedule;
   std::vector<std::pair<int, double>> start;
   bool warmStarted = options.warmStart &&

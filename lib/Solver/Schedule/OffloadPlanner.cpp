@@ -294,6 +294,35 @@ ckpt::sched::leastBudgetWithOffload(const Problem &problem,
   return least;
 }
 
+namespace {
+/// strategy=ilp over a link: the ILP with paging (Ilp.h), warm-started from
+/// the recompute-only plan `recompute` (strategy=ilp's), or `joint` (the
+/// joint planner's) where that is faster; the ILP's outcome in `ilp`.
+void planPagingIlp(const Problem &problem, const PlanOptions &options,
+                   const PlanResult &recompute, OffloadPlanResult &joint) {
+  IlpOptions ilpOptions = ilpOptionsOf(options);
+  ilpOptions.paging = options.offload;
+  if (recompute.feasible)
+    ilpOptions.warmStart = &recompute.schedule;
+  if (options.progress)
+    options.progress("CBC solving the ILP with paging", options.ilpTimeLimit);
+  IlpResult ilp = solveIlp(problem, options.budget, ilpOptions);
+  bool faster = !ilp.schedule.empty() && ilp.evaluation.valid &&
+                (!joint.feasible || ilp.cost < joint.evaluation.time);
+  if (!ilp.error.empty() && ilp.schedule.empty() && !joint.feasible) {
+    joint.error = ilp.error;
+  } else if (faster) {
+    joint.leastBudget.reset(); // it plans
+    joint.feasible = true;
+    joint.schedule = ilp.schedule;
+    joint.transfers = ilp.transfers;
+    joint.evaluation = ilp.evaluation;
+    joint.producer = "ilp";
+  }
+  joint.ilp = std::move(ilp);
+}
+} // namespace
+
 PlanThenOffload ckpt::sched::planThenOffload(const Problem &problem,
                                              const PlanOptions &options) {
   PlanThenOffload out;
@@ -307,7 +336,18 @@ PlanThenOffload ckpt::sched::planThenOffload(const Problem &problem,
   offload.budget = options.budget;
   offload.link = *link;
   offload.slots = options.slots;
-  offload.recomputeOnly = &out.recompute; // optimal at this budget
+  // The joint planner starts from strategy optimal's plan at this budget.
+  const bool ilp = options.strategy.kind == StrategyKind::Ilp;
+  PlanResult optimal;
+  if (ilp) {
+    PlanOptions optimalOptions = options;
+    optimalOptions.strategy = PlanStrategy();
+    optimalOptions.progress = nullptr;
+    optimal = planSchedule(problem, optimalOptions);
+  }
+  offload.recomputeOnly = ilp ? &optimal : &out.recompute;
   out.joint = planWithOffload(problem, offload);
+  if (ilp && out.joint->error.empty())
+    planPagingIlp(problem, options, out.recompute, *out.joint);
   return out;
 }

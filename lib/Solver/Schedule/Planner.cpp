@@ -943,6 +943,20 @@ PlanResult planKeep(const Problem &problem, const PlanOptions &options) {
   return finish(best);
 }
 
+} // namespace
+
+IlpOptions ckpt::sched::ilpOptionsOf(const PlanOptions &options) {
+  IlpOptions ilpOptions;
+  ilpOptions.timeLimit = options.ilpTimeLimit;
+  ilpOptions.nodeLimit = options.ilpNodeLimit;
+  ilpOptions.memoryLimit = options.ilpMemoryLimit;
+  ilpOptions.threads = options.ilpThreads;
+  ilpOptions.log = options.ilpLog;
+  return ilpOptions;
+}
+
+namespace {
+
 /// strategy=ilp: CBC's schedule, warm-started from `optimal`'s, or
 /// `optimal`'s own where that is cheaper.
 PlanResult planIlp(const Problem &problem, const PlanOptions &options) {
@@ -960,13 +974,8 @@ PlanResult planIlp(const Problem &problem, const PlanOptions &options) {
   PlanResult own = planOptimal(problem, options, /*forIlp=*/false);
   if (!own.error.empty())
     return own;
-  IlpOptions ilpOptions;
-  ilpOptions.timeLimit = options.ilpTimeLimit;
+  IlpOptions ilpOptions = ilpOptionsOf(options);
   ilpOptions.started = started;
-  ilpOptions.nodeLimit = options.ilpNodeLimit;
-  ilpOptions.memoryLimit = options.ilpMemoryLimit;
-  ilpOptions.threads = options.ilpThreads;
-  ilpOptions.log = options.ilpLog;
   if (start.feasible)
     ilpOptions.warmStart = &start.schedule;
   if (options.progress)

@@ -18,6 +18,18 @@
 // bound on what in-place writes need). Returned results stay until the end.
 // On problems with no View or InPlace results the program is exact.
 //
+// With paging (IlpOptions::paging: POET's variables, Patil et al. 2022,
+// on Checkmate's stages), the program may also move an op's results to
+// host memory and back over a link (Offload.h), at most once each: the
+// offload is issued as a stage starts (nothing in that stage reads them)
+// and waited for as it ends, leaving device memory; a reload is issued as
+// a stage starts, its buffer counted from there, and read from the next
+// stage on; no recomputation while the host copy exists. A stage takes the
+// longest of its executions' costs, its offloads' and its reloads' copy
+// times; the objective is the sum over stages (the program's time). The
+// plan's time in evaluateTransfers, where copies overlap across stages,
+// is at most it. Only ops with one result that owns its whole buffer move.
+//
 // The program's own claims: its optimum and lower bound hold for the
 // schedules it describes (each stage's recomputations in the problem's op
 // order, each op at most once per stage), not for every schedule: a schedule
@@ -28,6 +40,7 @@
 #ifndef CKPT_SOLVER_SCHEDULE_ILP_H
 #define CKPT_SOLVER_SCHEDULE_ILP_H
 
+#include "ckpt/Solver/Schedule/Offload.h"
 #include "ckpt/Solver/Schedule/Schedule.h"
 #include "ckpt/Solver/Support/Budget.h"
 
@@ -68,6 +81,8 @@ struct IlpOptions {
   /// A schedule to start from (used when it runs the problem's ops in its
   /// order, with recomputations in that order, and fits the budget).
   const Schedule *warmStart = nullptr;
+  /// Paging over this link (the header): the program may also offload.
+  std::optional<LinkSpec> paging;
 };
 
 struct IlpResult {
@@ -82,7 +97,15 @@ struct IlpResult {
     Unknown     ///< no schedule found, infeasibility not proven
   } status = Status::Unknown;
   Schedule schedule; ///< when Optimal or Feasible
-  double cost = 0;   ///< total cost of `schedule` (every execution)
+  /// Total cost of `schedule` (every execution); with paging, the time of
+  /// `schedule` with `transfers` (evaluateTransfers), at most `programTime`.
+  double cost = 0;
+  /// Paging: the plan's copies, its evaluation over the link, and its time
+  /// in the program (the stages' longest parts summed), which `lowerBound`
+  /// bounds and the status is about.
+  std::vector<Transfer> transfers;
+  TransferEvaluation evaluation;
+  double programTime = 0;
   /// CBC's proven lower bound on the total cost of the program's schedules
   /// (see the header: not of every schedule). It equals `cost` only when
   /// the status is Optimal, which needs CBC's own optimal schedule to fit

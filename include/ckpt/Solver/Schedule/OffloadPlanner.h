@@ -74,8 +74,11 @@ struct OffloadPlanResult {
   /// "recompute@<bytes>+offload" (the recompute-only plan at that budget
   /// with transfers added at the peak), "save_on_cpu" (the step as written
   /// with save_on_cpu's transfers, the unneeded ones dropped) or
-  /// "recompute@<bytes>+save_on_cpu".
+  /// "recompute@<bytes>+save_on_cpu", or "ilp" (strategy ilp: the ILP with
+  /// paging).
   std::string producer;
+  /// Strategy ilp: the outcome of the ILP with paging (Ilp.h).
+  std::optional<IlpResult> ilp;
 };
 
 /// Plans `problem` (validated) with recomputation and offloading.
@@ -115,8 +118,11 @@ struct PlanThenOffload {
 };
 
 /// Plans `problem` (validated) with `options`, then, with a link in
-/// `options.offload` (strategy optimal), with offloading too;
-/// `options.progress` hears the offload phase.
+/// `options.offload` (strategy optimal or ilp), with offloading too;
+/// `options.progress` hears the offload phase. With strategy ilp, the joint
+/// plan is the faster of the joint planner's (from strategy optimal's plan)
+/// and the ILP with paging's (warm-started from strategy ilp's plan, with
+/// a time limit of its own).
 PlanThenOffload planThenOffload(const Problem &problem,
                                 const PlanOptions &options);
 

@@ -103,6 +103,10 @@ struct PlanResult {
   int64_t repeatedMoves = 0;
 };
 
+/// The ILP's options of strategy=ilp (time, node and memory limits,
+/// threads, log) from `options`.
+IlpOptions ilpOptionsOf(const PlanOptions &options);
+
 /// Plans `problem` (validated by the caller) under options.budget.
 PlanResult planSchedule(const Problem &problem, const PlanOptions &options);
 
