@@ -31,6 +31,22 @@ if "--least" in sys.argv:
           f"OK least={least} {'below' if least < alone else 'same as'} recomputation's {alone}")
     sys.exit(0)
 
+if "--monotone" in sys.argv:
+    # --monotone CKPT-SCHED GRAPH BUDGET SLOW FAST: at the same budget the
+    # joint plan over the faster link is no slower than over the slower one
+    # (whose plan is valid, and no slower, on the faster link).
+    exe, graph, budget, slow, fast = sys.argv[sys.argv.index("--monotone") + 1:][:5]
+
+    def joint(link):
+        p = subprocess.run([exe, graph, f"--budget={budget}", f"--offload-link={link}",
+                            "--compact"], capture_output=True, text=True)
+        return json.loads(p.stdout)["offload"]
+
+    a, b = joint(slow), joint(fast)
+    ok = a["feasible"] and b["feasible"] and b["cost"] <= a["cost"] * (1 + 1e-12)
+    print(f"OK faster link no slower" if ok else f"FAIL: link {slow}: {a}; link {fast}: {b}")
+    sys.exit(0)
+
 d = json.load(sys.stdin)
 o = d["offload"]
 fail = []

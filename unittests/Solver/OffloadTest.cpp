@@ -401,6 +401,43 @@ TEST(OffloadPlanner, NeverSlowerThanRecomputationAlone) {
   EXPECT_GT(saved, 10);
 }
 
+TEST(OffloadPlanner, RefiningIsNeverSlowerAndOftenFaster) {
+  // OffloadPlanOptions::refine (transfers polished, starts between the
+  // best one and its neighbours) against the planner without it (as it
+  // was before): on random chains at budgets from 90% of the store-all
+  // peak down, over a link where copies cost about as much as ops, the
+  // refined plan fits wherever the other does, is never slower, and is
+  // faster on some (measured: 10 of the 72 budgets where both fit).
+  std::mt19937 rng(5);
+  int faster = 0, both = 0;
+  for (int round = 0; round < 40; ++round) {
+    Problem p =
+        randomChain(4 + static_cast<int>(rng() % 6), rng, round % 2 == 1);
+    int64_t peak = evaluate(p, identitySchedule(p)).peak;
+    for (int percent : {90, 70, 50, 35}) {
+      OffloadPlanOptions options;
+      options.budget = peak * percent / 100;
+      options.link = {16, 16, 0.25};
+      options.searchLeast = false;
+      OffloadPlanResult refined = planWithOffload(p, options);
+      options.refine = false;
+      OffloadPlanResult plain = planWithOffload(p, options);
+      ASSERT_EQ(refined.error, "");
+      std::string where =
+          std::to_string(round) + " at " + std::to_string(percent) + "%";
+      if (!plain.feasible)
+        continue;
+      ASSERT_TRUE(refined.feasible) << where;
+      EXPECT_LE(refined.evaluation.devicePeak, options.budget) << where;
+      EXPECT_LE(refined.evaluation.time, plain.evaluation.time) << where;
+      ++both;
+      faster += refined.evaluation.time < plain.evaluation.time;
+    }
+  }
+  EXPECT_GT(both, 60);
+  EXPECT_GT(faster, 5);
+}
+
 //===----------------------------------------------------------------------===//
 // The ILP with paging (Ilp.h)
 //===----------------------------------------------------------------------===//

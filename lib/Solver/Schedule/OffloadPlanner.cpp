@@ -4,6 +4,8 @@
 #include "ckpt/Solver/Schedule/MemorySimulator.h"
 
 #include <algorithm>
+#include <iterator>
+#include <set>
 
 using namespace ckpt::sched;
 
@@ -120,6 +122,68 @@ std::vector<Transfer> greedyTransfers(const TransferEvaluator &evaluator,
   }
   return transfers;
 }
+/// Improves `transfers` (evaluated as `current`, within `budget`) one
+/// transfer at a time: dropping it, issuing its reload 1, 2, 4, ...
+/// executions earlier (where a late reload stalls its reader), or its
+/// offload that many earlier or later, whichever is fastest and stays
+/// within the budget; a few passes, until nothing helps.
+void polishTransfers(const TransferEvaluator &evaluator, int64_t budget,
+                     const LinkSpec &link, std::vector<Transfer> &transfers,
+                     TransferEvaluation &current) {
+  if (!current.valid || current.devicePeak > budget)
+    return;
+  for (int pass = 0; pass < 3; ++pass) {
+    bool improved = false;
+    size_t t = 0;
+    while (t < transfers.size()) {
+      std::vector<Transfer> best;
+      TransferEvaluation bestEval = current;
+      auto offer = [&](std::vector<Transfer> trial) {
+        TransferEvaluation e = evaluator.evaluate(trial, link);
+        if (e.valid && e.devicePeak <= budget &&
+            e.time < bestEval.time * (1 - 1e-12)) {
+          best = std::move(trial);
+          bestEval = std::move(e);
+        }
+      };
+      std::vector<Transfer> fewer = transfers;
+      fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(t));
+      offer(std::move(fewer));
+      const Transfer move = transfers[t];
+      for (size_t back = 1; back <= move.after; back *= 2) {
+        std::vector<Transfer> trial = transfers;
+        trial[t].after = move.after - back;
+        offer(std::move(trial));
+      }
+      const size_t last = move.reloadAfter == kNoReload ? 0 : move.reloadAfter;
+      for (size_t ahead = 1; move.after + ahead < last; ahead *= 2) {
+        std::vector<Transfer> trial = transfers;
+        trial[t].after = move.after + ahead;
+        offer(std::move(trial));
+      }
+      for (size_t back = 1; move.reloadAfter != kNoReload &&
+                            move.reloadAfter >= move.after + back + 1;
+           back *= 2) {
+        std::vector<Transfer> trial = transfers;
+        trial[t].reloadAfter = move.reloadAfter - back;
+        offer(std::move(trial));
+      }
+      if (best.empty()) {
+        ++t;
+        continue;
+      }
+      bool dropped = best.size() < transfers.size();
+      transfers = std::move(best);
+      current = std::move(bestEval);
+      improved = true;
+      if (!dropped)
+        ++t;
+    }
+    if (!improved)
+      break;
+  }
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -219,25 +283,46 @@ ckpt::sched::planWithOffload(const Problem &problem,
   // this one by transfers (each plan simulated once for both kinds).
   int64_t storeAll = evaluate(problem, asWritten).peak;
   int64_t low = std::max(options.budget, atBudget.leastPeak.value_or(0));
-  std::vector<int64_t> budgets = {storeAll};
-  for (int k = 3; k >= 0; --k)
-    budgets.push_back(low + (storeAll - low) * k / 4);
-  std::sort(budgets.begin(), budgets.end());
-  budgets.erase(std::unique(budgets.begin(), budgets.end()), budgets.end());
-  for (int64_t budget : budgets) {
+  std::set<int64_t> tried;
+  int64_t bestStart = -1; // the larger budget of the fastest plan so far
+  auto tryStart = [&](int64_t budget) {
+    if (!tried.insert(budget).second)
+      return;
     if (budget <= options.budget && atBudget.feasible)
-      continue; // that plan is the one at the budget
+      return; // that plan is the one at the budget
     const PlanResult &larger = recomputeOnly(budget);
     if (!larger.feasible)
-      continue;
+      return;
+    double before = out.feasible ? out.evaluation.time : 0;
+    bool had = out.feasible;
     TransferEvaluator evaluator(problem, larger.schedule);
     TransferEvaluation added;
     std::vector<Transfer> transfers = greedyTransfers(
         evaluator, larger.schedule.size(), options.budget, options, added);
+    if (options.refine)
+      polishTransfers(evaluator, options.budget, options.link, transfers,
+                      added);
     consider(larger.schedule, std::move(transfers), std::move(added),
              "recompute@" + std::to_string(budget) + "+offload");
     saveOnCpu(evaluator, larger.schedule,
               "recompute@" + std::to_string(budget) + "+save_on_cpu");
+    if (out.feasible && (!had || out.evaluation.time < before))
+      bestStart = budget;
+  };
+  tryStart(storeAll);
+  for (int k = 3; k >= 0; --k)
+    tryStart(low + (storeAll - low) * k / 4);
+  // Then halve the gaps on either side of the best start, twice: the plans
+  // recomputation makes differ from one budget to the next, and so do the
+  // transfers that bring them under this one.
+  for (int round = 0; options.refine && round < 2 && bestStart >= 0; ++round) {
+    auto at = tried.find(bestStart);
+    int64_t center = bestStart;
+    if (at != tried.begin())
+      tryStart(*std::prev(at) + (center - *std::prev(at)) / 2);
+    at = tried.find(center);
+    if (std::next(at) != tried.end())
+      tryStart(center + (*std::next(at) - center) / 2);
   }
   if (!out.feasible && options.searchLeast && !atBudget.feasible) {
     OffloadPlanOptions search = options;
@@ -256,6 +341,7 @@ ckpt::sched::leastBudgetWithOffload(const Problem &problem,
   std::map<int64_t, PlanResult> plans;
   OffloadPlanOptions at = options;
   at.searchLeast = false;
+  at.refine = false; // whether a plan fits, not how fast
   if (!at.plans)
     at.plans = &plans;
   // Recomputation alone fits no budget under its least peak: the refused

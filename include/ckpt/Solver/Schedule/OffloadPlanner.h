@@ -9,7 +9,10 @@
 //    instant, the moves of a version idle there (offloaded after its reader
 //    before the peak, reloaded either as late as the link allows without a
 //    stall or just before its next reader) are evaluated exactly, and the
-//    one that lowers the peak most (then the fastest) is kept;
+//    one that lowers the peak most (then the fastest) is kept; then each
+//    transfer is dropped or its offload or reload moved 1, 2, 4, ...
+//    executions where that is faster within the budget; and the starts
+//    halve the gaps beside the best one, twice;
 //  - save_on_cpu's transfers (Offload.h) on the store-all schedule and on
 //    those recompute-only plans, less the transfers the budget does not
 //    need, so the joint plan is never slower than save_on_cpu where that
@@ -51,6 +54,11 @@ struct OffloadPlanOptions {
   /// When nothing fits, search the least budget with offloading
   /// (OffloadPlanResult::leastBudget).
   bool searchLeast = true;
+  /// Make the plan faster once it fits: each start's transfers polished
+  /// (dropped, offloads and reloads moved), and starts tried between the
+  /// best one and its neighbours. Off in leastBudgetWithOffload's descent,
+  /// which asks only whether a plan fits.
+  bool refine = true;
 };
 
 struct OffloadPlanResult {
