@@ -23,7 +23,8 @@ namespace {
 std::vector<Transfer> greedyTransfers(const TransferEvaluator &evaluator,
                                       size_t end, int64_t budget,
                                       const OffloadPlanOptions &options,
-                                      TransferEvaluation &current) {
+                                      TransferEvaluation &current,
+                                      bool cheapest = false) {
   std::vector<Transfer> transfers;
   current = evaluator.evaluate(transfers, options.link);
   if (!current.valid)
@@ -93,8 +94,10 @@ std::vector<Transfer> greedyTransfers(const TransferEvaluator &evaluator,
                      });
     if (candidates.size() > static_cast<size_t>(2 * options.candidates))
       candidates.resize(2 * options.candidates);
-    // The move that lowers the peak most, then the fastest; a move that
-    // moves the peak to a later instant without raising it also counts.
+    // The move that lowers the peak most, then the fastest (with
+    // `cheapest`: the fastest, then the one that lowers the peak most); a
+    // move that moves the peak to a later instant without raising it also
+    // counts.
     int best = -1;
     TransferEvaluation bestEval;
     for (size_t c = 0; c < candidates.size(); ++c) {
@@ -108,8 +111,13 @@ std::vector<Transfer> greedyTransfers(const TransferEvaluator &evaluator,
                        e.devicePeakTime > current.devicePeakTime);
       if (!progress)
         continue;
-      if (best < 0 || e.devicePeak < bestEval.devicePeak ||
-          (e.devicePeak == bestEval.devicePeak && e.time < bestEval.time)) {
+      bool better = cheapest ? e.time < bestEval.time ||
+                                   (e.time == bestEval.time &&
+                                    e.devicePeak < bestEval.devicePeak)
+                             : e.devicePeak < bestEval.devicePeak ||
+                                   (e.devicePeak == bestEval.devicePeak &&
+                                    e.time < bestEval.time);
+      if (best < 0 || better) {
         best = static_cast<int>(c);
         bestEval = std::move(e);
       }
@@ -296,14 +304,21 @@ ckpt::sched::planWithOffload(const Problem &problem,
     double before = out.feasible ? out.evaluation.time : 0;
     bool had = out.feasible;
     TransferEvaluator evaluator(problem, larger.schedule);
-    TransferEvaluation added;
-    std::vector<Transfer> transfers = greedyTransfers(
-        evaluator, larger.schedule.size(), options.budget, options, added);
-    if (options.refine)
-      polishTransfers(evaluator, options.budget, options.link, transfers,
-                      added);
-    consider(larger.schedule, std::move(transfers), std::move(added),
-             "recompute@" + std::to_string(budget) + "+offload");
+    // With refine, also the greedy that takes the fastest move each step.
+    for (bool cheapest : {false, true}) {
+      if (cheapest && !options.refine)
+        break;
+      TransferEvaluation added;
+      std::vector<Transfer> transfers =
+          greedyTransfers(evaluator, larger.schedule.size(), options.budget,
+                          options, added, cheapest);
+      if (options.refine)
+        polishTransfers(evaluator, options.budget, options.link, transfers,
+                        added);
+      consider(larger.schedule, std::move(transfers), std::move(added),
+               "recompute@" + std::to_string(budget) +
+                   (cheapest ? "+offload(fastest)" : "+offload"));
+    }
     saveOnCpu(evaluator, larger.schedule,
               "recompute@" + std::to_string(budget) + "+save_on_cpu");
     if (out.feasible && (!had || out.evaluation.time < before))
