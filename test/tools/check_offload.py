@@ -31,6 +31,32 @@ if "--least" in sys.argv:
           f"OK least={least} {'below' if least < alone else 'same as'} recomputation's {alone}")
     sys.exit(0)
 
+if "--sweep" in sys.argv:
+    # --sweep CKPT-SCHED GRAPH: at 50 and 70% of the store-all peak, links
+    # 1, 2, 4, 8 x 10^5 give no slower plan one after the other; over 10^6,
+    # budgets 40, 50, ..., 90% give no slower plan one after the other.
+    exe, graph = sys.argv[sys.argv.index("--sweep") + 1:][:2]
+
+    def joint(budget, link):
+        p = subprocess.run([exe, graph, f"--budget={budget}%", f"--offload-link={link:g}",
+                            "--compact"], capture_output=True, text=True)
+        o = json.loads(p.stdout)["offload"]
+        return o["cost"] if o["feasible"] else None
+
+    bad, pairs = [], 0
+    ladders = [[(b, 1e5 * 2 ** k) for k in range(4)] for b in (50, 70)]
+    ladders.append([(b, 1e6) for b in range(40, 100, 10)])
+    for ladder in ladders:
+        times = [joint(b, link) for b, link in ladder]
+        for i in range(1, len(times)):
+            if times[i - 1] is None:
+                continue
+            pairs += 1
+            if times[i] is None or times[i] > times[i - 1] * (1 + 1e-12):
+                bad.append(f"{ladder[i]}: {times[i]} after {ladder[i - 1]}: {times[i - 1]}")
+    print(f"FAIL: {bad}" if bad else f"OK monotone on {pairs} pairs" if pairs else "FAIL: no pair")
+    sys.exit(0)
+
 if "--monotone" in sys.argv:
     # --monotone CKPT-SCHED GRAPH BUDGET SLOW FAST: at the same budget the
     # joint plan over the faster link is no slower than over the slower one
