@@ -10,7 +10,8 @@
 //    before the peak, reloaded either as late as the link allows without a
 //    stall or just before its next reader) are evaluated exactly, and the
 //    one that lowers the peak most (then the fastest) is kept (with refine,
-//    also a second greedy that keeps the fastest move); then each
+//    on up to 500 ops, also a second greedy that keeps the fastest move);
+//    then each
 //    transfer is dropped or its offload or reload moved 1, 2, 4, ...
 //    executions where that is faster within the budget; and the starts
 //    halve the gaps beside the best one, twice;
@@ -55,9 +56,10 @@ struct OffloadPlanOptions {
   /// When nothing fits, search the least budget with offloading
   /// (OffloadPlanResult::leastBudget).
   bool searchLeast = true;
-  /// Make the plan faster once it fits: a second greedy per start (the
-  /// fastest move first), each start's transfers polished (dropped,
-  /// offloads and reloads moved), and starts tried between the
+  /// Make the plan faster once it fits: each start's transfers polished
+  /// (dropped, offloads and reloads moved); on problems of up to 500 ops
+  /// also a second greedy per start (the fastest move first), and starts
+  /// tried between the
   /// best one and its neighbours. Off in leastBudgetWithOffload's descent,
   /// which asks only whether a plan fits.
   bool refine = true;
