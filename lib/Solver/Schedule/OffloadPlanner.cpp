@@ -334,7 +334,8 @@ ckpt::sched::planWithOffload(const Problem &problem,
   // Then halve the gaps on either side of the best start, twice: the plans
   // recomputation makes differ from one budget to the next, and so do the
   // transfers that bring them under this one.
-  for (int round = 0; options.refine && round < 2 && bestStart >= 0; ++round) {
+  for (int round = 0; options.refine && small && round < 2 && bestStart >= 0;
+       ++round) {
     auto at = tried.find(bestStart);
     int64_t center = bestStart;
     if (at != tried.begin())
