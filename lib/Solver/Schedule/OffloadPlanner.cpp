@@ -4,7 +4,9 @@
 #include "ckpt/Solver/Schedule/MemorySimulator.h"
 
 #include <algorithm>
+#include <functional>
 #include <iterator>
+#include <optional>
 #include <set>
 
 using namespace ckpt::sched;
@@ -192,6 +194,63 @@ void polishTransfers(const TransferEvaluator &evaluator, int64_t budget,
   }
 }
 
+/// save_on_cpu's transfers on the schedule `evaluator` simulated, less those
+/// the budget does not need (the smallest first; at most 200 tried: each
+/// costs an evaluation), evaluated in `kept`; nullopt when there are none
+/// or they do not fit.
+std::optional<std::vector<Transfer>>
+trimmedSaveOnCpu(const TransferEvaluator &evaluator, int64_t budget,
+                 const LinkSpec &link, TransferEvaluation &kept) {
+  std::vector<Transfer> transfers = evaluator.saveOnCpu();
+  if (transfers.empty())
+    return std::nullopt;
+  kept = evaluator.evaluate(transfers, link);
+  if (!kept.valid || kept.devicePeak > budget)
+    return std::nullopt;
+  if (transfers.size() > 200)
+    return transfers;
+  const MemorySimulator &tables = evaluator.tables();
+  auto bytesOf = [&](const Transfer &t) {
+    int version = tables.versionBefore(t.value, t.after + 1);
+    return tables.bufferBytes[tables.versionBuffer[version]];
+  };
+  std::vector<Transfer> order = transfers;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const Transfer &a, const Transfer &b) {
+                     return bytesOf(a) < bytesOf(b);
+                   });
+  for (const Transfer &drop : order) {
+    std::vector<Transfer> fewer;
+    for (const Transfer &t : transfers)
+      if (t.value != drop.value || t.after != drop.after)
+        fewer.push_back(t);
+    TransferEvaluation e = evaluator.evaluate(fewer, link);
+    if (e.valid && e.devicePeak <= budget && e.time <= kept.time) {
+      transfers = std::move(fewer);
+      kept = std::move(e);
+    }
+  }
+  return transfers;
+}
+
+/// Halves the gaps on either side of the best start (`bestStart`, which
+/// `tryStart` updates), twice: the plans recomputation makes differ from one
+/// budget to the next, and so do the transfers that bring them under this
+/// one.
+void startsBesideTheBest(const std::set<int64_t> &tried,
+                         const int64_t &bestStart,
+                         const std::function<void(int64_t)> &tryStart) {
+  for (int round = 0; round < 2 && bestStart >= 0; ++round) {
+    int64_t center = bestStart;
+    auto at = tried.find(center);
+    if (at != tried.begin())
+      tryStart(*std::prev(at) + (center - *std::prev(at)) / 2);
+    at = tried.find(center);
+    if (std::next(at) != tried.end())
+      tryStart(center + (*std::next(at) - center) / 2);
+  }
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -249,40 +308,14 @@ ckpt::sched::planWithOffload(const Problem &problem,
   }
 
   // save_on_cpu's transfers on the schedule `evaluator` simulated, less those
-  // the budget does not need (the smallest first; at most 200 tried: each
-  // costs an evaluation).
+  // the budget does not need.
   auto saveOnCpu = [&](const TransferEvaluator &evaluator,
                        const Schedule &schedule, const std::string &producer) {
-    std::vector<Transfer> transfers = evaluator.saveOnCpu();
-    if (transfers.empty())
-      return;
-    TransferEvaluation kept = evaluator.evaluate(transfers, options.link);
-    if (!kept.valid || kept.devicePeak > options.budget)
-      return;
-    if (transfers.size() <= 200) {
-      const MemorySimulator &tables = evaluator.tables();
-      auto bytesOf = [&](const Transfer &t) {
-        int version = tables.versionBefore(t.value, t.after + 1);
-        return tables.bufferBytes[tables.versionBuffer[version]];
-      };
-      std::vector<Transfer> order = transfers;
-      std::stable_sort(order.begin(), order.end(),
-                       [&](const Transfer &a, const Transfer &b) {
-                         return bytesOf(a) < bytesOf(b);
-                       });
-      for (const Transfer &drop : order) {
-        std::vector<Transfer> fewer;
-        for (const Transfer &t : transfers)
-          if (t.value != drop.value || t.after != drop.after)
-            fewer.push_back(t);
-        TransferEvaluation e = evaluator.evaluate(fewer, options.link);
-        if (e.valid && e.devicePeak <= options.budget && e.time <= kept.time) {
-          transfers = std::move(fewer);
-          kept = std::move(e);
-        }
-      }
-    }
-    consider(schedule, std::move(transfers), std::move(kept), producer);
+    TransferEvaluation kept;
+    std::optional<std::vector<Transfer>> transfers =
+        trimmedSaveOnCpu(evaluator, options.budget, options.link, kept);
+    if (transfers)
+      consider(schedule, std::move(*transfers), std::move(kept), producer);
   };
   const Schedule asWritten = identitySchedule(problem);
   saveOnCpu(TransferEvaluator(problem, asWritten), asWritten, "save_on_cpu");
@@ -331,19 +364,8 @@ ckpt::sched::planWithOffload(const Problem &problem,
   tryStart(storeAll);
   for (int k = 3; k >= 0; --k)
     tryStart(low + (storeAll - low) * k / 4);
-  // Then halve the gaps on either side of the best start, twice: the plans
-  // recomputation makes differ from one budget to the next, and so do the
-  // transfers that bring them under this one.
-  for (int round = 0; options.refine && small && round < 2 && bestStart >= 0;
-       ++round) {
-    auto at = tried.find(bestStart);
-    int64_t center = bestStart;
-    if (at != tried.begin())
-      tryStart(*std::prev(at) + (center - *std::prev(at)) / 2);
-    at = tried.find(center);
-    if (std::next(at) != tried.end())
-      tryStart(center + (*std::next(at) - center) / 2);
-  }
+  if (options.refine && small)
+    startsBesideTheBest(tried, bestStart, tryStart);
   if (!out.feasible && options.searchLeast && !atBudget.feasible) {
     OffloadPlanOptions search = options;
     search.plans = &plans; // the larger budgets' plans, made above
