@@ -32,10 +32,11 @@ import argparse
 import glob
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
+
+from offload_steps import cpu_name  # the same CPU line as the other offload tables
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FRACTIONS = (0.8, 0.6, 0.4)
@@ -141,17 +142,6 @@ def summary(rows):
             f"is within 1% of {within} of them (equal at {equal}, below at {below}). "
             f"Where CBC proves none in its time ({len(bounded)} plans), the joint "
             f"planner is within 1% of CBC's lower bound at {near}.")
-
-
-def cpu_name():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def provenance(a, rows):
