@@ -123,15 +123,17 @@ struct ScheduleRewriter {
   }
 
   /// Emits the transfer ops of the boundary after execution `e` before the
-  /// terminator: waits for offloads (their device buffers may be freed
-  /// after them), offloads, reloads, and waits for the reloads execution
-  /// e + 1 reads. Later executions read the reloaded tensors.
+  /// terminator: waits for offloads issued earlier (their device buffers
+  /// may be freed after them), offloads, waits for the offloads waited for
+  /// at once (waitAfter == after), reloads, and waits for the reloads
+  /// execution e + 1 reads. Later executions read the reloaded tensors.
   void emitTransferOps(size_t e) {
     if (transfers.empty())
       return;
     OpBuilder builder(block.getTerminator());
     for (int i : waitOffloadAt[e])
-      WaitOp::create(builder, step.getLoc(), placed[i].offloaded);
+      if (transfers[i].after != e)
+        WaitOp::create(builder, step.getLoc(), placed[i].offloaded);
     for (int i : offloadAt[e]) {
       Placed &p = placed[i];
       Value value = valueOf(p.version.second, p.version.first);
@@ -139,6 +141,9 @@ struct ScheduleRewriter {
       p.host = offload.getHost();
       p.offloaded = offload.getDone();
     }
+    for (int i : offloadAt[e])
+      if (transfers[i].waitAfter == e)
+        WaitOp::create(builder, step.getLoc(), placed[i].offloaded);
     for (int i : reloadAt[e]) {
       Placed &p = placed[i];
       Value original = valueOf(p.version.second, p.version.first);

@@ -68,3 +68,44 @@ ckpt.step @chain6(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attribute
   %ga = arith.mulf %gb, %a : tensor<4xf32>
   ckpt.return %l, %ga : tensor<1xf32>, tensor<4xf32> loss(0)
 }
+
+// -----
+
+// The same chain with a's offload waited for at once (offload_done =
+// offload_after = 1): the wait follows the offload, before c, and a is
+// freed there, so c, d and e run without it. The peak is still ge's (b, c,
+// d, e, ge = 80), where a was gone already.
+// CHECK-LABEL: ckpt.step @chain6_wait_at_once(
+// CHECK:         %[[A:.*]] = math.exp
+// CHECK-NEXT:    %[[B:.*]] = math.sin %[[A]]
+// CHECK-NEXT:    %[[H:.*]], %[[OFF:.*]] = ckpt.offload %[[A]] : tensor<4xf32>
+// CHECK-NEXT:    ckpt.wait %[[OFF]]
+// CHECK-NEXT:    %[[C:.*]] = math.cos %[[B]]
+// CHECK-NEXT:    %[[D:.*]] = math.exp %[[C]]
+// CHECK-NEXT:    %[[E:.*]] = math.sin %[[D]]
+// CHECK:         %[[A2:.*]], %[[ON:.*]] = ckpt.reload %[[H]] after %[[OFF]] : tensor<4xf32>
+// CHECK-NEXT:    arith.mulf
+// CHECK-NEXT:    ckpt.wait %[[ON]]
+// CHECK-NEXT:    arith.mulf %{{.*}}, %[[A2]]
+// FREE-LABEL: ckpt.step @chain6_wait_at_once(
+// FREE:         ckpt.offload
+// FREE-NEXT:    ckpt.wait
+// FREE-NEXT:    ckpt.free %{{.*}} : tensor<4xf32>
+// FREE-NEXT:    math.cos
+// PEAK: forward ops: {{.*}} peak 80 B at #9
+ckpt.step @chain6_wait_at_once(%x: tensor<4xf32>) -> (tensor<1xf32>, tensor<4xf32>) attributes {
+    ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 80, peak = 80, time = 16.0, store_all_peak = 96, store_all_time = 16.0,
+      schedule = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], transfers = [[0, 0, 1, 1, 8]], host_peak = 16>} {
+  %a = math.exp %x : tensor<4xf32>
+  %b = math.sin %a : tensor<4xf32>
+  %c = math.cos %b : tensor<4xf32>
+  %d = math.exp %c : tensor<4xf32>
+  %e = math.sin %d : tensor<4xf32>
+  %l = tensor.extract_slice %e[0] [1] [1] : tensor<4xf32> to tensor<1xf32>
+  %ge = arith.mulf %e, %e : tensor<4xf32>
+  %gd = arith.mulf %ge, %d : tensor<4xf32>
+  %gc = arith.mulf %gd, %c : tensor<4xf32>
+  %gb = arith.mulf %gc, %b : tensor<4xf32>
+  %ga = arith.mulf %gb, %a : tensor<4xf32>
+  ckpt.return %l, %ga : tensor<1xf32>, tensor<4xf32> loss(0)
+}

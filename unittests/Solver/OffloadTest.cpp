@@ -22,15 +22,21 @@ namespace {
 /// A: x -> a (100 B); B: a -> b (10); C: b -> c (10); E: c -> e (100);
 /// F: e -> f (10); D: f, a -> d (10, returned). Every op costs 1 s; a waits
 /// on the device from B to D.
+/// Adds an op of 1 s reading `reads`, with one result of `bytes`.
+int addUnitOp(Problem &p, const char *name, std::vector<int> reads,
+              int64_t bytes) {
+  Op op;
+  op.name = name;
+  op.cost = 1;
+  op.reads = std::move(reads);
+  return p.addResult(p.addOp(op), bytes);
+}
+
 Problem sixOps() {
   Problem p;
   int x = p.addInput();
   auto add = [&](const char *name, std::vector<int> reads, int64_t bytes) {
-    Op op;
-    op.name = name;
-    op.cost = 1;
-    op.reads = std::move(reads);
-    return p.addResult(p.addOp(op), bytes);
+    return addUnitOp(p, name, std::move(reads), bytes);
   };
   int a = add("A", {x}, 100);
   int b = add("B", {a}, 10);
@@ -117,6 +123,24 @@ TEST(Offload, SixOpsByHand) {
   EXPECT_EQ(lateWait.devicePeak, 210);
   EXPECT_DOUBLE_EQ(lateWait.time, 6.5);
 
+  // Waited for at once, when B ends: the compute stalls for the copy
+  // ([2,2.5]), a is freed before C allocates, and C runs with b+c 20 where
+  // it ran with a+b+c 120. C [2.5,3.5] E [3.5,4.5] F [4.5,5.5]; reload
+  // [5.5,6]; D [6,7]: two 0.5 s stalls. The peak, 120, is now D's (f+a'+d)
+  // alone: it first occurs at 6, not at 2.
+  Transfer waitAtOnce{a, 1, 4};
+  waitAtOnce.waitAfter = 1;
+  TransferEvaluation atOnce = evaluateTransfers(p, s, {waitAtOnce}, link);
+  ASSERT_TRUE(atOnce.valid) << atOnce.error;
+  EXPECT_EQ(atOnce.offloadDone, std::vector<size_t>{1});
+  EXPECT_DOUBLE_EQ(atOnce.start[2], 2.5);
+  EXPECT_DOUBLE_EQ(atOnce.start[5], 6);
+  EXPECT_DOUBLE_EQ(atOnce.time, 7);
+  EXPECT_DOUBLE_EQ(atOnce.stallTime, 1);
+  EXPECT_EQ(atOnce.devicePeak, 120);
+  EXPECT_DOUBLE_EQ(atOnce.devicePeakTime, 6);
+  EXPECT_DOUBLE_EQ(late.devicePeakTime, 2);
+
   // Reloaded when E ends (prefetched, [4,4.5]): no stall, but a' is back
   // while F runs: e+f+a' 210, no saving.
   TransferEvaluation early = evaluateTransfers(p, s, {{a, 1, 3}}, link);
@@ -197,12 +221,12 @@ TEST(Offload, TransfersThatCannotBe) {
   EXPECT_EQ(error({{1, 2, 2}}),
             "transfer 0 (value 1): reloadAfter 2 is not an execution after 2 "
             "(an offload and its reload have an execution between)");
-  EXPECT_EQ(error({{1, 1, 4, 1}}),
-            "transfer 0 (value 1): waitAfter 1 is not an execution after 1 "
-            "and at or before its reload");
+  EXPECT_EQ(error({{1, 1, 4, 0}}),
+            "transfer 0 (value 1): waitAfter 0 is not 1 or an execution "
+            "after it at or before its reload");
   EXPECT_EQ(error({{1, 1, 4, 5}}),
-            "transfer 0 (value 1): waitAfter 5 is not an execution after 1 "
-            "and at or before its reload");
+            "transfer 0 (value 1): waitAfter 5 is not 1 or an execution "
+            "after it at or before its reload");
   EXPECT_EQ(error({{2, 0, 2}}), "transfer 0 (value 2): no version exists when "
                                 "execution 0 ends");
   EXPECT_EQ(error({{1, 0, 4}}),
@@ -328,6 +352,49 @@ TEST(OffloadPlanner, BelowTheLeastBudgetOfRecomputation) {
   // Below 120 nothing fits: D needs f, a and d at once (120 B).
   options.budget = 119;
   EXPECT_FALSE(planWithOffload(p, options).feasible);
+}
+
+TEST(OffloadPlanner, WaitsAtOnceWhereTheNextExecutionFillsTheDevice) {
+  // A: x -> a (100 B, cannot be recomputed); B: a -> b (100); C: b -> c
+  // (100); D: a, c -> d (10, returned); 1 s each. C alone holds b+c, 200;
+  // with a beside them 300, recomputation's least. Offloaded after B, a
+  // must be gone before C starts: an offload that overlaps C frees nothing
+  // there. Waited for at once over 100 B/s: A [0,1] B [1,2], offload
+  // [2,3] (stall), C [3,4], reload [4,5] (stall), D [5,6]; peaks B a+b
+  // 200, C b+c 200, D a'+c+d 210.
+  Problem p;
+  int x = p.addInput();
+  auto add = [&](const char *name, std::vector<int> reads, int64_t bytes) {
+    return addUnitOp(p, name, std::move(reads), bytes);
+  };
+  int a = add("A", {x}, 100);
+  p.ops[0].recomputable = false;
+  int b = add("B", {a}, 100);
+  int c = add("C", {b}, 100);
+  int d = add("D", {a, c}, 10);
+  p.values[d].returned = true;
+  ASSERT_EQ(p.validate(), "");
+  OffloadPlanOptions options;
+  options.budget = 210;
+  options.link = {100, 100, 0};
+  OffloadPlanResult r = planWithOffload(p, options);
+  ASSERT_EQ(r.error, "");
+  EXPECT_FALSE(r.recomputeFeasible);
+  ASSERT_TRUE(r.feasible);
+  EXPECT_EQ(r.evaluation.devicePeak, 210);
+  EXPECT_DOUBLE_EQ(r.evaluation.time, 6);
+  EXPECT_DOUBLE_EQ(r.evaluation.stallTime, 2);
+  ASSERT_EQ(r.transfers.size(), 1u);
+  EXPECT_EQ(r.transfers[0].value, a);
+  EXPECT_EQ(r.transfers[0].after, 1u);
+  EXPECT_EQ(r.transfers[0].waitAfter, 1u);
+  EXPECT_EQ(r.transfers[0].reloadAfter, 2u);
+  // The least budget with offloading is D's 210; recomputation's 300.
+  options.budget = 209;
+  OffloadPlanResult under = planWithOffload(p, options);
+  EXPECT_FALSE(under.feasible);
+  ASSERT_TRUE(under.leastBudget.has_value());
+  EXPECT_EQ(*under.leastBudget, 210);
 }
 
 TEST(OffloadPlanner, OffloadInsteadOfAnExpensiveRecomputation) {
@@ -479,8 +546,11 @@ TEST(OffloadPlanner, MonotoneOnRandomChains) {
         }
       }
   }
-  // Measured: 226 link pairs and 149 budget pairs; without refine (the
-  // planner before it) 4 link pairs fail. An observation on these chains,
+  // Measured: 248 link pairs and 171 budget pairs (226 and 149 before the
+  // greedy waited for offloads at once: more budgets plan); without refine
+  // 4 link pairs failed, and 2 with waits at once tried only where nothing
+  // else lowers the peak (the second greedy, waits weighed at every step,
+  // mends them). An observation on these chains,
   // not a guarantee: the planner is a heuristic.
   EXPECT_GT(linkPairs, 200);
   EXPECT_GT(budgetPairs, 120);

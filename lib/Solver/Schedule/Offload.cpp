@@ -132,11 +132,11 @@ bool resolveTransfer(const TransferEvaluator &evaluator, const Problem &problem,
                 " is not an execution after " + std::to_string(t.after) +
                 " (an offload and its reload have an execution between)");
   if (t.waitAfter != kNoReload &&
-      (t.waitAfter <= t.after || t.waitAfter >= end ||
+      (t.waitAfter < t.after || t.waitAfter >= end ||
        (t.reloadAfter != kNoReload && t.waitAfter > t.reloadAfter)))
-    return fail("waitAfter " + std::to_string(t.waitAfter) +
-                " is not an execution after " + std::to_string(t.after) +
-                " and at or before its reload");
+    return fail("waitAfter " + std::to_string(t.waitAfter) + " is not " +
+                std::to_string(t.after) +
+                " or an execution after it at or before its reload");
   move.version = simulator.versionBefore(t.value, t.after + 1);
   if (move.version < 0)
     return fail("no version exists when execution " + std::to_string(t.after) +
@@ -235,6 +235,16 @@ void placeInTime(const Problem &problem, const Schedule &schedule,
           move.offloadStart + link.seconds(move.bytes, /*toHostWay=*/true);
       out.offloadedBytes += move.bytes;
       pending.push_back(m);
+    }
+    // Offloads waited for at once (waitAfter == after): the compute stalls
+    // until they end, before this boundary's reloads are issued.
+    for (int m : offloadsAfter[e]) {
+      if (transfers[m].waitAfter != e)
+        continue;
+      pending.erase(std::find(pending.begin(), pending.end(), m));
+      out.offloadDone[m] = e;
+      out.stallTime += std::max(0.0, moves[m].offloadEnd - clock);
+      clock = std::max(clock, moves[m].offloadEnd);
     }
     for (int m : reloadsAfter[e]) {
       Move &move = moves[m];

@@ -16,80 +16,93 @@ using namespace ckpt::sched;
 //===----------------------------------------------------------------------===//
 
 namespace {
+struct Candidate {
+  Transfer transfer;
+  int64_t bytes;
+  int version;
+};
+
+/// The moves of the versions idle at the device peak of `current` (not
+/// yet `moved`): offloaded after their last use before the peak, reloaded
+/// as late as the link allows without a stall or just before their next
+/// reader.
+std::vector<Candidate> idleAtThePeak(const TransferEvaluator &evaluator,
+                                     size_t end,
+                                     const TransferEvaluation &current,
+                                     const std::vector<char> &moved,
+                                     const LinkSpec &link) {
+  const MemorySimulator &simulator = evaluator.tables();
+  const double t = current.devicePeakTime;
+  const std::vector<double> &start = current.start, &finish = current.end;
+  std::vector<Candidate> candidates;
+  for (size_t y = 0; y < moved.size(); ++y) {
+    int buffer = evaluator.ownBuffer(static_cast<int>(y));
+    if (moved[y] || buffer < 0)
+      continue;
+    // The gap of its uses around t: its last use p that ends by t, and
+    // the next read q (the end for a returned version).
+    size_t p = simulator.versionExec[y];
+    if (finish[p] > t)
+      continue; // defined at the peak or later
+    size_t q = end;
+    for (size_t i = simulator.readStart[y]; i < simulator.readStart[y + 1];
+         ++i) {
+      size_t e = simulator.readExec[i];
+      if (finish[e] <= t) {
+        p = std::max(p, e);
+      } else {
+        q = e;
+        break;
+      }
+    }
+    bool returned = simulator.versionLast[y] == end;
+    if (q == end && !returned)
+      continue; // dead after p: nothing to move
+    if (q < end && start[q] <= t)
+      continue; // read at the peak
+    if (q == p + 1)
+      continue; // no execution between its uses to overlap with
+    // Reload as late as the link allows: the last execution r before q
+    // whose end leaves the copy time before q starts, and not before t.
+    int64_t bytes = simulator.bufferBytes[buffer];
+    double copy = link.seconds(bytes, /*toHostWay=*/false);
+    double needed = q < end ? start[q] : current.time;
+    size_t r = q - 1;
+    while (r > p + 1 && finish[r] + copy > needed && finish[r - 1] >= t)
+      --r;
+    // Both that prefetch and the reload just in time (after q - 1,
+    // stalling q by the copy): the prefetched copy may be back while the
+    // peak lasts.
+    for (size_t reloadAfter : {r, q - 1}) {
+      candidates.push_back({Transfer{simulator.versionValue[y], p, reloadAfter},
+                            bytes, static_cast<int>(y)});
+      if (r == q - 1)
+        break;
+    }
+  }
+  return candidates;
+}
+
 /// Adds transfers to the schedule `evaluator` simulated (once, for every
 /// candidate), one at a time, until its device peak is within `budget` or no
 /// transfer lowers it: at the peak's instant, the moves of a version idle
 /// there are evaluated exactly and the one that lowers the peak most (then
 /// the fastest) is kept. `current` ends as the evaluation of the transfers
-/// returned.
-std::vector<Transfer> greedyTransfers(const TransferEvaluator &evaluator,
-                                      size_t end, int64_t budget,
-                                      const OffloadPlanOptions &options,
-                                      TransferEvaluation &current,
-                                      bool cheapest = false) {
+/// returned. Each move is also tried waited for at once: when no other
+/// lowers the peak, or with `waitAlways` at every step.
+std::vector<Transfer>
+greedyTransfers(const TransferEvaluator &evaluator, size_t end, int64_t budget,
+                const OffloadPlanOptions &options, TransferEvaluation &current,
+                bool cheapest = false, bool waitAlways = false) {
   std::vector<Transfer> transfers;
   current = evaluator.evaluate(transfers, options.link);
   if (!current.valid)
     return transfers;
-  const MemorySimulator &simulator = evaluator.tables();
-  const size_t numVersions = simulator.versionValue.size();
-  std::vector<char> moved(numVersions, 0);
-  struct Candidate {
-    Transfer transfer;
-    int64_t bytes;
-    int version;
-  };
+  std::vector<char> moved(evaluator.tables().versionValue.size(), 0);
   for (int step = 0; step < options.maxTransfers && current.devicePeak > budget;
        ++step) {
-    const double t = current.devicePeakTime;
-    const std::vector<double> &start = current.start, &finish = current.end;
-    std::vector<Candidate> candidates;
-    for (size_t y = 0; y < numVersions; ++y) {
-      int buffer = evaluator.ownBuffer(static_cast<int>(y));
-      if (moved[y] || buffer < 0)
-        continue;
-      // The gap of its uses around t: its last use p that ends by t, and
-      // the next read q (the end for a returned version).
-      size_t p = simulator.versionExec[y];
-      if (finish[p] > t)
-        continue; // defined at the peak or later
-      size_t q = end;
-      for (size_t i = simulator.readStart[y]; i < simulator.readStart[y + 1];
-           ++i) {
-        size_t e = simulator.readExec[i];
-        if (finish[e] <= t) {
-          p = std::max(p, e);
-        } else {
-          q = e;
-          break;
-        }
-      }
-      bool returned = simulator.versionLast[y] == end;
-      if (q == end && !returned)
-        continue; // dead after p: nothing to move
-      if (q < end && start[q] <= t)
-        continue; // read at the peak
-      if (q == p + 1)
-        continue; // no execution between its uses to overlap with
-      // Reload as late as the link allows: the last execution r before q
-      // whose end leaves the copy time before q starts, and not before t.
-      int64_t bytes = simulator.bufferBytes[buffer];
-      double copy = options.link.seconds(bytes, /*toHostWay=*/false);
-      double needed = q < end ? start[q] : current.time;
-      size_t r = q - 1;
-      while (r > p + 1 && finish[r] + copy > needed && finish[r - 1] >= t)
-        --r;
-      // Both that prefetch and the reload just in time (after q - 1,
-      // stalling q by the copy): the prefetched copy may be back while the
-      // peak lasts.
-      for (size_t reloadAfter : {r, q - 1}) {
-        candidates.push_back(
-            {Transfer{simulator.versionValue[y], p, reloadAfter}, bytes,
-             static_cast<int>(y)});
-        if (r == q - 1)
-          break;
-      }
-    }
+    std::vector<Candidate> candidates =
+        idleAtThePeak(evaluator, end, current, moved, options.link);
     std::stable_sort(candidates.begin(), candidates.end(),
                      [](const Candidate &a, const Candidate &b) {
                        return a.bytes > b.bytes;
@@ -99,34 +112,47 @@ std::vector<Transfer> greedyTransfers(const TransferEvaluator &evaluator,
     // The move that lowers the peak most, then the fastest (with
     // `cheapest`: the fastest, then the one that lowers the peak most); a
     // move that moves the peak to a later instant without raising it also
-    // counts.
+    // counts. When none does (or with `waitAlways`), the same moves waited
+    // for at once: the compute stalls for the copy, and the buffer is gone
+    // before the execution at the peak allocates (an offload overlapping it
+    // frees nothing there; at the least budget of a step, where one
+    // execution's operands fill the device, nothing else may stay).
     int best = -1;
+    Transfer bestTransfer;
     TransferEvaluation bestEval;
-    for (size_t c = 0; c < candidates.size(); ++c) {
-      transfers.push_back(candidates[c].transfer);
-      TransferEvaluation e = evaluator.evaluate(transfers, options.link);
-      transfers.pop_back();
-      if (!e.valid)
-        continue;
-      bool progress = e.devicePeak < current.devicePeak ||
-                      (e.devicePeak == current.devicePeak &&
-                       e.devicePeakTime > current.devicePeakTime);
-      if (!progress)
-        continue;
-      bool better = cheapest ? e.time < bestEval.time ||
-                                   (e.time == bestEval.time &&
-                                    e.devicePeak < bestEval.devicePeak)
-                             : e.devicePeak < bestEval.devicePeak ||
-                                   (e.devicePeak == bestEval.devicePeak &&
-                                    e.time < bestEval.time);
-      if (best < 0 || better) {
-        best = static_cast<int>(c);
-        bestEval = std::move(e);
+    for (bool waitAtOnce : {false, true}) {
+      for (size_t c = 0; c < candidates.size(); ++c) {
+        Transfer candidate = candidates[c].transfer;
+        if (waitAtOnce)
+          candidate.waitAfter = candidate.after;
+        transfers.push_back(candidate);
+        TransferEvaluation e = evaluator.evaluate(transfers, options.link);
+        transfers.pop_back();
+        if (!e.valid)
+          continue;
+        bool progress = e.devicePeak < current.devicePeak ||
+                        (e.devicePeak == current.devicePeak &&
+                         e.devicePeakTime > current.devicePeakTime);
+        if (!progress)
+          continue;
+        bool better = cheapest ? e.time < bestEval.time ||
+                                     (e.time == bestEval.time &&
+                                      e.devicePeak < bestEval.devicePeak)
+                               : e.devicePeak < bestEval.devicePeak ||
+                                     (e.devicePeak == bestEval.devicePeak &&
+                                      e.time < bestEval.time);
+        if (best < 0 || better) {
+          best = static_cast<int>(c);
+          bestTransfer = candidate;
+          bestEval = std::move(e);
+        }
       }
+      if (best >= 0 && !waitAlways)
+        break;
     }
     if (best < 0)
       break;
-    transfers.push_back(candidates[best].transfer);
+    transfers.push_back(bestTransfer);
     moved[candidates[best].version] = 1;
     current = std::move(bestEval);
   }
@@ -134,8 +160,9 @@ std::vector<Transfer> greedyTransfers(const TransferEvaluator &evaluator,
 }
 /// Improves `transfers` (evaluated as `current`, within `budget`) one
 /// transfer at a time: dropping it, issuing its reload 1, 2, 4, ...
-/// executions earlier (where a late reload stalls its reader), or its
-/// offload that many earlier or later, whichever is fastest and stays
+/// executions earlier (where a late reload stalls its reader), its
+/// offload that many earlier or later, or waiting for the offload that
+/// many later (or where the copy ends), whichever is fastest and stays
 /// within the budget; a few passes, until nothing helps.
 void polishTransfers(const TransferEvaluator &evaluator, int64_t budget,
                      const LinkSpec &link, std::vector<Transfer> &transfers,
@@ -160,23 +187,42 @@ void polishTransfers(const TransferEvaluator &evaluator, int64_t budget,
       fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(t));
       offer(std::move(fewer));
       const Transfer move = transfers[t];
-      for (size_t back = 1; back <= move.after; back *= 2) {
+      // The offload issued after `after`; a wait at once moves with it,
+      // a later wait stays where it is, kept between the copies.
+      auto offloadAfter = [&](size_t after) {
         std::vector<Transfer> trial = transfers;
-        trial[t].after = move.after - back;
+        trial[t].after = after;
+        if (move.waitAfter != kNoReload &&
+            (move.waitAfter == move.after || move.waitAfter < after))
+          trial[t].waitAfter = after;
         offer(std::move(trial));
-      }
+      };
+      for (size_t back = 1; back <= move.after; back *= 2)
+        offloadAfter(move.after - back);
       const size_t last = move.reloadAfter == kNoReload ? 0 : move.reloadAfter;
-      for (size_t ahead = 1; move.after + ahead < last; ahead *= 2) {
-        std::vector<Transfer> trial = transfers;
-        trial[t].after = move.after + ahead;
-        offer(std::move(trial));
-      }
+      for (size_t ahead = 1; move.after + ahead < last; ahead *= 2)
+        offloadAfter(move.after + ahead);
       for (size_t back = 1; move.reloadAfter != kNoReload &&
                             move.reloadAfter >= move.after + back + 1;
            back *= 2) {
         std::vector<Transfer> trial = transfers;
         trial[t].reloadAfter = move.reloadAfter - back;
+        if (move.waitAfter != kNoReload)
+          trial[t].waitAfter = std::min(move.waitAfter, trial[t].reloadAfter);
         offer(std::move(trial));
+      }
+      // A wait at once (the greedy's, where the buffer had to be gone
+      // before the next execution) 1, 2, 4, ... executions later, or where
+      // the copy ends.
+      if (move.waitAfter != kNoReload) {
+        std::vector<Transfer> trial = transfers;
+        trial[t].waitAfter = kNoReload;
+        offer(std::move(trial));
+        for (size_t later = 1; move.waitAfter + later <= last; later *= 2) {
+          trial = transfers;
+          trial[t].waitAfter = move.waitAfter + later;
+          offer(std::move(trial));
+        }
       }
       if (best.empty()) {
         ++t;
@@ -248,6 +294,52 @@ void startsBesideTheBest(const std::set<int64_t> &tried,
     at = tried.find(center);
     if (std::next(at) != tried.end())
       tryStart(center + (*std::next(at) - center) / 2);
+  }
+}
+
+/// greedyTransfers on the schedule `evaluator` simulated; where that ends
+/// over the budget, again weighing waits at once at every step (a move
+/// that overlapped its copy may have led nowhere).
+std::vector<Transfer> fitUnderTheBudget(const TransferEvaluator &evaluator,
+                                        size_t end,
+                                        const OffloadPlanOptions &options,
+                                        TransferEvaluation &added,
+                                        bool cheapest) {
+  std::vector<Transfer> transfers =
+      greedyTransfers(evaluator, end, options.budget, options, added, cheapest);
+  if (added.valid && added.devicePeak > options.budget)
+    transfers = greedyTransfers(evaluator, end, options.budget, options, added,
+                                cheapest, /*waitAlways=*/true);
+  return transfers;
+}
+
+/// A start's plan that fits, not polished yet (problems over 500 ops).
+struct Unpolished {
+  const Schedule *schedule; // in planWithOffload's `plans`
+  std::vector<Transfer> transfers;
+  TransferEvaluation evaluation;
+  int64_t start;
+};
+
+/// Polishes the `count` fastest of `unpolished` and offers each to
+/// `consider`.
+void polishTheFastest(
+    const Problem &problem, const OffloadPlanOptions &options,
+    std::vector<Unpolished> &unpolished, size_t count,
+    const std::function<void(const Schedule &, std::vector<Transfer>,
+                             TransferEvaluation, const std::string &)>
+        &consider) {
+  std::stable_sort(unpolished.begin(), unpolished.end(),
+                   [](const Unpolished &a, const Unpolished &b) {
+                     return a.evaluation.time < b.evaluation.time;
+                   });
+  for (size_t i = 0; i < std::min(count, unpolished.size()); ++i) {
+    Unpolished &u = unpolished[i];
+    TransferEvaluator evaluator(problem, *u.schedule);
+    polishTransfers(evaluator, options.budget, options.link, u.transfers,
+                    u.evaluation);
+    consider(*u.schedule, std::move(u.transfers), std::move(u.evaluation),
+             "recompute@" + std::to_string(u.start) + "+offload");
   }
 }
 
@@ -324,12 +416,12 @@ ckpt::sched::planWithOffload(const Problem &problem,
   // this one by transfers (each plan simulated once for both kinds).
   int64_t storeAll = evaluate(problem, asWritten).peak;
   int64_t low = std::max(options.budget, atBudget.leastPeak.value_or(0));
-  // The second greedy and the extra starts only on problems of up to 500
-  // ops (as the planner's own extra starts): on GPT-2 small (4,600 ops)
-  // they tripled the planning time for no faster plan.
+  // The second greedy and the extra starts up to 500 ops (as the
+  // planner's own): on GPT-2 small they tripled the time for nothing.
   const bool small = problem.numOps() <= 500;
   std::set<int64_t> tried;
   int64_t bestStart = -1; // the larger budget of the fastest plan so far
+  std::vector<Unpolished> unpolished;
   auto tryStart = [&](int64_t budget) {
     if (!tried.insert(budget).second)
       return;
@@ -346,12 +438,16 @@ ckpt::sched::planWithOffload(const Problem &problem,
       if (cheapest && !(options.refine && small))
         break;
       TransferEvaluation added;
-      std::vector<Transfer> transfers =
-          greedyTransfers(evaluator, larger.schedule.size(), options.budget,
-                          options, added, cheapest);
-      if (options.refine)
+      std::vector<Transfer> transfers = fitUnderTheBudget(
+          evaluator, larger.schedule.size(), options, added, cheapest);
+      // Polished here up to 500 ops; above, the two fastest starts only
+      // (polishing every start doubled GPT-2 small's planning time).
+      if (options.refine && small)
         polishTransfers(evaluator, options.budget, options.link, transfers,
                         added);
+      else if (options.refine && added.valid &&
+               added.devicePeak <= options.budget && !transfers.empty())
+        unpolished.push_back({&larger.schedule, transfers, added, budget});
       consider(larger.schedule, std::move(transfers), std::move(added),
                "recompute@" + std::to_string(budget) +
                    (cheapest ? "+offload(fastest)" : "+offload"));
@@ -366,6 +462,7 @@ ckpt::sched::planWithOffload(const Problem &problem,
     tryStart(low + (storeAll - low) * k / 4);
   if (options.refine && small)
     startsBesideTheBest(tried, bestStart, tryStart);
+  polishTheFastest(problem, options, unpolished, 2, consider);
   if (!out.feasible && options.searchLeast && !atBudget.feasible) {
     OffloadPlanOptions search = options;
     search.plans = &plans; // the larger budgets' plans, made above

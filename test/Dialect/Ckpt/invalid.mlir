@@ -487,9 +487,9 @@ ckpt.step @plan_transfer_after_the_end(%x: f32) -> f32 attributes {
 
 // -----
 
-// expected-error @+2 {{transfer 0 [0, 0, 1, 1, 2]: offload_done must be an execution after offload_after (up to 2)}}
-ckpt.step @plan_transfer_done_at_its_offload(%x: f32) -> f32 attributes {
-  ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 0, store_all_peak = 1, store_all_time = 0, schedule = [0, 1, 2], transfers = [[0, 0, 1, 1, 2]]>} {
+// expected-error @+2 {{transfer 0 [0, 0, 1, 0, 2]: offload_done must be offload_after or an execution after it (up to 2)}}
+ckpt.step @plan_transfer_done_before_its_offload(%x: f32) -> f32 attributes {
+  ckpt.plan = #ckpt.plan<strategy = "optimal", budget = 1, peak = 1, time = 0, store_all_peak = 1, store_all_time = 0, schedule = [0, 1, 2], transfers = [[0, 0, 1, 0, 2]]>} {
   ckpt.return %x : f32 loss(0)
 }
 

@@ -23,7 +23,8 @@
 //    is freed after the first execution that ends once its offload has
 //    ended, or where its reload is issued if that comes first, stalling
 //    until the copy ends (where the program waits for the copy:
-//    `offloadDone`, or the transfer's `waitAfter` when given); a reload
+//    `offloadDone`, or the transfer's `waitAfter` when given, which may be
+//    the offload's own boundary: issued, then waited for); a reload
 //    allocates its device buffer when it is issued, freed when the
 //    version's last reader ends. Host memory: a host copy is allocated when
 //    its offload is issued and freed where the program waits for its reload,
@@ -76,8 +77,11 @@ struct Transfer {
   /// nothing may read the version after `after`).
   size_t reloadAfter = kNoReload;
   /// Where the program waits for the offload and frees the device buffer:
-  /// after this execution (after `after`, at or before `reloadAfter`).
-  /// kNoReload: where evaluateTransfers puts it (`offloadDone`).
+  /// after this execution (at or after `after`, at or before
+  /// `reloadAfter`). Equal to `after`: at once, the compute stalling until
+  /// the copy ends, before the boundary's reloads are issued (the buffer is
+  /// gone before the next execution allocates). kNoReload: where
+  /// evaluateTransfers puts it (`offloadDone`).
   size_t waitAfter = kNoReload;
 };
 

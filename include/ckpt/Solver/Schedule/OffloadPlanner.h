@@ -11,10 +11,13 @@
 //    stall or just before its next reader) are evaluated exactly, and the
 //    one that lowers the peak most (then the fastest) is kept (with refine,
 //    on up to 500 ops, also a second greedy that keeps the fastest move);
-//    then each
-//    transfer is dropped or its offload or reload moved 1, 2, 4, ...
-//    executions where that is faster within the budget; and the starts
-//    halve the gaps beside the best one, twice;
+//    where no move lowers the peak, the moves waited for at once (the
+//    buffer gone before the execution at the peak allocates), and a greedy
+//    still over the budget runs again weighing those at every step; then
+//    each transfer is dropped or its offload, reload or wait moved 1, 2, 4,
+//    ... executions where that is faster within the budget (over 500 ops,
+//    on the two fastest starts only); and the starts halve the gaps beside
+//    the best one, twice;
 //  - save_on_cpu's transfers (Offload.h) on the store-all schedule and on
 //    those recompute-only plans, less the transfers the budget does not
 //    need, so the joint plan is never slower than save_on_cpu where that

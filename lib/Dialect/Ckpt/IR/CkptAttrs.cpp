@@ -107,9 +107,11 @@ LogicalResult PlanAttr::verify(
       return bad() << "offload_after must be an execution of the schedule "
                       "(0 to "
                    << executions - 1 << ")";
-    if (done <= after || done >= executions)
-      return bad() << "offload_done must be an execution after offload_after "
-                      "(up to "
+    // Equal: the step waits for the copy at once, before the next
+    // execution.
+    if (done < after || done >= executions)
+      return bad() << "offload_done must be offload_after or an execution "
+                      "after it (up to "
                    << executions - 1 << ")";
     // A value never reloaded is never read again: it is freed, not moved.
     if (reload <= after || reload >= executions)

@@ -194,8 +194,10 @@ def Ckpt_PlanAttr : Ckpt_Attr<"Plan", "plan"> {
     `offload_after` of the schedule ends): it is offloaded after that
     execution, the step waits for the copy and frees the device buffer
     after execution `offload_done`, and reloads it after execution
-    `reload_after` (offload_after < offload_done <= reload_after), waiting
-    for the reload before its next reader. `peak` and `time` then count the
+    `reload_after` (offload_after <= offload_done <= reload_after and
+    offload_after < reload_after), waiting for the reload before its next
+    reader. `offload_done` equal to `offload_after` waits at once: the copy
+    ends and the buffer is freed before the next execution starts. `peak` and `time` then count the
     transfers (the time with the stalls the link causes), and `host_peak`
     is the most bytes held in host memory.
 
