@@ -298,16 +298,16 @@ void startsBesideTheBest(const std::set<int64_t> &tried,
 }
 
 /// greedyTransfers on the schedule `evaluator` simulated; where that ends
-/// over the budget, again weighing waits at once at every step (a move
-/// that overlapped its copy may have led nowhere).
+/// over the budget and with `retry`, again weighing waits at once at every
+/// step (a move that overlapped its copy may have led nowhere).
 std::vector<Transfer> fitUnderTheBudget(const TransferEvaluator &evaluator,
                                         size_t end,
                                         const OffloadPlanOptions &options,
                                         TransferEvaluation &added,
-                                        bool cheapest) {
+                                        bool cheapest, bool retry) {
   std::vector<Transfer> transfers =
       greedyTransfers(evaluator, end, options.budget, options, added, cheapest);
-  if (added.valid && added.devicePeak > options.budget)
+  if (retry && added.valid && added.devicePeak > options.budget)
     transfers = greedyTransfers(evaluator, end, options.budget, options, added,
                                 cheapest, /*waitAlways=*/true);
   return transfers;
@@ -343,6 +343,26 @@ void polishTheFastest(
   }
 }
 
+/// Keeps `schedule` with `transfers` (whose evaluation is `e`) in `out`
+/// when it fits `budget` and is the fastest so far; `out.lowestDevicePeak`
+/// is the lowest of every valid plan offered.
+void keepIfFastest(OffloadPlanResult &out, int64_t budget,
+                   const Schedule &schedule, std::vector<Transfer> transfers,
+                   TransferEvaluation e, const std::string &producer) {
+  if (e.valid &&
+      (out.lowestDevicePeak == 0 || e.devicePeak < out.lowestDevicePeak))
+    out.lowestDevicePeak = e.devicePeak;
+  if (!e.valid || e.devicePeak > budget)
+    return;
+  if (out.feasible && !(e.time < out.evaluation.time))
+    return;
+  out.feasible = true;
+  out.schedule = schedule;
+  out.transfers = std::move(transfers);
+  out.evaluation = std::move(e);
+  out.producer = producer;
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -365,22 +385,10 @@ ckpt::sched::planWithOffload(const Problem &problem,
     plan.slots = options.slots;
     return plans.emplace(budget, planSchedule(problem, plan)).first->second;
   };
-  // Keeps `schedule` with `transfers` (whose evaluation is `e`) when it fits
-  // and is the fastest so far.
   auto consider = [&](const Schedule &schedule, std::vector<Transfer> transfers,
                       TransferEvaluation e, const std::string &producer) {
-    if (e.valid &&
-        (out.lowestDevicePeak == 0 || e.devicePeak < out.lowestDevicePeak))
-      out.lowestDevicePeak = e.devicePeak;
-    if (!e.valid || e.devicePeak > options.budget)
-      return;
-    if (out.feasible && !(e.time < out.evaluation.time))
-      return;
-    out.feasible = true;
-    out.schedule = schedule;
-    out.transfers = std::move(transfers);
-    out.evaluation = std::move(e);
-    out.producer = producer;
+    keepIfFastest(out, options.budget, schedule, std::move(transfers),
+                  std::move(e), producer);
   };
 
   const PlanResult &atBudget = options.recomputeOnly
@@ -438,8 +446,11 @@ ckpt::sched::planWithOffload(const Problem &problem,
       if (cheapest && !(options.refine && small))
         break;
       TransferEvaluation added;
-      std::vector<Transfer> transfers = fitUnderTheBudget(
-          evaluator, larger.schedule.size(), options, added, cheapest);
+      // The retry as the second greedy: with refine, up to 500 ops (on
+      // GPT-2 small it doubled the time of a refused plan for nothing).
+      std::vector<Transfer> transfers =
+          fitUnderTheBudget(evaluator, larger.schedule.size(), options, added,
+                            cheapest, /*retry=*/options.refine && small);
       // Polished here up to 500 ops; above, the two fastest starts only
       // (polishing every start doubled GPT-2 small's planning time).
       if (options.refine && small)
@@ -466,6 +477,9 @@ ckpt::sched::planWithOffload(const Problem &problem,
   if (!out.feasible && options.searchLeast && !atBudget.feasible) {
     OffloadPlanOptions search = options;
     search.plans = &plans; // the larger budgets' plans, made above
+    // Under recomputation's least, the starts and the greedies' paths are
+    // those of a budget of 1 B: so is the lowest peak they reached.
+    search.lowestDevicePeak = out.lowestDevicePeak;
     out.leastBudget = leastBudgetWithOffload(problem, search, atBudget);
   }
   return out;
@@ -498,7 +512,9 @@ ckpt::sched::leastBudgetWithOffload(const Problem &problem,
   int64_t least = *recomputeOnly.leastPeak;
   // Start where the greedy's copies get without a budget to stop them.
   at.budget = 1;
-  int64_t lowest = planWithOffload(problem, at).lowestDevicePeak;
+  int64_t lowest = options.lowestDevicePeak
+                       ? options.lowestDevicePeak
+                       : planWithOffload(problem, at).lowestDevicePeak;
   if (lowest > 0 && lowest < least && fits(lowest))
     least = lowest;
   int64_t step = 1;

@@ -66,6 +66,10 @@ struct OffloadPlanOptions {
   /// best one and its neighbours. Off in leastBudgetWithOffload's descent,
   /// which asks only whether a plan fits.
   bool refine = true;
+  /// For leastBudgetWithOffload: the lowest device peak planWithOffload
+  /// reached at a budget under recomputation's least (where it starts; 0:
+  /// it plans at 1 B to find it).
+  int64_t lowestDevicePeak = 0;
 };
 
 struct OffloadPlanResult {
@@ -105,7 +109,8 @@ OffloadPlanResult planWithOffload(const Problem &problem,
 /// alone fits no budget under `recomputeOnly`'s least peak (which must be
 /// set: the recompute-only plan refused, with its least). A galloping
 /// descent from the lowest device peak the plans at a budget of 1 B reach
-/// (when planning there succeeds; else from that least): after a budget
+/// (`options.lowestDevicePeak` when set; the descent starts there when
+/// planning there succeeds, else from that least): after a budget
 /// that plans, the next asks for twice as many bytes less (or the plan's
 /// device peak, when that plans too), after a failure half as many; it ends
 /// when one byte under fails.
