@@ -197,9 +197,9 @@ def Ckpt_PlanAttr : Ckpt_Attr<"Plan", "plan"> {
     `reload_after` (offload_after <= offload_done <= reload_after and
     offload_after < reload_after), waiting for the reload before its next
     reader. `offload_done` equal to `offload_after` waits at once: the copy
-    ends and the buffer is freed before the next execution starts. `peak` and `time` then count the
-    transfers (the time with the stalls the link causes), and `host_peak`
-    is the most bytes held in host memory.
+    ends and the buffer is freed before the next execution starts. `peak`
+    and `time` then count the transfers (the time with the stalls the link
+    causes), and `host_peak` is the most bytes held in host memory.
 
     ```mlir
     ckpt.step @train(...) attributes {ckpt.plan = #ckpt.plan<strategy = "optimal",
