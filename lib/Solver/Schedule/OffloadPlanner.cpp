@@ -447,7 +447,7 @@ ckpt::sched::planWithOffload(const Problem &problem,
         break;
       TransferEvaluation added;
       // The retry as the second greedy: with refine, up to 500 ops (on
-      // GPT-2 small it doubled the time of a refused plan for nothing).
+      // GPT-2 small it made a refused plan 1.5x slower for no plan).
       std::vector<Transfer> transfers =
           fitUnderTheBudget(evaluator, larger.schedule.size(), options, added,
                             cheapest, /*retry=*/options.refine && small);

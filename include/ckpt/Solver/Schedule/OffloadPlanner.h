@@ -12,8 +12,9 @@
 //    one that lowers the peak most (then the fastest) is kept (with refine,
 //    on up to 500 ops, also a second greedy that keeps the fastest move);
 //    where no move lowers the peak, the moves waited for at once (the
-//    buffer gone before the execution at the peak allocates), and a greedy
-//    still over the budget runs again weighing those at every step; then
+//    buffer gone before the execution at the peak allocates), and, on up
+//    to 500 ops, a greedy still over the budget runs again weighing those
+//    at every step; then
 //    each transfer is dropped or its offload, reload or wait moved 1, 2, 4,
 //    ... executions where that is faster within the budget (over 500 ops,
 //    on the two fastest starts only); and the starts halve the gaps beside
