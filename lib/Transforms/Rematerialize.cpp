@@ -74,8 +74,9 @@ struct ScheduleRewriter {
     Value host, offloaded, reloadedEvent;
   };
   std::vector<Placed> placed;
-  /// Per boundary (after execution e): the transfers whose offload is waited
-  /// for, offloaded, reloaded, and whose reload is waited for (before e + 1).
+  /// Per boundary (after execution e): the transfers whose offload, issued
+  /// at an earlier boundary, is waited for, offloaded, reloaded, and whose
+  /// reload is waited for (before e + 1).
   std::vector<SmallVector<int, 2>> waitOffloadAt, offloadAt, reloadAt,
       waitReloadAt;
 
@@ -114,7 +115,10 @@ struct ScheduleRewriter {
       placed.push_back(p);
       int index = static_cast<int>(i);
       offloadAt[t.after].push_back(index);
-      waitOffloadAt[t.waitAfter].push_back(index);
+      // A wait at once (waitAfter == after) follows its own offload:
+      // emitTransferOps places it with the offloads.
+      if (t.waitAfter != t.after)
+        waitOffloadAt[t.waitAfter].push_back(index);
       if (t.reloadAfter != sched::kNoReload) {
         reloadAt[t.reloadAfter].push_back(index);
         waitReloadAt[p.firstReader - 1].push_back(index);
@@ -132,8 +136,7 @@ struct ScheduleRewriter {
       return;
     OpBuilder builder(block.getTerminator());
     for (int i : waitOffloadAt[e])
-      if (transfers[i].after != e)
-        WaitOp::create(builder, step.getLoc(), placed[i].offloaded);
+      WaitOp::create(builder, step.getLoc(), placed[i].offloaded);
     for (int i : offloadAt[e]) {
       Placed &p = placed[i];
       Value value = valueOf(p.version.second, p.version.first);

@@ -234,14 +234,14 @@ void placeInTime(const Problem &problem, const Schedule &schedule,
       move.offloadEnd = toHostFree =
           move.offloadStart + link.seconds(move.bytes, /*toHostWay=*/true);
       out.offloadedBytes += move.bytes;
-      pending.push_back(m);
+      if (transfers[m].waitAfter != e)
+        pending.push_back(m);
     }
     // Offloads waited for at once (waitAfter == after): the compute stalls
     // until they end, before this boundary's reloads are issued.
     for (int m : offloadsAfter[e]) {
       if (transfers[m].waitAfter != e)
         continue;
-      pending.erase(std::find(pending.begin(), pending.end(), m));
       out.offloadDone[m] = e;
       out.stallTime += std::max(0.0, moves[m].offloadEnd - clock);
       clock = std::max(clock, moves[m].offloadEnd);

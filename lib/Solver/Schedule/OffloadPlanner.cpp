@@ -424,9 +424,13 @@ ckpt::sched::planWithOffload(const Problem &problem,
   // this one by transfers (each plan simulated once for both kinds).
   int64_t storeAll = evaluate(problem, asWritten).peak;
   int64_t low = std::max(options.budget, atBudget.leastPeak.value_or(0));
-  // The second greedy and the extra starts up to 500 ops (as the
-  // planner's own): on GPT-2 small they tripled the time for nothing.
-  const bool small = problem.numOps() <= 500;
+  // With refine, on up to 500 ops (as the planner's own extra starts): the
+  // second greedy, the retry weighing waits at once, every start's polish
+  // and the extra starts. On GPT-2 small (4,600 ops) the second greedy and
+  // the starts tripled the planning time for nothing, the retry made a
+  // refused plan 1.5x slower for no plan, and polishing every start doubled
+  // the time: there only the two fastest starts are polished.
+  const bool thorough = options.refine && problem.numOps() <= 500;
   std::set<int64_t> tried;
   int64_t bestStart = -1; // the larger budget of the fastest plan so far
   std::vector<Unpolished> unpolished;
@@ -441,19 +445,15 @@ ckpt::sched::planWithOffload(const Problem &problem,
     double before = out.feasible ? out.evaluation.time : 0;
     bool had = out.feasible;
     TransferEvaluator evaluator(problem, larger.schedule);
-    // With refine, also the greedy that takes the fastest move each step.
+    // Thorough, also the greedy that takes the fastest move each step.
     for (bool cheapest : {false, true}) {
-      if (cheapest && !(options.refine && small))
+      if (cheapest && !thorough)
         break;
       TransferEvaluation added;
-      // The retry as the second greedy: with refine, up to 500 ops (on
-      // GPT-2 small it made a refused plan 1.5x slower for no plan).
       std::vector<Transfer> transfers =
           fitUnderTheBudget(evaluator, larger.schedule.size(), options, added,
-                            cheapest, /*retry=*/options.refine && small);
-      // Polished here up to 500 ops; above, the two fastest starts only
-      // (polishing every start doubled GPT-2 small's planning time).
-      if (options.refine && small)
+                            cheapest, /*retry=*/thorough);
+      if (thorough)
         polishTransfers(evaluator, options.budget, options.link, transfers,
                         added);
       else if (options.refine && added.valid &&
@@ -471,7 +471,7 @@ ckpt::sched::planWithOffload(const Problem &problem,
   tryStart(storeAll);
   for (int k = 3; k >= 0; --k)
     tryStart(low + (storeAll - low) * k / 4);
-  if (options.refine && small)
+  if (thorough)
     startsBesideTheBest(tried, bestStart, tryStart);
   polishTheFastest(problem, options, unpolished, 2, consider);
   if (!out.feasible && options.searchLeast && !atBudget.feasible) {
