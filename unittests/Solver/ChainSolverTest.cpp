@@ -459,6 +459,50 @@ TEST(ChainProperties, ThreadsAgreeOnLargerChains) {
   }
 }
 
+// One table for every limit (ChainDPTable: the top pair's whole row, so
+// every row from its least feasible m) against a solve per limit (the top
+// pair at one m, so rows only from where that one query reads them): the
+// same sequences, the same makespans, and the naive reference's optimum.
+// Fails when the rows are cut above a read (checked: without clamping a row
+// read only on its constant extension to its hi, or with the reads of C2
+// left out).
+TEST(ChainProperties, OneTableForAllLimitsEqualsOneSolvePerLimit) {
+  std::mt19937 rng(4242);
+  int compared = 0;
+  for (int iter = 0; iter < 60; ++iter) {
+    const int L = 3 + iter % 20;
+    const bool allowAll = iter % 5 != 2;
+    Chain c = randomChain(rng, L, 1000, 9, iter % 7 == 3);
+    const MemoryModel mm{3000 + static_cast<int64_t>(rng() % 6000), 40};
+    const Chain u = toUnits(c, mm);
+    DPOptions opts;
+    opts.allowAllChains = allowAll;
+    opts.threads = 1;
+    std::string error;
+    auto table = ChainDPTable::build(u, mm.slots, opts, error);
+    ASSERT_TRUE(table) << error;
+    for (int64_t limit = table->minFeasibleLimit() - 1; limit <= mm.slots;
+         ++limit) {
+      std::vector<Op> seq;
+      double makespan = 0;
+      const bool fromTable = table->solve(limit, seq, makespan);
+      DPSolution one = solveChainDP(u, limit, opts);
+      ASSERT_EQ(one.error, "");
+      ASSERT_EQ(fromTable, one.feasible) << iter << " limit " << limit;
+      const double ref = naive::solve<double>(u, limit, allowAll);
+      ASSERT_EQ(one.feasible, std::isfinite(ref)) << iter << " " << limit;
+      if (!fromTable)
+        continue;
+      ++compared;
+      EXPECT_EQ(toString(seq), toString(one.sequence))
+          << iter << " limit " << limit;
+      EXPECT_EQ(makespan, one.makespan);
+      EXPECT_NEAR(one.makespan, ref, 1e-4 * std::max(1.0, ref));
+    }
+  }
+  EXPECT_GT(compared, 500);
+}
+
 TEST(ChainDP, ExactModeTooLargeIsAnError) {
   Chain c = chain2();
   for (auto *v : {&c.wa, &c.wdelta, &c.wabar})
@@ -466,8 +510,17 @@ TEST(ChainDP, ExactModeTooLargeIsAnError) {
       x = x * 1000000007LL + 1; // no common divisor to simplify
   DPOptions opts;
   opts.maxTableBytes = 1 << 20;
+  // Every limit up to 2^40: the top row alone spans billions of values.
+  std::string error;
+  EXPECT_FALSE(ChainDPTable::build(c, int64_t(1) << 40, opts, error));
+  EXPECT_NE(error.find("slots"), std::string::npos) << error;
+  // One limit above the store-all peak reads each row only where it is
+  // constant: a table of a few values, and the store-all schedule.
   DPSolution s = solveChainDP(c, int64_t(1) << 40, opts);
-  EXPECT_NE(s.error.find("slots"), std::string::npos) << s.error;
+  EXPECT_EQ(s.error, "");
+  ASSERT_TRUE(s.feasible);
+  EXPECT_LE(s.tableBytes, 6 * sizeof(float));
+  EXPECT_EQ(s.makespan, c.storeAllMakespan());
 }
 
 //===----------------------------------------------------------------------===//

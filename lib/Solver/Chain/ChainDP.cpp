@@ -4,25 +4,32 @@
 //
 //  * Exact feasibility bounds first. lo(s,t), the least m with C_BP(s,t,m)
 //    finite, follows from the same thresholds (m_none, m_all) by an O(L^3)
-//    integer DP; hi(s,t), a memory from which C_BP(s,t,.) is constant (the
-//    requirement of the cheapest schedule: store-all, or for the AD model
-//    "checkpoint every a"), likewise. Each (s,t) stores C only on
-//    [lo, min(hi, maxM)] (maxM = limit - wa[0], the largest m ever
-//    queried): below it is infinite, above it constant.
+//    integer DP (on 32-bit integers when the sizes allow); hi(s,t), a
+//    memory from which C_BP(s,t,.) is constant (the requirement of the
+//    cheapest schedule: store-all, or for the AD model "checkpoint every
+//    a"), likewise. Above min(hi, maxM) (maxM = limit - wa[0], the largest
+//    m ever queried) a row is constant.
+//  * Only what is read is computed: a pass from the top pair down
+//    (neededFrom) finds the least m at which the splits, C2 and Algorithm 2
+//    read each (s,t), given the range of m the top pair is queried on (one
+//    m for solveChainDP, all of them for ChainDPTable). Rows are stored and
+//    computed from there (a third less table on the chain benchmark); below
+//    it a value is infinite or never read, so every value read is the same.
 //  * Rows are indexed by (s,t) with m contiguous (float), so for one split
 //    s' the candidate  pre(s,s') + C(s',t,m - wa[s'-1]) + C(s,s'-1,m)  is a
 //    shifted add of two rows, min-ed into the result row: the loop over m is
-//    innermost and vectorises. With AVX-512 (picked at run time) one
-//    masked kernel does a whole split (splitAvx512); otherwise kernels
-//    compiled for AVX2 and the x86-64 baseline (picked by chainKernelIsa,
-//    CKPT_ISA) do the pieces of the row.
+//    innermost and vectorises. Kernels compiled for AVX-512, AVX2 and the
+//    x86-64 baseline (picked at run time by chainKernelIsa, CKPT_ISA) do a
+//    split in three pieces of the row (both rows vary, one does, neither);
+//    the AVX-512 and AVX2 ones in one call per split.
 //  * Dominated splits are pruned: each candidate is non-increasing in m and
 //    bottoms out at c = its value where both rows are constant; the result
 //    row so far is non-increasing too, so the candidate can only improve m
 //    below the last m where the row is still above c (found by a downward
-//    scan, amortised over the splits). The generic kernels also skip blocks
-//    of m where its value at the block end is not below the row's at the
-//    block start (not worth it with AVX-512).
+//    scan, amortised over the splits; no call at all where the row at the
+//    split's first m is not above c). The kernels also skip blocks of m
+//    where the candidate at the block end is not below the row at the block
+//    start.
 //  * Cache tiling: blocks of columns, and inside a block tiles of rows whose
 //    splits with both rows outside the tile are applied like a blocked
 //    matrix product, by micro-tiles that keep their rows in L1 (see
@@ -112,16 +119,36 @@ namespace detail {
     for (ptrdiff_t i = 0; i < n; ++i)                                          \
       acc[i] = c < acc[i] ? c : acc[i];                                        \
   }                                                                            \
-  /* min_k max(x[k] + y[k], z[k]) (kNever-like sentinel when n = 0) */         \
-  ATTR int64_t minMaxPlus##SUFFIX(const int64_t *__restrict x,                 \
-                                  const int64_t *__restrict y,                 \
-                                  const int64_t *__restrict z, ptrdiff_t n) {  \
-    int64_t best = INT64_C(1) << 62;                                           \
+  /* min_k max(x[k] + y[k], z[k]) (the type's largest value when n = 0),       \
+     on 64- or 32-bit integers */                                              \
+  template <typename Int>                                                      \
+  ATTR Int minMaxPlus##SUFFIX(const Int *__restrict x,                         \
+                              const Int *__restrict y,                         \
+                              const Int *__restrict z, ptrdiff_t n) {          \
+    Int best = std::numeric_limits<Int>::max();                                \
     for (ptrdiff_t k = 0; k < n; ++k) {                                        \
-      const int64_t v = x[k] + y[k] > z[k] ? x[k] + y[k] : z[k];               \
+      const Int v = x[k] + y[k] > z[k] ? x[k] + y[k] : z[k];                   \
       best = v < best ? v : best;                                              \
     }                                                                          \
     return best;                                                               \
+  }                                                                            \
+  /* neededFrom's reads of one pair: f = max(start, loA[k] + w[k], loB[k]);    \
+     where f <= top, fromA[k] = min(fromA[k], f - w[k], hiA[k]) and            \
+     fromB[k] = min(fromB[k], f, hiB[k]) */                                    \
+  ATTR void markReads##SUFFIX(                                                 \
+      int64_t *__restrict fromA, int64_t *__restrict fromB,                    \
+      const int64_t *__restrict loA, const int64_t *__restrict hiA,            \
+      const int64_t *__restrict w, const int64_t *__restrict loB,              \
+      const int64_t *__restrict hiB, int64_t start, int64_t top,               \
+      ptrdiff_t n) {                                                           \
+    for (ptrdiff_t k = 0; k < n; ++k) {                                        \
+      int64_t f = loA[k] + w[k] > start ? loA[k] + w[k] : start;               \
+      f = loB[k] > f ? loB[k] : f;                                             \
+      const int64_t a = f - w[k] < hiA[k] ? f - w[k] : hiA[k];                 \
+      const int64_t b = f < hiB[k] ? f : hiB[k];                               \
+      fromA[k] = f <= top && a < fromA[k] ? a : fromA[k];                      \
+      fromB[k] = f <= top && b < fromB[k] ? b : fromB[k];                      \
+    }                                                                          \
   }
 
 CKPT_CHAIN_KERNELS(Generic, )
@@ -177,9 +204,15 @@ inline void minAddA(float *acc, const float *A, float p, float b, ptrdiff_t n) {
 inline void minConst(float *acc, float c, ptrdiff_t n) {
   CKPT_DISPATCH(minConst, acc, c, n);
 }
-inline int64_t minMaxPlus(const int64_t *x, const int64_t *y, const int64_t *z,
-                          ptrdiff_t n) {
+template <typename Int>
+inline Int minMaxPlus(const Int *x, const Int *y, const Int *z, ptrdiff_t n) {
   return CKPT_DISPATCH(minMaxPlus, x, y, z, n);
+}
+inline void markReads(int64_t *fromA, int64_t *fromB, const int64_t *loA,
+                      const int64_t *hiA, const int64_t *w, const int64_t *loB,
+                      const int64_t *hiB, int64_t start, int64_t top,
+                      ptrdiff_t n) {
+  CKPT_DISPATCH(markReads, fromA, fromB, loA, hiA, w, loB, hiB, start, top, n);
 }
 
 } // namespace detail
@@ -222,6 +255,31 @@ const bool kHasAvx512 = kIsa == Isa::Avx512;
 /// the split cannot improve the row).
 #define CKPT_AVX512 __attribute__((target("avx512f"), always_inline)) inline
 
+/// The body shared by splitAvx512 and splitAvx2 after the pruning scan: the
+/// candidate on [0, e] in its three pieces (both rows vary, one does,
+/// neither) by MINADD<AVaries, BVaries>(acc, A, B, p, aConst, bConst, n).
+/// (A macro: GCC inlines a kernel only into a function of its target.)
+#define CKPT_SPLIT_PIECES(MINADD)                                              \
+  do {                                                                         \
+    const int64_t e1 = std::min({e, nA, nB});                                  \
+    if (e1 >= 0)                                                               \
+      MINADD<true, true>(acc, A, B, p, 0, 0, e1 + 1);                          \
+    const int64_t s2 = std::max<int64_t>(0, std::min(nA, nB) + 1);             \
+    const int64_t e2 = std::min(e, std::max(nA, nB));                          \
+    if (e2 >= s2) {                                                            \
+      if (nA < nB)                                                             \
+        MINADD<false, true>(acc + s2, A, B + s2, p, Alast, 0, e2 - s2 + 1);    \
+      else                                                                     \
+        MINADD<true, false>(acc + s2, A + s2, B, p, 0, Blast, e2 - s2 + 1);    \
+    }                                                                          \
+    const int64_t s3 = std::max<int64_t>(0, std::max(nA, nB) + 1);             \
+    if (s3 <= e)                                                               \
+      MINADD<false, false>(acc + s3, A, B, p, Alast, Blast, e - s3 + 1);       \
+  } while (false)
+
+/// minAdd512's block: 16 and 64 lanes were slower on the chain benchmark.
+constexpr int64_t kBlock512 = 32;
+
 /// The last index <= top with acc > T (-1 if none), 16 at a time.
 CKPT_AVX512 int64_t scanDown512(const float *acc, int64_t top, float T) {
   const __m512 vT = _mm512_set1_ps(T);
@@ -238,56 +296,60 @@ CKPT_AVX512 int64_t scanDown512(const float *acc, int64_t top, float T) {
   return top;
 }
 
-/// Lanes i..i+15 that are <= top: v = (p + A') + B', min-ed into acc, where
-/// A' = A[lane] for lanes <= nA and Alast above (likewise B'). Masked loads
-/// and stores: no scalar tails, nothing read past a row.
-struct Split512 {
-  float *acc;
-  const float *A, *B;
-  __m512i iota, vnA, vnB;
-  __m512 vp, vAl, vBl;
+/// acc[k..k+15] = min(acc, (p + A) + B) on the lanes of `in`, the vectors
+/// vp, va, vb standing for p and the constants where a row does not vary.
+/// Masked loads: nothing is read past a row.
+template <bool AVaries, bool BVaries>
+CKPT_AVX512 void min16(float *acc, const float *A, const float *B, __m512 vp,
+                       __m512 va, __m512 vb, int64_t k, __mmask16 in) {
+  const __m512 a = AVaries ? _mm512_maskz_loadu_ps(in, A + k) : va;
+  const __m512 b = BVaries ? _mm512_maskz_loadu_ps(in, B + k) : vb;
+  const __m512 v = _mm512_add_ps(_mm512_add_ps(vp, a), b);
+  const __m512 old = _mm512_maskz_loadu_ps(in, acc + k);
+  _mm512_mask_storeu_ps(acc + k,
+                        _mm512_mask_cmp_ps_mask(in, v, old, _CMP_LT_OQ), v);
+}
 
-  CKPT_AVX512 void chunk(int32_t i, __m512i vTop) const {
-    const __m512i idx = _mm512_add_epi32(_mm512_set1_epi32(i), iota);
-    const __mmask16 mIn = _mm512_cmple_epi32_mask(idx, vTop);
-    const __mmask16 mA = _mm512_cmple_epi32_mask(idx, vnA);
-    const __mmask16 mB = _mm512_cmple_epi32_mask(idx, vnB);
-    const __m512 va = _mm512_mask_loadu_ps(vAl, mA, A + i);
-    const __m512 vb = _mm512_mask_loadu_ps(vBl, mB, B + i);
-    const __m512 v = _mm512_add_ps(_mm512_add_ps(vp, va), vb);
-    const __m512 old = _mm512_maskz_loadu_ps(mIn, acc + i);
-    const __mmask16 better = _mm512_mask_cmp_ps_mask(mIn, v, old, _CMP_LT_OQ);
-    _mm512_mask_storeu_ps(acc + i, better, v);
+/// acc[i] = min(acc[i], candidateAt(i)) on [0, n), 16 lanes at a time and
+/// the last lanes masked, skipping blocks of kBlock512 lanes (and the rest
+/// under a block) where the candidate at the end is not below acc at the
+/// start: both are non-increasing in m.
+template <bool AVaries, bool BVaries>
+CKPT_AVX512 void minAdd512(float *acc, const float *A, const float *B, float p,
+                           float aConst, float bConst, int64_t n) {
+  const __m512 vp = _mm512_set1_ps(p), va = _mm512_set1_ps(aConst),
+               vb = _mm512_set1_ps(bConst);
+  auto at = [&](int64_t m) {
+    return (p + (AVaries ? A[m] : aConst)) + (BVaries ? B[m] : bConst);
+  };
+  constexpr int64_t kBlock = kBlock512;
+  int64_t i = 0;
+  for (; i + kBlock <= n; i += kBlock) {
+    if (!(at(i + kBlock - 1) < acc[i]))
+      continue;
+    for (int64_t k = i; k < i + kBlock; k += 16)
+      min16<AVaries, BVaries>(acc, A, B, vp, va, vb, k, 0xffff);
   }
-};
+  if (i >= n || !(at(n - 1) < acc[i]))
+    return;
+  for (; i + 16 <= n; i += 16)
+    min16<AVaries, BVaries>(acc, A, B, vp, va, vb, i, 0xffff);
+  if (i < n)
+    min16<AVaries, BVaries>(acc, A, B, vp, va, vb, i,
+                            static_cast<__mmask16>((1u << (n - i)) - 1));
+}
 
 /// One split, AVX-512, relative to m = from (applySplit's first m, index 0):
 /// the pruning scan e = the last index <= eStart with acc > c, then the
-/// candidate on [0, e]. Returns e (< 0: the split cannot improve the row).
+/// candidate on [0, e] in its three parts (both rows vary, one does,
+/// neither). Returns e (< 0: the split cannot improve the row).
 __attribute__((target("avx512f"))) int64_t
 splitAvx512(float *acc, const float *A, const float *B, float p, float Alast,
             float Blast, float c, int64_t eStart, int64_t nA, int64_t nB) {
   const int64_t e = scanDown512(acc, eStart, c);
   if (e < 0)
     return e;
-  const Split512 k{
-      acc,
-      A,
-      B,
-      _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-      _mm512_set1_epi32(static_cast<int32_t>(
-          std::max<int64_t>(-1, std::min<int64_t>(nA, e)))),
-      _mm512_set1_epi32(static_cast<int32_t>(
-          std::max<int64_t>(-1, std::min<int64_t>(nB, e)))),
-      _mm512_set1_ps(p),
-      _mm512_set1_ps(Alast),
-      _mm512_set1_ps(Blast)};
-  // (Evaluating the top chunk first and, when it improves nothing, skipping
-  // the lanes below it where acc <= its lowest lane's value prunes ~20 % of
-  // the lanes, but costs more than it saves: measured.)
-  const __m512i vTop = _mm512_set1_epi32(static_cast<int32_t>(e));
-  for (int32_t i = 0; i <= e; i += 16)
-    k.chunk(i, vTop);
+  CKPT_SPLIT_PIECES(minAdd512);
   return e;
 }
 
@@ -384,20 +446,7 @@ __attribute__((target("avx2"))) int64_t splitAvx2(float *acc, const float *A,
   const int64_t e = scanDown256(acc, eStart, c);
   if (e < 0)
     return e;
-  const int64_t e1 = std::min({e, nA, nB});
-  if (e1 >= 0)
-    minAdd256<true, true>(acc, A, B, p, 0, 0, e1 + 1);
-  const int64_t s2 = std::max<int64_t>(0, std::min(nA, nB) + 1);
-  const int64_t e2 = std::min(e, std::max(nA, nB));
-  if (e2 >= s2) {
-    if (nA < nB)
-      minAdd256<false, true>(acc + s2, A, B + s2, p, Alast, 0, e2 - s2 + 1);
-    else
-      minAdd256<true, false>(acc + s2, A + s2, B, p, 0, Blast, e2 - s2 + 1);
-  }
-  const int64_t s3 = std::max<int64_t>(0, std::max(nA, nB) + 1);
-  if (s3 <= e)
-    minAdd256<false, false>(acc + s3, A, B, p, Alast, Blast, e - s3 + 1);
+  CKPT_SPLIT_PIECES(minAdd256);
   return e;
 }
 
@@ -438,6 +487,42 @@ struct ScaledChain {
   }
   float ufub(int s) const { return static_cast<float>(uf[s] + ub[s]); }
 };
+
+/// lo of every pair of `chain` (its m_none set), by increasing t and
+/// decreasing s, with the O(L^3) minimum computed on integers of type Int:
+/// lo(s,t) = min(max(m_none, min over s' of max(lo(s',t) + wa[s'-1],
+/// lo(s,s'-1))), C2's max(m_all, lo(s+1,t) + wabar[s])).
+template <typename Int> void computeLo(ScaledChain &chain) {
+  const int n = chain.n;
+  const size_t pairs = chain.numPairs();
+  // lo by columns (t-major, as idx) and by rows (lo(s,q) at rowBase[s] +
+  // q - s), so that both operands are contiguous.
+  std::vector<Int> loCol(pairs), loRow(pairs),
+      wa(chain.wa.begin(), chain.wa.end());
+  std::vector<size_t> rowBase(n + 2, 0);
+  for (int s = 2; s <= n; ++s)
+    rowBase[s] = rowBase[s - 1] + static_cast<size_t>(n - s + 2);
+  auto set = [&](int s, int t, int64_t lo) {
+    const size_t i = ScaledChain::idx(s, t);
+    chain.lo[i] = lo;
+    loCol[i] = loRow[rowBase[s] + (t - s)] = static_cast<Int>(lo);
+  };
+  for (int t = 1; t <= n; ++t) {
+    set(t, t, chain.mAll(t, t));
+    for (int s = t - 1; s >= 1; --s) {
+      const size_t i = ScaledChain::idx(s, t),
+                   below = ScaledChain::idx(s + 1, t);
+      const int64_t best1 =
+          minMaxPlus(&loCol[below], &wa[s], &loRow[rowBase[s]], t - s);
+      const int64_t opt1 = std::max(chain.mNone[i], best1);
+      const int64_t opt2 =
+          chain.allowAll
+              ? std::max(chain.mAll(s, t), chain.lo[below] + chain.wabar[s])
+              : kNever;
+      set(s, t, std::min(opt1, opt2));
+    }
+  }
+}
 
 /// `unitChain` (sizes in units) scaled, with m_none, lo and hi of every pair.
 ScaledChain makeScaledChain(const Chain &unitChain, bool allowAll) {
@@ -490,30 +575,23 @@ ScaledChain makeScaledChain(const Chain &unitChain, bool allowAll) {
       chain.mNone[ScaledChain::idx(s, t)] = chain.wdelta[t] + forwardPeak;
     }
   }
-  // Feasibility bounds, by increasing t and decreasing s. loRow: lo by
-  // rows, lo(s,q) at rowBase[s] + q - s.
-  std::vector<int64_t> loRow(pairs);
-  std::vector<size_t> rowBase(n + 2, 0);
-  for (int s = 2; s <= n; ++s)
-    rowBase[s] = rowBase[s - 1] + static_cast<size_t>(n - s + 2);
+  // lo on 32-bit integers when every sum fits (twice the lanes in its
+  // O(L^3) loop): each lo is at most hi, a sum of distinct sizes, and the
+  // loop adds one more.
+  __int128 total = 0;
+  for (const auto *v :
+       {&chain.wa, &chain.wdelta, &chain.wabar, &chain.of, &chain.ob})
+    for (int64_t x : *v)
+      total += x;
+  if (4 * total <= std::numeric_limits<int32_t>::max())
+    computeLo<int32_t>(chain);
+  else
+    computeLo<int64_t>(chain);
   for (int t = 1; t <= n; ++t) {
     const size_t it = ScaledChain::idx(t, t);
-    chain.lo[it] = chain.hi[it] = chain.mAll(t, t);
-    loRow[rowBase[t]] = chain.lo[it];
+    chain.hi[it] = chain.mAll(t, t);
     for (int s = t - 1; s >= 1; --s) {
       const size_t i = ScaledChain::idx(s, t);
-      // min over s' of max(lo(s',t) + wa[s'-1], lo(s,s'-1)): column t is
-      // contiguous in lo, row s in loRow.
-      const int64_t best1 = minMaxPlus(&chain.lo[ScaledChain::idx(s + 1, t)],
-                                       &chain.wa[s], &loRow[rowBase[s]], t - s);
-      int64_t opt1 = std::max(chain.mNone[i], best1);
-      int64_t opt2 =
-          allowAll
-              ? std::max(chain.mAll(s, t),
-                         chain.lo[ScaledChain::idx(s + 1, t)] + chain.wabar[s])
-              : kNever;
-      chain.lo[i] = std::min(opt1, opt2);
-      loRow[rowBase[s] + (t - s)] = chain.lo[i];
       if (allowAll) // store-all: F_all^s, then (s+1, t) stores all.
         chain.hi[i] =
             std::max(chain.mAll(s, t),
@@ -584,12 +662,15 @@ std::unique_ptr<float[], TableDeleter> allocateTable(size_t floats) {
 namespace {
 
 /// Where a row lives: m in [lo, hi] (empty when lo > hi) at data + off.
+/// lo is the least m that any query reads (neededFrom), at or above the
+/// least feasible m; below lo the row is infinite or never read.
 struct RowMeta {
   int64_t lo, hi;
   size_t off;
 };
 
-/// The DP table: one float row per (s,t) on m in [lo, min(hi, maxM)].
+/// The DP table: one float row per (s,t) on m in [lo, min(hi, maxM)], lo
+/// as neededFrom gives it.
 ///
 /// Row metadata is kept twice, so that both operands of a split are read
 /// sequentially: by column (t-major, idx(s,t): the rows (s',t), s' > s,
@@ -768,6 +849,15 @@ inline void Table::applySplit(PairState &st, const Operand &a, const Operand &b,
   if (c < st.prevC)
     st.e = rowHi;
   st.prevC = c;
+  // acc is non-increasing: where it is not above c at `from`, it is not
+  // above c anywhere the split reaches (the pruning scan's answer, without
+  // the call).
+  if (st.e < from)
+    return;
+  if (!(acc[from - lo] > c)) {
+    st.e = from - 1;
+    return;
+  }
   const float *A = a.row, *B = b.row;
   const int64_t ea = a.hi, eb = b.hi; // rows vary up to ea / eb
 #if CKPT_X86_DISPATCH
@@ -1090,8 +1180,68 @@ int64_t ckpt::solver::minFeasibleLimit(const Chain &unitChain,
 }
 
 namespace {
-/// Lays out and fills the table of `chain` for m up to `maxM`.
-bool buildTable(const ScaledChain &chain, int64_t maxM,
+/// The least m at which anything reads C(s,t,m), by pair (idx(s,t)), when
+/// the top pair (1,n) is read on [topFrom, maxM]: the DP's splits and C2
+/// over their ranges (from applySplit's `from` up), and Algorithm 2. Rows
+/// are only computed and stored from there: below it every value that is
+/// read is infinite (below the least feasible m), so the table, its
+/// values and the sequence are the same, in less memory and time. A row
+/// nothing reads gets maxM + 1 (not stored); one read only above its hi
+/// (where the constant extension answers) gets its hi.
+///
+/// Readers come before what they read in the order t descending, s
+/// ascending: (s,t) reads (s',t) for s' > s and (s,q) for q < t. `fromT`
+/// gathers the reads of rows as A (and C2) by column, `fromS` those as B by
+/// row, so that both inner loops are contiguous.
+std::vector<int64_t> neededFrom(const ScaledChain &chain, const Table &table,
+                                int64_t maxM, int64_t topFrom) {
+  const int n = chain.n;
+  const size_t pairs = chain.numPairs();
+  constexpr int64_t kUnread = std::numeric_limits<int64_t>::max();
+  std::vector<int64_t> fromT(pairs, kUnread), fromS(pairs, kUnread);
+  // Row-major copies of lo and the capped hi (B operands, by idxS).
+  std::vector<int64_t> loS(pairs), hiS(pairs), capHi(pairs);
+  for (int t = 1; t <= n; ++t)
+    for (int s = 1; s <= t; ++s) {
+      const size_t i = ScaledChain::idx(s, t), k = table.idxS(s, t);
+      capHi[i] = hiS[k] = std::min(chain.hi[i], maxM);
+      loS[k] = chain.lo[i];
+    }
+  const size_t top = ScaledChain::idx(1, n);
+  fromT[top] = std::min(topFrom, capHi[top]); // above hi: hi answers
+  std::vector<int64_t> out(pairs, maxM + 1);
+  for (int t = n; t >= 1; --t)
+    for (int s = 1; s <= t; ++s) {
+      const size_t i = ScaledChain::idx(s, t), k = table.idxS(s, t);
+      const int64_t rowHi = capHi[i];
+      const int64_t first = std::max(std::min(fromT[i], fromS[k]), chain.lo[i]);
+      if (first > rowHi)
+        continue; // nothing reads it (or it is infeasible up to maxM)
+      out[i] = first;
+      if (s == t)
+        continue;
+      // Splits s' in (s, t]: A = (s', t) at m - wa[s'-1], B = (s, s'-1) at
+      // m, for m from max(start, lo_A + wa[s'-1], lo_B) (applySplit's
+      // `from`) up to rowHi. An empty operand has lo > its capped hi, so
+      // its `from` is above rowHi.
+      const int64_t start = std::max(first, chain.mNone[i]);
+      const size_t a0 = ScaledChain::idx(s + 1, t), b0 = table.idxS(s, s);
+      markReads(&fromT[a0], &fromS[b0], &chain.lo[a0], &capHi[a0], &chain.wa[s],
+                &loS[b0], &hiS[b0], start, rowHi, t - s);
+      if (chain.allowAll) { // C2: (s+1, t) at m - wabar[s], m >= m_all
+        const int64_t shift = chain.wabar[s];
+        const int64_t from =
+            std::max({first, chain.mAll(s, t), chain.lo[a0] + shift});
+        if (from <= rowHi)
+          fromT[a0] = std::min({fromT[a0], from - shift, capHi[a0]});
+      }
+    }
+  return out;
+}
+
+/// Lays out and fills the table of `chain` for m up to `maxM`, the top pair
+/// read on [topFrom, maxM].
+bool buildTable(const ScaledChain &chain, int64_t maxM, int64_t topFrom,
                 const DPOptions &options, Table &table, size_t &tableBytes,
                 std::string &error) {
   const int n = chain.n;
@@ -1100,11 +1250,12 @@ bool buildTable(const ScaledChain &chain, int64_t maxM,
   table.metaS.resize(pairs);
   table.lastT.assign(pairs, kInf);
   table.lastS.assign(pairs, kInf);
+  const std::vector<int64_t> first = neededFrom(chain, table, maxM, topFrom);
   size_t total = 0;
   for (int t = 1; t <= n; ++t)
     for (int s = 1; s <= t; ++s) {
       const size_t i = ScaledChain::idx(s, t);
-      RowMeta r{chain.lo[i], std::min(chain.hi[i], maxM), total};
+      RowMeta r{first[i], std::min(chain.hi[i], maxM), total};
       if (r.lo <= r.hi) {
         total += static_cast<size_t>(r.hi - r.lo + 1);
         if (total > options.maxTableBytes / sizeof(float)) {
@@ -1149,7 +1300,7 @@ DPSolution ckpt::solver::solveChainDP(const Chain &unitChain, int64_t limit,
     return sol; // infeasible
 
   Table table(chain);
-  if (!buildTable(chain, maxM, options, table, sol.tableBytes, sol.error))
+  if (!buildTable(chain, maxM, maxM, options, table, sol.tableBytes, sol.error))
     return sol;
 
   sol.feasible = true;
@@ -1194,7 +1345,8 @@ std::unique_ptr<ChainDPTable> ChainDPTable::build(const Chain &unitChain,
   const int64_t maxM = impl->maxLimit / chain.scale - chain.wa[0];
   size_t bytes = 0;
   if (maxM >= chain.lo[ScaledChain::idx(1, chain.n)] &&
-      !buildTable(chain, maxM, options, impl->table, bytes, error))
+      !buildTable(chain, maxM, chain.lo[ScaledChain::idx(1, chain.n)], options,
+                  impl->table, bytes, error))
     return nullptr;
   return std::unique_ptr<ChainDPTable>(new ChainDPTable(std::move(impl)));
 }
