@@ -384,6 +384,26 @@ TEST(ChainProperties, MinFeasibleMemoryIsTight) {
   }
 }
 
+// The same with large sizes and many slots, where the search bisects over
+// the budgets at which a size's slot count drops rather than over every
+// integer.
+TEST(ChainProperties, MinFeasibleMemoryIsTightWithLargeSizes) {
+  std::mt19937 rng(7);
+  for (int iter = 0; iter < 30; ++iter) {
+    Chain c = randomChain(rng, 2 + iter % 12, 10000000, 5);
+    const int64_t slots = 50 + 37 * (iter % 13);
+    for (const char *name : {"optimal", "revolve", "store-all"}) {
+      std::optional<int64_t> m;
+      std::string err;
+      ASSERT_TRUE(minFeasibleMemory(c, S(name), slots, m, err)) << err;
+      ASSERT_TRUE(m) << name;
+      EXPECT_TRUE(runChecked(c, S(name), *m, slots).feasible) << name;
+      EXPECT_FALSE(runChecked(c, S(name), *m - 1, slots).feasible)
+          << name << " iter " << iter;
+    }
+  }
+}
+
 // The fast solver against the naive [m][s][t] reference of Theorem 1.
 TEST(ChainProperties, FastEqualsNaive) {
   std::mt19937 rng(2024);

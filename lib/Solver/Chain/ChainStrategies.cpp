@@ -185,6 +185,48 @@ std::vector<Op> fixedSequence(const Chain &chain, const Strategy &s) {
   }
 }
 
+/// The budgets M in [lo, hi] at which the slot count ceil(x * slots / M) of
+/// some size x of `chain` drops (x * slots / k rounded up, for integers k),
+/// plus lo and hi, sorted: the slot counts, and so any feasibility, are
+/// constant from one to the next. Empty when bisecting the integers of
+/// [lo, hi] costs less.
+std::vector<int64_t> slotBreakpoints(const Chain &chain, int64_t slots,
+                                     int64_t lo, int64_t hi) {
+  std::vector<int64_t> sizes;
+  for (const auto *v :
+       {&chain.wa, &chain.wdelta, &chain.wabar, &chain.of, &chain.ob})
+    for (int64_t x : *v)
+      if (x > 0)
+        sizes.push_back(x);
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  auto ceilDiv = [](__int128 a, __int128 b) { return (a + b - 1) / b; };
+  // For x: k from ceil(x S / hi) (the budget is at most hi) to
+  // ceil(x S / lo) - 1 (above lo).
+  __int128 count = 0;
+  for (int64_t x : sizes)
+    count +=
+        ceilDiv(__int128(x) * slots, lo) - ceilDiv(__int128(x) * slots, hi);
+  // Listing and sorting them must cost less than the tests it saves (one
+  // test of a chain of L stages is about L^3 / 6 steps).
+  const __int128 L = chain.length(), testWork = L * L * L / 6;
+  std::vector<int64_t> out;
+  if (count >= (__int128(hi) - lo) / 2 ||
+      count > std::min<__int128>(1 << 22, std::max<__int128>(1024, testWork)))
+    return out; // bisecting the integers costs less
+  out.reserve(static_cast<size_t>(count) + 2);
+  out.push_back(lo);
+  for (int64_t x : sizes) {
+    const __int128 xs = __int128(x) * slots;
+    for (__int128 k = ceilDiv(xs, hi), kEnd = ceilDiv(xs, lo); k < kEnd; ++k)
+      out.push_back(static_cast<int64_t>(ceilDiv(xs, k)));
+  }
+  out.push_back(hi);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 /// Is `strategy` feasible with budget M and `slots` slots (slots > 0)?
 bool feasibleWithSlots(const Chain &chain, const Strategy &strategy,
                        const std::vector<Op> &fixed, int64_t M, int64_t slots) {
@@ -239,14 +281,21 @@ bool ckpt::solver::minFeasibleMemory(const Chain &chain,
     }
     lo = probe + 1;
   }
-  while (lo < hi) {
-    int64_t mid = lo + (hi - lo) / 2;
-    if (feasibleWithSlots(chain, strategy, fixed, mid, slots))
-      hi = mid;
+  // Between two consecutive budgets where a size's slot count changes,
+  // every slot count is constant, and so is the answer: bisect over those
+  // budgets rather than over every integer.
+  const std::vector<int64_t> budgets = slotBreakpoints(chain, slots, lo, hi);
+  auto budget = [&](int64_t k) { return budgets.empty() ? k : budgets[k]; };
+  int64_t a = budgets.empty() ? lo : 0,
+          b = budgets.empty() ? hi : static_cast<int64_t>(budgets.size()) - 1;
+  while (a < b) { // budget(b) is feasible
+    int64_t mid = a + (b - a) / 2;
+    if (feasibleWithSlots(chain, strategy, fixed, budget(mid), slots))
+      b = mid;
     else
-      lo = mid + 1;
+      a = mid + 1;
   }
-  out = lo;
+  out = budget(a);
   return true;
 }
 
