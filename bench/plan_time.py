@@ -86,6 +86,22 @@ def publish(rows, runs, what, script, block, doc):
         remat.replace_block(doc, block, text)
 
 
+def isa_paths():
+    """The chain DP's kernel paths to time: the best this CPU has (None),
+    then the narrower ones CKPT_ISA can force on it."""
+    _, flags = cpu()
+    return [None] + (["avx2"] if "avx512f" in flags else []) + ["generic"]
+
+
+def isa_env(isa):
+    """This process's environment with CKPT_ISA set to `isa` (unset: None)."""
+    env = dict(os.environ)
+    env.pop("CKPT_ISA", None)
+    if isa:
+        env["CKPT_ISA"] = isa
+    return env
+
+
 def wall(args, env):
     start = time.monotonic()
     subprocess.run(args, check=True, env=env, stdout=subprocess.DEVNULL,
@@ -108,8 +124,7 @@ def main():
     args, build = arguments(__doc__)
     opt = os.path.join(build, "bin", "ckpt-opt")
     bench = os.path.join(build, "bin", "ckpt-bench-chain")
-    _, flags = cpu()
-    paths = [None] + (["avx2"] if "avx512f" in flags else []) + ["generic"]
+    paths = isa_paths()
     with tempfile.TemporaryDirectory() as tmp:
         files = []
         for label, model in STEPS:
@@ -124,11 +139,7 @@ def main():
         # on one (--mlir-disable-threading); the chain DP's own threads are
         # the same in every row.
         for isa, threads in [(isa, 2) for isa in paths] + [(None, 1)]:
-            env = dict(os.environ)
-            if isa:
-                env["CKPT_ISA"] = isa
-            else:
-                env.pop("CKPT_ISA", None)
+            env = isa_env(isa)
             extra = ["--mlir-disable-threading"] if threads == 1 else []
             cells = []
             for _, path in files:
