@@ -44,6 +44,8 @@ struct DPOptions {
   bool reconstruct = true;
   /// Refuse (with an error) to allocate a DP table larger than this. Only
   /// exact mode with large integer sizes can get there: use slots then.
+  /// (solveChainDP stores only the values its one limit reads, which can
+  /// be far fewer than ChainDPTable's for every limit up to the same.)
   size_t maxTableBytes = size_t(2) << 30;
   /// Cache tiling of the table fill (tuning only, results do not depend on
   /// it): column block width and row tile height, see docs/SOLVER.md.
@@ -58,7 +60,8 @@ struct DPSolution {
   double makespan = 0;          ///< Sum of durations of `sequence`.
   std::vector<Op> sequence;     ///< Algorithm 2's sequence (if feasible).
   int64_t minFeasibleLimit = 0; ///< Least limit (units) that is feasible.
-  size_t tableBytes = 0;        ///< Memory used by the DP table.
+  size_t tableBytes = 0;        ///< Memory used by the DP table (the
+                                ///< values this limit reads).
 };
 
 /// Solves C_BP(1, L+1, limit - wa[0]) for `unitChain` (sizes in units) and
