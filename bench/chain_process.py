@@ -46,9 +46,9 @@ def process(args, env):
                             stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.monotonic() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.returncode != 0:
-        raise subprocess.CalledProcessError(proc.returncode, args)
+    code = os.waitstatus_to_exitcode(status)
+    if code:
+        raise subprocess.CalledProcessError(code, args)
     return wall, usage.ru_utime, usage.ru_stime, usage.ru_maxrss / 1024
 
 

@@ -478,6 +478,11 @@ struct ScaledChain {
   static size_t idx(int s, int t) {
     return static_cast<size_t>(t) * (t - 1) / 2 + (s - 1);
   }
+  /// The same pairs by rows (s-major): (s, s..n) contiguous.
+  size_t idxS(int s, int t) const {
+    const size_t nn = static_cast<size_t>(n), si = static_cast<size_t>(s);
+    return (si - 1) * nn - (si - 1) * (si - 2) / 2 + static_cast<size_t>(t - s);
+  }
   size_t numPairs() const { return static_cast<size_t>(n) * (n + 1) / 2; }
   int64_t mAll(int s, int t) const {
     return std::max(wdelta[t] + wabar[s] + of[s], wdelta[s] + wabar[s] + ob[s]);
@@ -495,17 +500,14 @@ struct ScaledChain {
 template <typename Int> void computeLo(ScaledChain &chain) {
   const int n = chain.n;
   const size_t pairs = chain.numPairs();
-  // lo by columns (t-major, as idx) and by rows (lo(s,q) at rowBase[s] +
-  // q - s), so that both operands are contiguous.
+  // lo by columns (t-major, idx) and by rows (idxS), so that both operands
+  // are contiguous.
   std::vector<Int> loCol(pairs), loRow(pairs),
       wa(chain.wa.begin(), chain.wa.end());
-  std::vector<size_t> rowBase(n + 2, 0);
-  for (int s = 2; s <= n; ++s)
-    rowBase[s] = rowBase[s - 1] + static_cast<size_t>(n - s + 2);
   auto set = [&](int s, int t, int64_t lo) {
     const size_t i = ScaledChain::idx(s, t);
     chain.lo[i] = lo;
-    loCol[i] = loRow[rowBase[s] + (t - s)] = static_cast<Int>(lo);
+    loCol[i] = loRow[chain.idxS(s, t)] = static_cast<Int>(lo);
   };
   for (int t = 1; t <= n; ++t) {
     set(t, t, chain.mAll(t, t));
@@ -513,7 +515,7 @@ template <typename Int> void computeLo(ScaledChain &chain) {
       const size_t i = ScaledChain::idx(s, t),
                    below = ScaledChain::idx(s + 1, t);
       const int64_t best1 =
-          minMaxPlus(&loCol[below], &wa[s], &loRow[rowBase[s]], t - s);
+          minMaxPlus(&loCol[below], &wa[s], &loRow[chain.idxS(s, s)], t - s);
       const int64_t opt1 = std::max(chain.mNone[i], best1);
       const int64_t opt2 =
           chain.allowAll
@@ -531,10 +533,13 @@ ScaledChain makeScaledChain(const Chain &unitChain, bool allowAll) {
   chain.allowAll = allowAll;
   const int n = chain.n;
   int64_t unit = 0;
+  __int128 total = 0; // of the sizes, in units of the chain
   for (const auto *v : {&unitChain.wa, &unitChain.wdelta, &unitChain.wabar,
                         &unitChain.of, &unitChain.ob})
-    for (int64_t x : *v)
+    for (int64_t x : *v) {
       unit = std::gcd(unit, x);
+      total += x;
+    }
   if (unit <= 0)
     unit = 1;
   chain.scale = unit;
@@ -576,14 +581,9 @@ ScaledChain makeScaledChain(const Chain &unitChain, bool allowAll) {
     }
   }
   // lo on 32-bit integers when every sum fits (twice the lanes in its
-  // O(L^3) loop): each lo is at most hi, a sum of distinct sizes, and the
-  // loop adds one more.
-  __int128 total = 0;
-  for (const auto *v :
-       {&chain.wa, &chain.wdelta, &chain.wabar, &chain.of, &chain.ob})
-    for (int64_t x : *v)
-      total += x;
-  if (4 * total <= std::numeric_limits<int32_t>::max())
+  // O(L^3) loop): each lo is at most hi, a sum of distinct sizes (at most
+  // the scaled total), and the loop adds one more.
+  if (4 * (total / unit) <= std::numeric_limits<int32_t>::max())
     computeLo<int32_t>(chain);
   else
     computeLo<int64_t>(chain);
@@ -684,10 +684,7 @@ struct Table {
 
   explicit Table(const ScaledChain &scaled) : chain(scaled) {}
 
-  size_t idxS(int s, int t) const {
-    const size_t n = static_cast<size_t>(chain.n), si = static_cast<size_t>(s);
-    return (si - 1) * n - (si - 1) * (si - 2) / 2 + static_cast<size_t>(t - s);
-  }
+  size_t idxS(int s, int t) const { return chain.idxS(s, t); }
   static bool empty(const RowMeta &r) { return r.lo > r.hi; }
   const float *row(const RowMeta &r) const { return data.get() + r.off; }
 

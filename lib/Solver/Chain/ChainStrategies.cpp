@@ -185,13 +185,8 @@ std::vector<Op> fixedSequence(const Chain &chain, const Strategy &s) {
   }
 }
 
-/// The budgets M in [lo, hi] at which the slot count ceil(x * slots / M) of
-/// some size x of `chain` drops (x * slots / k rounded up, for integers k),
-/// plus lo and hi, sorted: the slot counts, and so any feasibility, are
-/// constant from one to the next. Empty when bisecting the integers of
-/// [lo, hi] costs less.
-std::vector<int64_t> slotBreakpoints(const Chain &chain, int64_t slots,
-                                     int64_t lo, int64_t hi) {
+/// The distinct positive sizes of `chain`, ascending.
+std::vector<int64_t> distinctSizes(const Chain &chain) {
   std::vector<int64_t> sizes;
   for (const auto *v :
        {&chain.wa, &chain.wdelta, &chain.wabar, &chain.of, &chain.ob})
@@ -200,6 +195,17 @@ std::vector<int64_t> slotBreakpoints(const Chain &chain, int64_t slots,
         sizes.push_back(x);
   std::sort(sizes.begin(), sizes.end());
   sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  return sizes;
+}
+
+/// The budgets M in [lo, hi] at which the slot count ceil(x * slots / M) of
+/// one of `sizes` (distinctSizes of a chain of `stages` stages) drops
+/// (x * slots / k rounded up, for integers k), plus lo and hi, sorted: the
+/// slot counts, and so any feasibility, are constant from one to the next.
+/// Empty when bisecting the integers of [lo, hi] costs less.
+std::vector<int64_t> slotBreakpoints(const std::vector<int64_t> &sizes,
+                                     int stages, int64_t slots, int64_t lo,
+                                     int64_t hi) {
   auto ceilDiv = [](__int128 a, __int128 b) { return (a + b - 1) / b; };
   // For x: k from ceil(x S / hi) (the budget is at most hi) to
   // ceil(x S / lo) - 1 (above lo).
@@ -209,7 +215,7 @@ std::vector<int64_t> slotBreakpoints(const Chain &chain, int64_t slots,
         ceilDiv(__int128(x) * slots, lo) - ceilDiv(__int128(x) * slots, hi);
   // Listing and sorting them must cost less than the tests it saves (one
   // test of a chain of L stages is about L^3 / 6 steps).
-  const __int128 L = chain.length(), testWork = L * L * L / 6;
+  const __int128 L = stages, testWork = L * L * L / 6;
   std::vector<int64_t> out;
   if (count >= (__int128(hi) - lo) / 2 ||
       count > std::min<__int128>(1 << 22, std::max<__int128>(1024, testWork)))
@@ -257,11 +263,8 @@ bool ckpt::solver::minFeasibleMemory(const Chain &chain,
     out = std::max<int64_t>(exactMin, 1);
     return true;
   }
-  int64_t maxSize = 0;
-  for (const auto *v :
-       {&chain.wa, &chain.wdelta, &chain.wabar, &chain.of, &chain.ob})
-    for (int64_t x : *v)
-      maxSize = std::max(maxSize, x);
+  const std::vector<int64_t> sizes = distinctSizes(chain);
+  const int64_t maxSize = sizes.empty() ? 0 : sizes.back();
   // With M >= maxSize * S every non-zero size is one slot; a larger M does
   // not change anything.
   int64_t hi = std::max<int64_t>(maxSize * slots, 1);
@@ -284,7 +287,8 @@ bool ckpt::solver::minFeasibleMemory(const Chain &chain,
   // Between two consecutive budgets where a size's slot count changes,
   // every slot count is constant, and so is the answer: bisect over those
   // budgets rather than over every integer.
-  const std::vector<int64_t> budgets = slotBreakpoints(chain, slots, lo, hi);
+  const std::vector<int64_t> budgets =
+      slotBreakpoints(sizes, chain.length(), slots, lo, hi);
   auto budget = [&](int64_t k) { return budgets.empty() ? k : budgets[k]; };
   int64_t a = budgets.empty() ? lo : 0,
           b = budgets.empty() ? hi : static_cast<int64_t>(budgets.size()) - 1;
