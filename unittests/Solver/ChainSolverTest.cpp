@@ -404,6 +404,37 @@ TEST(ChainProperties, MinFeasibleMemoryIsTightWithLargeSizes) {
   }
 }
 
+// runStrategy starts the search for the least feasible memory from what the
+// strategy needs at its own budget: from below the answer, above it, far
+// above it and beyond the budget where every size is one slot, the answer
+// is the one the search finds from scratch, itself checked tight above.
+TEST(ChainProperties, MinFeasibleMemoryFromAnyBudgetIsTheSame) {
+  std::mt19937 rng(31);
+  for (int iter = 0; iter < 24; ++iter) {
+    Chain c = randomChain(rng, 2 + iter % 12, 10000000, 5);
+    const int64_t slots = 50 + 37 * (iter % 13);
+    for (const char *name : {"optimal", "revolve", "store-all", "sqrt"}) {
+      std::optional<int64_t> least;
+      std::string err;
+      ASSERT_TRUE(minFeasibleMemory(c, S(name), slots, least, err)) << err;
+      ASSERT_TRUE(least) << name;
+      const int64_t m = *least;
+      SolveOptions opts;
+      opts.withSequence = false;
+      for (int64_t budget : {m / 8, m / 2, m * 7 / 8, m - 1, m, m + 1,
+                             m * 9 / 8, 2 * m, 64 * m, int64_t(1) << 40}) {
+        StrategyResult r =
+            runStrategy(c, S(name), MemoryModel{budget, slots}, opts);
+        ASSERT_EQ(r.error, "");
+        EXPECT_EQ(r.feasible, budget >= m) << name << " at " << budget;
+        ASSERT_TRUE(r.minFeasibleMemory) << name << " at " << budget;
+        EXPECT_EQ(*r.minFeasibleMemory, m)
+            << name << " at " << budget << " iter " << iter;
+      }
+    }
+  }
+}
+
 // The fast solver against the naive [m][s][t] reference of Theorem 1.
 TEST(ChainProperties, FastEqualsNaive) {
   std::mt19937 rng(2024);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 using namespace ckpt::solver;
 
@@ -233,14 +234,46 @@ std::vector<int64_t> slotBreakpoints(const std::vector<int64_t> &sizes,
   return out;
 }
 
-/// Is `strategy` feasible with budget M and `slots` slots (slots > 0)?
-bool feasibleWithSlots(const Chain &chain, const Strategy &strategy,
-                       const std::vector<Op> &fixed, int64_t M, int64_t slots) {
+/// The least limit in units at which `strategy` is feasible with budget M
+/// and `slots` slots (slots > 0): the DP's feasibility bound, or the fixed
+/// sequence's peak. It is feasible at M when this is at most `slots`.
+int64_t slotsNeeded(const Chain &chain, const Strategy &strategy,
+                    const std::vector<Op> &fixed, int64_t M, int64_t slots) {
   Chain u = toUnits(chain, MemoryModel{M, slots});
   if (isDP(strategy))
-    return minFeasibleLimit(u, strategy.kind == Strategy::Kind::Optimal) <=
-           slots;
-  return simulate(u, fixed).peak <= slots;
+    return minFeasibleLimit(u, strategy.kind == Strategy::Kind::Optimal);
+  return simulate(u, fixed).peak;
+}
+
+/// The memory the slots needed at budget M take, ceil(n * M / S) for n
+/// slots needed: near the answer it moves only with the rounding of sizes,
+/// so it is where the search looks next.
+int64_t slotBytes(int64_t n, int64_t M, int64_t slots) {
+  const __int128 v = (__int128(n) * M + slots - 1) / slots;
+  return static_cast<int64_t>(
+      std::min<__int128>(v, std::numeric_limits<int64_t>::max()));
+}
+
+/// The least M in (a, b] at which `feasible` holds, for b feasible and
+/// feasibility monotone in M and constant between the budgets of
+/// slotBreakpoints: a bisection over those budgets (or over the integers
+/// when listing them costs more).
+template <typename Feasible>
+int64_t leastFeasibleIn(int64_t a, int64_t b, const std::vector<int64_t> &sizes,
+                        int stages, int64_t slots, Feasible feasible) {
+  const std::vector<int64_t> budgets =
+      slotBreakpoints(sizes, stages, slots, a + 1, b);
+  auto budget = [&](int64_t k) { return budgets.empty() ? k : budgets[k]; };
+  int64_t lo = budgets.empty() ? a + 1 : 0,
+          hi = budgets.empty() ? b : static_cast<int64_t>(budgets.size()) - 1;
+  while (lo < hi) { // budget(hi) is feasible
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (feasible(budget(mid)))
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return budget(lo);
 }
 
 } // namespace
@@ -248,58 +281,77 @@ bool feasibleWithSlots(const Chain &chain, const Strategy &strategy,
 bool ckpt::solver::minFeasibleMemory(const Chain &chain,
                                      const Strategy &strategy, int64_t slots,
                                      std::optional<int64_t> &out,
-                                     std::string &error) {
+                                     std::string &error,
+                                     const SlotProbe *known) {
   out.reset();
   error = checkInputs(chain, strategy, slots);
   if (!error.empty())
     return false;
   const bool allowAll = strategy.kind == Strategy::Kind::Optimal;
   std::vector<Op> fixed = fixedSequence(chain, strategy);
-  // Exact sizes: the answer directly (and a lower bound for slot mode, since
-  // rounding sizes up only adds requirements).
-  int64_t exactMin = isDP(strategy) ? minFeasibleLimit(chain, allowAll)
-                                    : simulate(chain, fixed).peak;
-  if (slots == 0) {
-    out = std::max<int64_t>(exactMin, 1);
+  if (slots == 0) { // exact sizes: the answer directly
+    out = std::max<int64_t>(isDP(strategy) ? minFeasibleLimit(chain, allowAll)
+                                           : simulate(chain, fixed).peak,
+                            1);
     return true;
   }
+  // Slot mode. Feasibility is monotone in M (rounded sizes only shrink as M
+  // grows), and from hi = maxSize * S up every non-zero size is one slot.
   const std::vector<int64_t> sizes = distinctSizes(chain);
-  const int64_t maxSize = sizes.empty() ? 0 : sizes.back();
-  // With M >= maxSize * S every non-zero size is one slot; a larger M does
-  // not change anything.
-  int64_t hi = std::max<int64_t>(maxSize * slots, 1);
-  if (!feasibleWithSlots(chain, strategy, fixed, hi, slots))
-    return true; // feasible for no M
-  int64_t lo = std::max<int64_t>(exactMin, 1);
-  if (lo > hi)
-    lo = hi;
-  // The answer is usually a little above the exact one: gallop up from it
-  // (steps of lo/1024, doubling) before bisecting, rather than bisect the
-  // whole range up to maxSize * S.
-  for (int64_t step = std::max<int64_t>(lo / 1024, 1); lo < hi; step *= 2) {
-    int64_t probe = std::min(hi, lo + step);
-    if (feasibleWithSlots(chain, strategy, fixed, probe, slots)) {
-      hi = probe;
+  const int64_t hi =
+      std::max<int64_t>((sizes.empty() ? 0 : sizes.back()) * slots, 1);
+  auto needed = [&](int64_t M) {
+    return slotsNeeded(chain, strategy, fixed, std::min(M, hi), slots);
+  };
+  // The search keeps a (infeasible; 0: none known) below b (feasible) and
+  // probes where slotBytes(n, M), the memory the slots needed at M take,
+  // points to: it moves only with the rounding of sizes, so a few probes
+  // bring the bracket within a fraction of a slot of the answer, and a
+  // bisection over the breakpoints left finishes. Each probe misses by
+  // `off` more than the last (from an eighth of a slot, doubling), so that
+  // their number is logarithmic whatever the estimates do.
+  int64_t a = 0, M = hi, n = 0;
+  if (known && known->memory >= 1) {
+    M = std::min(known->memory, hi);
+    n = known->needed;
+  } else {
+    n = needed(M);
+  }
+  // 1. A feasible b, from above the memory an infeasible M's slots take.
+  for (int64_t off = 0; n > slots; off *= 2) {
+    a = M;
+    if (M >= hi)
+      return true; // feasible for no M
+    const int64_t est = slotBytes(n, M, slots);
+    if (!off)
+      off = std::max<int64_t>(est / (8 * slots), 1);
+    M = est >= hi - off ? hi : std::max(est + off, a + 1);
+    n = needed(M);
+  }
+  int64_t b = M;
+  // 2. An infeasible a, from below the memory b's slots take. The miss
+  //    doubles only while the estimates stand still.
+  for (int64_t off = 0, last = 0; b - a > 1;) {
+    const int64_t est = std::min(slotBytes(n, b, slots), b);
+    const int64_t base = std::max<int64_t>(est / (8 * slots), 1);
+    off = off && last - est <= off ? 2 * off : base;
+    last = est;
+    const int64_t probe = est - off;
+    if (probe <= a)
+      break;
+    const int64_t np = needed(probe);
+    if (np > slots) {
+      a = probe;
       break;
     }
-    lo = probe + 1;
+    b = probe;
+    n = np;
   }
-  // Between two consecutive budgets where a size's slot count changes,
-  // every slot count is constant, and so is the answer: bisect over those
-  // budgets rather than over every integer.
-  const std::vector<int64_t> budgets =
-      slotBreakpoints(sizes, chain.length(), slots, lo, hi);
-  auto budget = [&](int64_t k) { return budgets.empty() ? k : budgets[k]; };
-  int64_t a = budgets.empty() ? lo : 0,
-          b = budgets.empty() ? hi : static_cast<int64_t>(budgets.size()) - 1;
-  while (a < b) { // budget(b) is feasible
-    int64_t mid = a + (b - a) / 2;
-    if (feasibleWithSlots(chain, strategy, fixed, budget(mid), slots))
-      b = mid;
-    else
-      a = mid + 1;
-  }
-  out = budget(a);
+  // 3. Bisect (a, b].
+  out = b - a <= 1
+            ? b
+            : leastFeasibleIn(a, b, sizes, chain.length(), slots,
+                              [&](int64_t m) { return needed(m) <= slots; });
   return true;
 }
 
@@ -319,6 +371,9 @@ StrategyResult ckpt::solver::runStrategy(const Chain &chain,
   const Chain u = toUnits(chain, budget);
   const int64_t limit = budget.limit();
   std::vector<Op> seq;
+  // The units this strategy needs at this budget, which the search for the
+  // least feasible memory starts from.
+  std::optional<SlotProbe> known;
   if (isDP(strategy)) {
     DPOptions opts;
     opts.allowAllChains = strategy.kind == Strategy::Kind::Optimal;
@@ -331,6 +386,7 @@ StrategyResult ckpt::solver::runStrategy(const Chain &chain,
     if (sol.feasible)
       seq = std::move(sol.sequence);
     r.feasible = sol.feasible;
+    known = SlotProbe{budget.memory, sol.minFeasibleLimit};
   } else {
     seq = fixedSequence(chain, strategy);
   }
@@ -342,6 +398,8 @@ StrategyResult ckpt::solver::runStrategy(const Chain &chain,
       return r;
     }
     r.feasible = su.peak <= limit;
+    if (!isDP(strategy))
+      known = SlotProbe{budget.memory, su.peak};
     if (isDP(strategy) && !r.feasible) {
       r.error = "internal error: the DP's sequence exceeds the limit";
       return r;
@@ -358,7 +416,7 @@ StrategyResult ckpt::solver::runStrategy(const Chain &chain,
   if (options.withMinFeasible) {
     std::string err;
     if (!minFeasibleMemory(chain, strategy, budget.slots, r.minFeasibleMemory,
-                           err)) {
+                           err, known ? &*known : nullptr)) {
       r.error = err;
       return r;
     }

@@ -260,21 +260,23 @@ PlanResult planChainModel(const Problem &problem, const ProblemChain &pc,
     solver::Strategy strategy = *options.strategy.chainStrategy();
     std::string error;
     std::optional<int64_t> least;
-    if (!solver::minFeasibleMemory(pc.chain, strategy, options.slots, least,
-                                   error)) {
-      result.error = error;
+    if (budget <= 0) {
+      if (!solver::minFeasibleMemory(pc.chain, strategy, options.slots, least,
+                                     error))
+        result.error = error;
+      else if (least)
+        result.leastPeak = pc.persistentBytes + *least;
       return result;
     }
-    if (least)
-      result.leastPeak = pc.persistentBytes + *least;
-    if (budget <= 0)
-      return result;
+    // The run finds the least feasible memory too, from its own budget.
     solver::StrategyResult run = solver::runStrategy(
         pc.chain, strategy, solver::MemoryModel{budget, options.slots});
     if (!run.error.empty()) {
       result.error = run.error;
       return result;
     }
+    if (run.minFeasibleMemory)
+      result.leastPeak = pc.persistentBytes + *run.minFeasibleMemory;
     if (!run.feasible)
       return result;
     sequence = run.sequence;

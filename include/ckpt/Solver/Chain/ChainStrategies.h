@@ -85,15 +85,24 @@ StrategyResult runStrategy(const Chain &chain, const Strategy &strategy,
                            const MemoryModel &budget,
                            const SolveOptions &options = {});
 
+/// What a strategy needs at one budget in slot mode: the least limit in
+/// units at which it is feasible with `memory` (the DP's feasibility bound,
+/// or a fixed sequence's peak), as runStrategy finds it.
+struct SlotProbe {
+  int64_t memory = 0;
+  int64_t needed = 0;
+};
+
 /// The least memory M for which `strategy` is feasible with `slots` slots
 /// (0 = exact). Exact mode: from the strategy's peak or the DP's
-/// feasibility bound directly. Slot mode: binary search on M (feasibility is
-/// monotone in M because rounded sizes only shrink as M grows).
-/// Returns false and sets `error` on bad input; `out` is nullopt when no M
-/// works.
+/// feasibility bound directly. Slot mode: a search on M (feasibility is
+/// monotone in M because rounded sizes only shrink as M grows), which
+/// starts from `known` when given (it must hold what the strategy needs
+/// with these slots). Returns false and sets `error` on bad input; `out` is
+/// nullopt when no M works.
 bool minFeasibleMemory(const Chain &chain, const Strategy &strategy,
                        int64_t slots, std::optional<int64_t> &out,
-                       std::string &error);
+                       std::string &error, const SlotProbe *known = nullptr);
 
 /// The fixed sequences of the non-DP baselines (L = chain length).
 std::vector<Op> storeAllSequence(int L);
