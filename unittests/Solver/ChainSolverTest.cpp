@@ -404,6 +404,32 @@ TEST(ChainProperties, MinFeasibleMemoryIsTightWithLargeSizes) {
   }
 }
 
+// The capped feasibility bound that the search runs on (16-, 32- and 64-bit
+// integers by the cap, and on every kernel path through the ctest filters)
+// is the exact bound, capped: below the cap, at it and above it, on chains
+// long enough for rows of many vectors and a masked tail.
+TEST(ChainProperties, CappedFeasibilityBoundIsTheBoundCapped) {
+  std::mt19937 rng(57);
+  int below = 0, above = 0;
+  for (int iter = 0; iter < 60; ++iter) {
+    const int L = 1 + static_cast<int>(rng() % 90);
+    const int64_t maxSize = iter % 3 == 0 ? 40 : iter % 3 == 1 ? 5000 : 1 << 28;
+    Chain c = randomChain(rng, L, maxSize, 5);
+    const bool allowAll = iter % 4 != 1;
+    const int64_t exact = minFeasibleLimit(c, allowAll);
+    for (int64_t cap : {exact - 1, exact, exact + 1, exact / 2, 2 * exact,
+                        int64_t(0), int64_t(1)}) {
+      if (cap < 0)
+        continue;
+      EXPECT_EQ(minFeasibleLimit(c, allowAll, cap), std::min(exact, cap + 1))
+          << "iter " << iter << " cap " << cap;
+      (exact <= cap ? below : above) += 1;
+    }
+  }
+  EXPECT_GT(below, 100);
+  EXPECT_GT(above, 100);
+}
+
 // runStrategy starts the search for the least feasible memory from what the
 // strategy needs at its own budget: from below the answer, above it, far
 // above it and beyond the budget where every size is one slot, the answer

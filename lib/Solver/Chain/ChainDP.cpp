@@ -55,7 +55,9 @@
 #include <limits>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <thread>
+#include <type_traits>
 
 #ifdef __linux__
 #include <sys/mman.h>
@@ -127,7 +129,8 @@ namespace detail {
                               const Int *__restrict z, ptrdiff_t n) {          \
     Int best = std::numeric_limits<Int>::max();                                \
     for (ptrdiff_t k = 0; k < n; ++k) {                                        \
-      const Int v = x[k] + y[k] > z[k] ? x[k] + y[k] : z[k];                   \
+      const Int sum = static_cast<Int>(x[k] + y[k]); /* no wider type */       \
+      const Int v = sum > z[k] ? sum : z[k];                                   \
       best = v < best ? v : best;                                              \
     }                                                                          \
     return best;                                                               \
@@ -154,7 +157,7 @@ namespace detail {
 CKPT_CHAIN_KERNELS(Generic, )
 #if CKPT_X86_DISPATCH
 CKPT_CHAIN_KERNELS(Avx2, __attribute__((target("avx2"))))
-CKPT_CHAIN_KERNELS(Avx512, __attribute__((target("avx512f"))))
+CKPT_CHAIN_KERNELS(Avx512, __attribute__((target("avx512f,avx512bw"))))
 #endif
 
 enum class Isa { Generic = 0, Avx2 = 1, Avx512 = 2 };
@@ -164,7 +167,7 @@ Isa detectIsa() {
   Isa best = Isa::Generic;
 #if CKPT_X86_DISPATCH
   __builtin_cpu_init(); // we may run before libgcc's own initialiser
-  if (__builtin_cpu_supports("avx512f"))
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
     best = Isa::Avx512;
   else if (__builtin_cpu_supports("avx2"))
     best = Isa::Avx2;
@@ -204,8 +207,50 @@ inline void minAddA(float *acc, const float *A, float p, float b, ptrdiff_t n) {
 inline void minConst(float *acc, float c, ptrdiff_t n) {
   CKPT_DISPATCH(minConst, acc, c, n);
 }
+#if CKPT_X86_DISPATCH
+/// minMaxPlus on 16-bit integers, AVX-512: 32 lanes, the last ones masked
+/// rather than a scalar loop (rows average a hundred elements, so the
+/// compiler's scalar remainder took as long as the vector loop). For
+/// non-negative x, y and z with x + y <= INT16_MAX (computeLo's capped
+/// values).
+__attribute__((target("avx512f,avx512bw"))) int16_t minMaxPlus16Avx512(
+    const int16_t *x, const int16_t *y, const int16_t *z, ptrdiff_t n) {
+  __m512i best = _mm512_set1_epi16(std::numeric_limits<int16_t>::max());
+  ptrdiff_t k = 0;
+  for (; k + 32 <= n; k += 32) {
+    const __m512i sum =
+        _mm512_add_epi16(_mm512_loadu_si512(x + k), _mm512_loadu_si512(y + k));
+    best = _mm512_min_epi16(best,
+                            _mm512_max_epi16(sum, _mm512_loadu_si512(z + k)));
+  }
+  if (k < n) {
+    const __mmask32 in = static_cast<__mmask32>((1u << (n - k)) - 1);
+    const __m512i sum = _mm512_add_epi16(_mm512_maskz_loadu_epi16(in, x + k),
+                                         _mm512_maskz_loadu_epi16(in, y + k));
+    best = _mm512_mask_min_epi16(
+        best, in, best,
+        _mm512_max_epi16(sum, _mm512_maskz_loadu_epi16(in, z + k)));
+  }
+  // The four quarters through memory (GCC 12 warns about its own 512-bit
+  // extracts), then the minimum of eight; the values are non-negative, so
+  // their unsigned minimum is the signed one.
+  alignas(64) int16_t lanes[32];
+  _mm512_store_si512(lanes, best);
+  const __m128i *q = reinterpret_cast<const __m128i *>(lanes);
+  const __m128i m = _mm_min_epi16(
+      _mm_min_epi16(_mm_load_si128(q), _mm_load_si128(q + 1)),
+      _mm_min_epi16(_mm_load_si128(q + 2), _mm_load_si128(q + 3)));
+  return static_cast<int16_t>(_mm_extract_epi16(_mm_minpos_epu16(m), 0));
+}
+#endif
+
 template <typename Int>
 inline Int minMaxPlus(const Int *x, const Int *y, const Int *z, ptrdiff_t n) {
+#if CKPT_X86_DISPATCH
+  if constexpr (std::is_same_v<Int, int16_t>)
+    if (kIsa == Isa::Avx512)
+      return minMaxPlus16Avx512(x, y, z, n);
+#endif
   return CKPT_DISPATCH(minMaxPlus, x, y, z, n);
 }
 inline void markReads(int64_t *fromA, int64_t *fromB, const int64_t *loA,
@@ -497,15 +542,24 @@ struct ScaledChain {
 /// decreasing s, with the O(L^3) minimum computed on integers of type Int:
 /// lo(s,t) = min(max(m_none, min over s' of max(lo(s',t) + wa[s'-1],
 /// lo(s,s'-1))), C2's max(m_all, lo(s+1,t) + wabar[s])).
-template <typename Int> void computeLo(ScaledChain &chain) {
+///
+/// With `cap`, every lo above it is stored as cap: min(x, cap) commutes
+/// with max, min and the addition of non-negative sizes, so the capped lo
+/// of every pair is min(lo, cap) exactly, and wa is capped likewise. That
+/// answers "is lo at most cap - 1?" on narrower integers.
+template <typename Int>
+void computeLo(ScaledChain &chain,
+               int64_t cap = std::numeric_limits<int64_t>::max()) {
   const int n = chain.n;
   const size_t pairs = chain.numPairs();
   // lo by columns (t-major, idx) and by rows (idxS), so that both operands
   // are contiguous.
-  std::vector<Int> loCol(pairs), loRow(pairs),
-      wa(chain.wa.begin(), chain.wa.end());
+  std::vector<Int> loCol(pairs), loRow(pairs), wa(chain.wa.size());
+  for (size_t k = 0; k < wa.size(); ++k)
+    wa[k] = static_cast<Int>(std::min(chain.wa[k], cap));
   auto set = [&](int s, int t, int64_t lo) {
     const size_t i = ScaledChain::idx(s, t);
+    lo = std::min(lo, cap);
     chain.lo[i] = lo;
     loCol[i] = loRow[chain.idxS(s, t)] = static_cast<Int>(lo);
   };
@@ -526,8 +580,12 @@ template <typename Int> void computeLo(ScaledChain &chain) {
   }
 }
 
-/// `unitChain` (sizes in units) scaled, with m_none, lo and hi of every pair.
-ScaledChain makeScaledChain(const Chain &unitChain, bool allowAll) {
+/// `unitChain` (sizes in units) scaled, with m_none, lo and hi of every pair;
+/// with `limitCap` (units), only m_none and lo, each lo above what that
+/// limit leaves for the pairs (limitCap / scale - wa[0] + 1) stored as that
+/// (computeLo's cap).
+ScaledChain makeScaledChain(const Chain &unitChain, bool allowAll,
+                            std::optional<int64_t> limitCap = std::nullopt) {
   ScaledChain chain;
   chain.n = unitChain.numStages();
   chain.allowAll = allowAll;
@@ -567,7 +625,6 @@ ScaledChain makeScaledChain(const Chain &unitChain, bool allowAll) {
   const size_t pairs = chain.numPairs();
   chain.mNone.assign(pairs, 0);
   chain.lo.assign(pairs, 0);
-  chain.hi.assign(pairs, 0);
   // m_none^{s,t} = wdelta[t] + max(wa[s] + of[s],
   //                                 max_{s<j<t} wa[j-1] + wa[j] + of[j])
   for (int s = 1; s < n; ++s) {
@@ -580,6 +637,20 @@ ScaledChain makeScaledChain(const Chain &unitChain, bool allowAll) {
       chain.mNone[ScaledChain::idx(s, t)] = chain.wdelta[t] + forwardPeak;
     }
   }
+  if (limitCap) {
+    // Capped: every sum in the loop is at most twice the cap (16-bit
+    // integers for a few thousand slots: twice the lanes of 32-bit ones).
+    const int64_t cap =
+        std::max<int64_t>(*limitCap / unit - chain.wa[0], 0) + 1;
+    if (cap <= std::numeric_limits<int16_t>::max() / 2)
+      computeLo<int16_t>(chain, cap);
+    else if (cap <= std::numeric_limits<int32_t>::max() / 2)
+      computeLo<int32_t>(chain, cap);
+    else
+      computeLo<int64_t>(chain, cap);
+    return chain;
+  }
+  chain.hi.assign(pairs, 0);
   // lo on 32-bit integers when every sum fits (twice the lanes in its
   // O(L^3) loop): each lo is at most hi, a sum of distinct sizes (at most
   // the scaled total), and the loop adds one more.
@@ -1174,6 +1245,15 @@ int64_t ckpt::solver::minFeasibleLimit(const Chain &unitChain,
                                        bool allowAllChains) {
   ScaledChain chain = makeScaledChain(unitChain, allowAllChains);
   return (chain.lo[ScaledChain::idx(1, chain.n)] + chain.wa[0]) * chain.scale;
+}
+
+int64_t ckpt::solver::minFeasibleLimit(const Chain &unitChain,
+                                       bool allowAllChains, int64_t cap) {
+  cap = std::max<int64_t>(cap, 0);
+  ScaledChain chain = makeScaledChain(unitChain, allowAllChains, cap);
+  const int64_t limit =
+      (chain.lo[ScaledChain::idx(1, chain.n)] + chain.wa[0]) * chain.scale;
+  return std::min(limit, cap + 1);
 }
 
 namespace {

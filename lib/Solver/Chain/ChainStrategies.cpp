@@ -236,12 +236,15 @@ std::vector<int64_t> slotBreakpoints(const std::vector<int64_t> &sizes,
 
 /// The least limit in units at which `strategy` is feasible with budget M
 /// and `slots` slots (slots > 0): the DP's feasibility bound, or the fixed
-/// sequence's peak. It is feasible at M when this is at most `slots`.
+/// sequence's peak. It is feasible at M when this is at most `slots`. The
+/// DP's bound is only exact up to 2 * slots (above, 2 * slots + 1): enough
+/// for the search, on narrower integers.
 int64_t slotsNeeded(const Chain &chain, const Strategy &strategy,
                     const std::vector<Op> &fixed, int64_t M, int64_t slots) {
   Chain u = toUnits(chain, MemoryModel{M, slots});
   if (isDP(strategy))
-    return minFeasibleLimit(u, strategy.kind == Strategy::Kind::Optimal);
+    return minFeasibleLimit(u, strategy.kind == Strategy::Kind::Optimal,
+                            2 * slots);
   return simulate(u, fixed).peak;
 }
 

@@ -103,6 +103,12 @@ private:
 /// over memory).
 int64_t minFeasibleLimit(const Chain &unitChain, bool allowAllChains = true);
 
+/// min(minFeasibleLimit(unitChain, allowAllChains), cap + 1): whether a
+/// limit up to `cap` (>= 0) is feasible, and the least one if so, on
+/// integers as narrow as the cap allows (16-bit for a few thousand slots).
+int64_t minFeasibleLimit(const Chain &unitChain, bool allowAllChains,
+                         int64_t cap);
+
 } // namespace solver
 } // namespace ckpt
 
