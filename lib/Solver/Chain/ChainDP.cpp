@@ -519,6 +519,7 @@ struct ScaledChain {
   std::vector<int64_t> mNone; // m_none^{s,t} (s < t)
   std::vector<int64_t> lo;    // least m with C(s,t,m) finite
   std::vector<int64_t> hi;    // C(s,t,m) constant for m >= hi
+  int64_t topLo = 0;          // lo(1, n) (capped when computed so)
 
   static size_t idx(int s, int t) {
     return static_cast<size_t>(t) * (t - 1) / 2 + (s - 1);
@@ -529,6 +530,9 @@ struct ScaledChain {
     return (si - 1) * nn - (si - 1) * (si - 2) / 2 + static_cast<size_t>(t - s);
   }
   size_t numPairs() const { return static_cast<size_t>(n) * (n + 1) / 2; }
+  /// The forward peak of stage j inside a sub-chain that starts before it:
+  /// m_none^{s,t} = wdelta[t] + max(wa[s] + of[s], max_{s<j<t} of this).
+  int64_t forwardPeakAt(int j) const { return wa[j - 1] + wa[j] + of[j]; }
   int64_t mAll(int s, int t) const {
     return std::max(wdelta[t] + wabar[s] + of[s], wdelta[s] + wabar[s] + ob[s]);
   }
@@ -557,33 +561,42 @@ void computeLo(ScaledChain &chain,
   std::vector<Int> loCol(pairs), loRow(pairs), wa(chain.wa.size());
   for (size_t k = 0; k < wa.size(); ++k)
     wa[k] = static_cast<Int>(std::min(chain.wa[k], cap));
+  // chain.lo is left alone when empty (the capped search needs only the
+  // top pair's).
+  const bool store = !chain.lo.empty();
   auto set = [&](int s, int t, int64_t lo) {
     const size_t i = ScaledChain::idx(s, t);
     lo = std::min(lo, cap);
-    chain.lo[i] = lo;
+    if (store)
+      chain.lo[i] = lo;
     loCol[i] = loRow[chain.idxS(s, t)] = static_cast<Int>(lo);
   };
   for (int t = 1; t <= n; ++t) {
     set(t, t, chain.mAll(t, t));
+    int64_t inner = std::numeric_limits<int64_t>::min(); // m_none's max over j
     for (int s = t - 1; s >= 1; --s) {
-      const size_t i = ScaledChain::idx(s, t),
-                   below = ScaledChain::idx(s + 1, t);
+      const size_t below = ScaledChain::idx(s + 1, t);
       const int64_t best1 =
           minMaxPlus(&loCol[below], &wa[s], &loRow[chain.idxS(s, s)], t - s);
-      const int64_t opt1 = std::max(chain.mNone[i], best1);
+      if (s + 1 < t)
+        inner = std::max(inner, chain.forwardPeakAt(s + 1));
+      const int64_t mNone =
+          chain.wdelta[t] + std::max(chain.wa[s] + chain.of[s], inner);
+      const int64_t opt1 = std::max(mNone, best1);
       const int64_t opt2 =
-          chain.allowAll
-              ? std::max(chain.mAll(s, t), chain.lo[below] + chain.wabar[s])
-              : kNever;
+          chain.allowAll ? std::max(chain.mAll(s, t),
+                                    int64_t(loCol[below]) + chain.wabar[s])
+                         : kNever;
       set(s, t, std::min(opt1, opt2));
     }
   }
+  chain.topLo = loCol[ScaledChain::idx(1, n)];
 }
 
 /// `unitChain` (sizes in units) scaled, with m_none, lo and hi of every pair;
-/// with `limitCap` (units), only m_none and lo, each lo above what that
-/// limit leaves for the pairs (limitCap / scale - wa[0] + 1) stored as that
-/// (computeLo's cap).
+/// with `limitCap` (units), only topLo, every lo above what that limit
+/// leaves for the pairs (limitCap / scale - wa[0] + 1) capped at that
+/// (computeLo's cap), and no per-pair array.
 ScaledChain makeScaledChain(const Chain &unitChain, bool allowAll,
                             std::optional<int64_t> limitCap = std::nullopt) {
   ScaledChain chain;
@@ -622,21 +635,6 @@ ScaledChain makeScaledChain(const Chain &unitChain, bool allowAll,
     chain.ufPrefix[l] = chain.ufPrefix[l - 1] + chain.uf[l];
   }
 
-  const size_t pairs = chain.numPairs();
-  chain.mNone.assign(pairs, 0);
-  chain.lo.assign(pairs, 0);
-  // m_none^{s,t} = wdelta[t] + max(wa[s] + of[s],
-  //                                 max_{s<j<t} wa[j-1] + wa[j] + of[j])
-  for (int s = 1; s < n; ++s) {
-    int64_t forwardPeak = chain.wa[s] + chain.of[s];
-    for (int t = s + 1; t <= n; ++t) {
-      int j = t - 1;
-      if (j >= s + 1)
-        forwardPeak =
-            std::max(forwardPeak, chain.wa[j - 1] + chain.wa[j] + chain.of[j]);
-      chain.mNone[ScaledChain::idx(s, t)] = chain.wdelta[t] + forwardPeak;
-    }
-  }
   if (limitCap) {
     // Capped: every sum in the loop is at most twice the cap (16-bit
     // integers for a few thousand slots: twice the lanes of 32-bit ones).
@@ -650,7 +648,19 @@ ScaledChain makeScaledChain(const Chain &unitChain, bool allowAll,
       computeLo<int64_t>(chain, cap);
     return chain;
   }
+  const size_t pairs = chain.numPairs();
+  chain.mNone.assign(pairs, 0);
+  chain.lo.assign(pairs, 0);
   chain.hi.assign(pairs, 0);
+  // m_none^{s,t} = wdelta[t] + max(wa[s] + of[s], max_{s<j<t} forwardPeakAt(j))
+  for (int s = 1; s < n; ++s) {
+    int64_t forwardPeak = chain.wa[s] + chain.of[s];
+    for (int t = s + 1; t <= n; ++t) {
+      if (t - 1 >= s + 1)
+        forwardPeak = std::max(forwardPeak, chain.forwardPeakAt(t - 1));
+      chain.mNone[ScaledChain::idx(s, t)] = chain.wdelta[t] + forwardPeak;
+    }
+  }
   // lo on 32-bit integers when every sum fits (twice the lanes in its
   // O(L^3) loop): each lo is at most hi, a sum of distinct sizes (at most
   // the scaled total), and the loop adds one more.
@@ -1251,8 +1261,7 @@ int64_t ckpt::solver::minFeasibleLimit(const Chain &unitChain,
                                        bool allowAllChains, int64_t cap) {
   cap = std::max<int64_t>(cap, 0);
   ScaledChain chain = makeScaledChain(unitChain, allowAllChains, cap);
-  const int64_t limit =
-      (chain.lo[ScaledChain::idx(1, chain.n)] + chain.wa[0]) * chain.scale;
+  const int64_t limit = (chain.topLo + chain.wa[0]) * chain.scale;
   return std::min(limit, cap + 1);
 }
 
