@@ -86,6 +86,10 @@ namespace ckpt {
 namespace solver {
 namespace detail {
 
+/// computeLo's row kernel works on whole blocks of this many elements (one
+/// AVX-512 vector of 16-bit integers).
+constexpr ptrdiff_t kLoBlock = 32;
+
 // The inner kernels, compiled three times (AVX-512, AVX2, the x86-64
 // baseline) and picked once per process (kIsa below): the best the CPU
 // has, or less when the environment variable CKPT_ISA says so (generic,
@@ -121,19 +125,19 @@ namespace detail {
     for (ptrdiff_t i = 0; i < n; ++i)                                          \
       acc[i] = c < acc[i] ? c : acc[i];                                        \
   }                                                                            \
-  /* min_k max(x[k] + y[k], z[k]) (the type's largest value when n = 0),       \
-     on 64- or 32-bit integers */                                              \
+  /* best[k] = min(best[k], max(x[k] + w, v)) for k < n rounded up to a        \
+     multiple of kLoBlock (the arrays are padded: whole blocks vectorise       \
+     with no scalar remainder) */                                              \
   template <typename Int>                                                      \
-  ATTR Int minMaxPlus##SUFFIX(const Int *__restrict x,                         \
-                              const Int *__restrict y,                         \
-                              const Int *__restrict z, ptrdiff_t n) {          \
-    Int best = std::numeric_limits<Int>::max();                                \
-    for (ptrdiff_t k = 0; k < n; ++k) {                                        \
-      const Int sum = static_cast<Int>(x[k] + y[k]); /* no wider type */       \
-      const Int v = sum > z[k] ? sum : z[k];                                   \
-      best = v < best ? v : best;                                              \
-    }                                                                          \
-    return best;                                                               \
+  ATTR void minMaxPlusRow##SUFFIX(Int *__restrict best,                        \
+                                  const Int *__restrict x, Int w, Int v,       \
+                                  ptrdiff_t n) {                               \
+    for (ptrdiff_t k0 = 0; k0 < n; k0 += kLoBlock)                             \
+      for (ptrdiff_t k = k0; k < k0 + kLoBlock; ++k) {                         \
+        const Int sum = static_cast<Int>(x[k] + w); /* no wider type */        \
+        const Int m = sum > v ? sum : v;                                       \
+        best[k] = m < best[k] ? m : best[k];                                   \
+      }                                                                        \
   }                                                                            \
   /* neededFrom's reads of one pair: f = max(start, loA[k] + w[k], loB[k]);    \
      where f <= top, fromA[k] = min(fromA[k], f - w[k], hiA[k]) and            \
@@ -207,51 +211,9 @@ inline void minAddA(float *acc, const float *A, float p, float b, ptrdiff_t n) {
 inline void minConst(float *acc, float c, ptrdiff_t n) {
   CKPT_DISPATCH(minConst, acc, c, n);
 }
-#if CKPT_X86_DISPATCH
-/// minMaxPlus on 16-bit integers, AVX-512: 32 lanes, the last ones masked
-/// rather than a scalar loop (rows average a hundred elements, so the
-/// compiler's scalar remainder took as long as the vector loop). For
-/// non-negative x, y and z with x + y <= INT16_MAX (computeLo's capped
-/// values).
-__attribute__((target("avx512f,avx512bw"))) int16_t minMaxPlus16Avx512(
-    const int16_t *x, const int16_t *y, const int16_t *z, ptrdiff_t n) {
-  __m512i best = _mm512_set1_epi16(std::numeric_limits<int16_t>::max());
-  ptrdiff_t k = 0;
-  for (; k + 32 <= n; k += 32) {
-    const __m512i sum =
-        _mm512_add_epi16(_mm512_loadu_si512(x + k), _mm512_loadu_si512(y + k));
-    best = _mm512_min_epi16(best,
-                            _mm512_max_epi16(sum, _mm512_loadu_si512(z + k)));
-  }
-  if (k < n) {
-    const __mmask32 in = static_cast<__mmask32>((1u << (n - k)) - 1);
-    const __m512i sum = _mm512_add_epi16(_mm512_maskz_loadu_epi16(in, x + k),
-                                         _mm512_maskz_loadu_epi16(in, y + k));
-    best = _mm512_mask_min_epi16(
-        best, in, best,
-        _mm512_max_epi16(sum, _mm512_maskz_loadu_epi16(in, z + k)));
-  }
-  // The four quarters through memory (GCC 12 warns about its own 512-bit
-  // extracts), then the minimum of eight; the values are non-negative, so
-  // their unsigned minimum is the signed one.
-  alignas(64) int16_t lanes[32];
-  _mm512_store_si512(lanes, best);
-  const __m128i *q = reinterpret_cast<const __m128i *>(lanes);
-  const __m128i m = _mm_min_epi16(
-      _mm_min_epi16(_mm_load_si128(q), _mm_load_si128(q + 1)),
-      _mm_min_epi16(_mm_load_si128(q + 2), _mm_load_si128(q + 3)));
-  return static_cast<int16_t>(_mm_extract_epi16(_mm_minpos_epu16(m), 0));
-}
-#endif
-
 template <typename Int>
-inline Int minMaxPlus(const Int *x, const Int *y, const Int *z, ptrdiff_t n) {
-#if CKPT_X86_DISPATCH
-  if constexpr (std::is_same_v<Int, int16_t>)
-    if (kIsa == Isa::Avx512)
-      return minMaxPlus16Avx512(x, y, z, n);
-#endif
-  return CKPT_DISPATCH(minMaxPlus, x, y, z, n);
+inline void minMaxPlusRow(Int *best, const Int *x, Int w, Int v, ptrdiff_t n) {
+  CKPT_DISPATCH(minMaxPlusRow, best, x, w, v, n);
 }
 inline void markReads(int64_t *fromA, int64_t *fromB, const int64_t *loA,
                       const int64_t *hiA, const int64_t *w, const int64_t *loB,
@@ -542,10 +504,14 @@ struct ScaledChain {
   float ufub(int s) const { return static_cast<float>(uf[s] + ub[s]); }
 };
 
-/// lo of every pair of `chain` (its m_none set), by increasing t and
-/// decreasing s, with the O(L^3) minimum computed on integers of type Int:
+/// lo of every pair of `chain` (its m_none set), on integers of type Int:
 /// lo(s,t) = min(max(m_none, min over s' of max(lo(s',t) + wa[s'-1],
 /// lo(s,s'-1))), C2's max(m_all, lo(s+1,t) + wabar[s])).
+///
+/// By rows, s descending: for one s, split s' (increasing) adds its term to
+/// the running minima of every t >= s' at once (a vector operation along
+/// the row (s', .)), and lo(s, s'-1) is final just before, when every split
+/// it has is in. No horizontal minimum per pair.
 ///
 /// With `cap`, every lo above it is stored as cap: min(x, cap) commutes
 /// with max, min and the addition of non-negative sizes, so the capped lo
@@ -556,41 +522,53 @@ void computeLo(ScaledChain &chain,
                int64_t cap = std::numeric_limits<int64_t>::max()) {
   const int n = chain.n;
   const size_t pairs = chain.numPairs();
-  // lo by columns (t-major, idx) and by rows (idxS), so that both operands
-  // are contiguous.
-  std::vector<Int> loCol(pairs), loRow(pairs), wa(chain.wa.size());
-  for (size_t k = 0; k < wa.size(); ++k)
-    wa[k] = static_cast<Int>(std::min(chain.wa[k], cap));
+  // lo by rows (idxS) and the running minima of one row, padded for the
+  // kernel's whole blocks (it reads past a row into the next ones, all
+  // final, or into the zeros after the last; what it writes past n is
+  // never read).
+  std::vector<Int> loRow(pairs + kLoBlock, 0), best(n + 1 + kLoBlock);
+  // Where each row starts in loRow: (s, t) is at row[s] + t - s.
+  std::vector<size_t> row(n + 2, pairs);
+  for (int s = 1; s <= n; ++s)
+    row[s] = chain.idxS(s, s);
   // chain.lo is left alone when empty (the capped search needs only the
   // top pair's).
   const bool store = !chain.lo.empty();
   auto set = [&](int s, int t, int64_t lo) {
-    const size_t i = ScaledChain::idx(s, t);
     lo = std::min(lo, cap);
     if (store)
-      chain.lo[i] = lo;
-    loCol[i] = loRow[chain.idxS(s, t)] = static_cast<Int>(lo);
+      chain.lo[ScaledChain::idx(s, t)] = lo;
+    loRow[row[s] + (t - s)] = static_cast<Int>(lo);
   };
-  for (int t = 1; t <= n; ++t) {
-    set(t, t, chain.mAll(t, t));
-    int64_t inner = std::numeric_limits<int64_t>::min(); // m_none's max over j
-    for (int s = t - 1; s >= 1; --s) {
-      const size_t below = ScaledChain::idx(s + 1, t);
-      const int64_t best1 =
-          minMaxPlus(&loCol[below], &wa[s], &loRow[chain.idxS(s, s)], t - s);
-      if (s + 1 < t)
-        inner = std::max(inner, chain.forwardPeakAt(s + 1));
-      const int64_t mNone =
-          chain.wdelta[t] + std::max(chain.wa[s] + chain.of[s], inner);
-      const int64_t opt1 = std::max(mNone, best1);
-      const int64_t opt2 =
-          chain.allowAll ? std::max(chain.mAll(s, t),
-                                    int64_t(loCol[below]) + chain.wabar[s])
-                         : kNever;
-      set(s, t, std::min(opt1, opt2));
+  for (int s = n; s >= 1; --s) {
+    set(s, s, chain.mAll(s, s));
+    std::fill(best.begin() + s + 1, best.end(),
+              std::numeric_limits<Int>::max());
+    int64_t forwardPeak = chain.wa[s] + chain.of[s]; // m_none's, up to q
+    // m_all(s, q) = max(wdelta[q] + allQ, allS); C2 adds wabar[s].
+    const int64_t allQ = chain.wabar[s] + chain.of[s],
+                  allS = chain.wdelta[s] + chain.wabar[s] + chain.ob[s];
+    for (int q = s; q <= n; ++q) {
+      if (q > s) { // every split of (s, q) is in: lo(s, q) is final
+        if (q - 1 >= s + 1)
+          forwardPeak = std::max(forwardPeak, chain.forwardPeakAt(q - 1));
+        const int64_t opt1 =
+            std::max<int64_t>(chain.wdelta[q] + forwardPeak, best[q]);
+        const int64_t opt2 =
+            chain.allowAll
+                ? std::max({chain.wdelta[q] + allQ, allS,
+                            int64_t(loRow[row[s + 1] + (q - s - 1)]) +
+                                chain.wabar[s]})
+                : kNever;
+        set(s, q, std::min(opt1, opt2));
+      }
+      if (q < n) // split s' = q + 1: max(lo(s', t) + wa[q], lo(s, q))
+        minMaxPlusRow(&best[q + 1], &loRow[row[q + 1]],
+                      static_cast<Int>(std::min(chain.wa[q], cap)),
+                      loRow[row[s] + (q - s)], n - q);
     }
   }
-  chain.topLo = loCol[ScaledChain::idx(1, n)];
+  chain.topLo = loRow[row[1] + (n - 1)];
 }
 
 /// `unitChain` (sizes in units) scaled, with m_none, lo and hi of every pair;
