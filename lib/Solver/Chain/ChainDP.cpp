@@ -142,17 +142,19 @@ constexpr ptrdiff_t kLoBlock = 32;
   /* neededFrom's reads of one pair: f = max(start, loA[k] + w[k], loB[k]);    \
      where f <= top, fromA[k] = min(fromA[k], f - w[k], hiA[k]) and            \
      fromB[k] = min(fromB[k], f, hiB[k]) */                                    \
+  template <typename Int>                                                      \
   ATTR void markReads##SUFFIX(                                                 \
-      int64_t *__restrict fromA, int64_t *__restrict fromB,                    \
-      const int64_t *__restrict loA, const int64_t *__restrict hiA,            \
-      const int64_t *__restrict w, const int64_t *__restrict loB,              \
-      const int64_t *__restrict hiB, int64_t start, int64_t top,               \
-      ptrdiff_t n) {                                                           \
+      Int *__restrict fromA, Int *__restrict fromB, const Int *__restrict loA, \
+      const Int *__restrict hiA, const Int *__restrict w,                      \
+      const Int *__restrict loB, const Int *__restrict hiB, Int start,         \
+      Int top, ptrdiff_t n) {                                                  \
     for (ptrdiff_t k = 0; k < n; ++k) {                                        \
-      int64_t f = loA[k] + w[k] > start ? loA[k] + w[k] : start;               \
+      const Int sum = static_cast<Int>(loA[k] + w[k]);                         \
+      Int f = sum > start ? sum : start;                                       \
       f = loB[k] > f ? loB[k] : f;                                             \
-      const int64_t a = f - w[k] < hiA[k] ? f - w[k] : hiA[k];                 \
-      const int64_t b = f < hiB[k] ? f : hiB[k];                               \
+      const Int shifted = static_cast<Int>(f - w[k]);                          \
+      const Int a = shifted < hiA[k] ? shifted : hiA[k];                       \
+      const Int b = f < hiB[k] ? f : hiB[k];                                   \
       fromA[k] = f <= top && a < fromA[k] ? a : fromA[k];                      \
       fromB[k] = f <= top && b < fromB[k] ? b : fromB[k];                      \
     }                                                                          \
@@ -215,10 +217,10 @@ template <typename Int>
 inline void minMaxPlusRow(Int *best, const Int *x, Int w, Int v, ptrdiff_t n) {
   CKPT_DISPATCH(minMaxPlusRow, best, x, w, v, n);
 }
-inline void markReads(int64_t *fromA, int64_t *fromB, const int64_t *loA,
-                      const int64_t *hiA, const int64_t *w, const int64_t *loB,
-                      const int64_t *hiB, int64_t start, int64_t top,
-                      ptrdiff_t n) {
+template <typename Int>
+inline void markReads(Int *fromA, Int *fromB, const Int *loA, const Int *hiA,
+                      const Int *w, const Int *loB, const Int *hiB, Int start,
+                      Int top, ptrdiff_t n) {
   CKPT_DISPATCH(markReads, fromA, fromB, loA, hiA, w, loB, hiB, start, top, n);
 }
 
@@ -1257,28 +1259,38 @@ namespace {
 /// ascending: (s,t) reads (s',t) for s' > s and (s,q) for q < t. `fromT`
 /// gathers the reads of rows as A (and C2) by column, `fromS` those as B by
 /// row, so that both inner loops are contiguous.
-std::vector<int64_t> neededFrom(const ScaledChain &chain, const Table &table,
-                                int64_t maxM, int64_t topFrom) {
+template <typename Int>
+std::vector<int64_t> neededFromOn(const ScaledChain &chain, const Table &table,
+                                  int64_t maxM, int64_t topFrom) {
   const int n = chain.n;
   const size_t pairs = chain.numPairs();
-  constexpr int64_t kUnread = std::numeric_limits<int64_t>::max();
-  std::vector<int64_t> fromT(pairs, kUnread), fromS(pairs, kUnread);
-  // Row-major copies of lo and the capped hi (B operands, by idxS).
-  std::vector<int64_t> loS(pairs), hiS(pairs), capHi(pairs);
+  // Every value at or above maxM + 1 stands for "above every m read": the
+  // decisions (f <= top, the minima that mark) are the same with it, and
+  // sums stay within Int.
+  const int64_t over = maxM + 1;
+  auto clamp = [&](int64_t x) { return static_cast<Int>(std::min(x, over)); };
+  const Int kUnread = clamp(std::numeric_limits<int64_t>::max());
+  std::vector<Int> fromT(pairs, kUnread), fromS(pairs, kUnread);
+  // lo and the capped hi by columns (A operands, idx) and by rows (B
+  // operands, idxS), and wa, all clamped.
+  std::vector<Int> loT(pairs), loS(pairs), hiT(pairs), hiS(pairs),
+      wa(chain.wa.size());
+  for (size_t k = 0; k < wa.size(); ++k)
+    wa[k] = clamp(chain.wa[k]);
   for (int t = 1; t <= n; ++t)
     for (int s = 1; s <= t; ++s) {
       const size_t i = ScaledChain::idx(s, t), k = table.idxS(s, t);
-      capHi[i] = hiS[k] = std::min(chain.hi[i], maxM);
-      loS[k] = chain.lo[i];
+      hiT[i] = hiS[k] = clamp(std::min(chain.hi[i], maxM));
+      loT[i] = loS[k] = clamp(chain.lo[i]);
     }
   const size_t top = ScaledChain::idx(1, n);
-  fromT[top] = std::min(topFrom, capHi[top]); // above hi: hi answers
+  fromT[top] = std::min(clamp(topFrom), hiT[top]); // above hi: hi answers
   std::vector<int64_t> out(pairs, maxM + 1);
   for (int t = n; t >= 1; --t)
     for (int s = 1; s <= t; ++s) {
       const size_t i = ScaledChain::idx(s, t), k = table.idxS(s, t);
-      const int64_t rowHi = capHi[i];
-      const int64_t first = std::max(std::min(fromT[i], fromS[k]), chain.lo[i]);
+      const Int rowHi = hiT[i];
+      const Int first = std::max(std::min(fromT[i], fromS[k]), loT[i]);
       if (first > rowHi)
         continue; // nothing reads it (or it is infeasible up to maxM)
       out[i] = first;
@@ -1288,19 +1300,27 @@ std::vector<int64_t> neededFrom(const ScaledChain &chain, const Table &table,
       // m, for m from max(start, lo_A + wa[s'-1], lo_B) (applySplit's
       // `from`) up to rowHi. An empty operand has lo > its capped hi, so
       // its `from` is above rowHi.
-      const int64_t start = std::max(first, chain.mNone[i]);
+      const Int start = std::max(first, clamp(chain.mNone[i]));
       const size_t a0 = ScaledChain::idx(s + 1, t), b0 = table.idxS(s, s);
-      markReads(&fromT[a0], &fromS[b0], &chain.lo[a0], &capHi[a0], &chain.wa[s],
-                &loS[b0], &hiS[b0], start, rowHi, t - s);
+      markReads(&fromT[a0], &fromS[b0], &loT[a0], &hiT[a0], &wa[s], &loS[b0],
+                &hiS[b0], start, rowHi, t - s);
       if (chain.allowAll) { // C2: (s+1, t) at m - wabar[s], m >= m_all
         const int64_t shift = chain.wabar[s];
         const int64_t from =
-            std::max({first, chain.mAll(s, t), chain.lo[a0] + shift});
+            std::max<int64_t>({first, chain.mAll(s, t), chain.lo[a0] + shift});
         if (from <= rowHi)
-          fromT[a0] = std::min({fromT[a0], from - shift, capHi[a0]});
+          fromT[a0] = std::min({fromT[a0], clamp(from - shift), hiT[a0]});
       }
     }
   return out;
+}
+
+/// neededFromOn on 32-bit integers when the budget allows (slot mode).
+std::vector<int64_t> neededFrom(const ScaledChain &chain, const Table &table,
+                                int64_t maxM, int64_t topFrom) {
+  if (maxM < std::numeric_limits<int32_t>::max() / 4)
+    return neededFromOn<int32_t>(chain, table, maxM, topFrom);
+  return neededFromOn<int64_t>(chain, table, maxM, topFrom);
 }
 
 /// Lays out and fills the table of `chain` for m up to `maxM`, the top pair
