@@ -75,7 +75,7 @@ def publish(rows, runs, what, script, block, doc):
     commit and the command, and writes them into `doc` between the `block`
     markers when given."""
     name, flags = cpu()
-    ext = ", ".join(f for f in ("avx2", "avx512f") if f in flags) or "none"
+    ext = ", ".join(f for f in ("avx2", "avx512f", "avx512bw") if f in flags) or "none"
     commit = subprocess.run(["git", "-C", HERE, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
     text = (f"Measured on {name} ({ext}), commit {commit}, medians of {runs} {what}, "
@@ -88,9 +88,11 @@ def publish(rows, runs, what, script, block, doc):
 
 def isa_paths():
     """The chain DP's kernel paths to time: the best this CPU has (None),
-    then the narrower ones CKPT_ISA can force on it."""
+    then the narrower ones CKPT_ISA can force on it (the AVX-512 path needs
+    AVX-512F and BW)."""
     _, flags = cpu()
-    return [None] + (["avx2"] if "avx512f" in flags else []) + ["generic"]
+    avx512 = "avx512f" in flags and "avx512bw" in flags
+    return [None] + (["avx2"] if avx512 else []) + ["generic"]
 
 
 def isa_env(isa):
