@@ -425,6 +425,9 @@ TEST(ChainProperties, CappedFeasibilityBoundIsTheBoundCapped) {
           << "iter " << iter << " cap " << cap;
       (exact <= cap ? below : above) += 1;
     }
+    EXPECT_EQ(
+        minFeasibleLimit(c, allowAll, std::numeric_limits<int64_t>::max()),
+        exact);
   }
   EXPECT_GT(below, 100);
   EXPECT_GT(above, 100);

@@ -1239,7 +1239,7 @@ int64_t ckpt::solver::minFeasibleLimit(const Chain &unitChain,
 
 int64_t ckpt::solver::minFeasibleLimit(const Chain &unitChain,
                                        bool allowAllChains, int64_t cap) {
-  cap = std::max<int64_t>(cap, 0);
+  cap = std::clamp<int64_t>(cap, 0, std::numeric_limits<int64_t>::max() - 1);
   ScaledChain chain = makeScaledChain(unitChain, allowAllChains, cap);
   const int64_t limit = (chain.topLo + chain.wa[0]) * chain.scale;
   return std::min(limit, cap + 1);
