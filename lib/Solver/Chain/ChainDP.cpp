@@ -57,7 +57,6 @@
 #include <numeric>
 #include <optional>
 #include <thread>
-#include <type_traits>
 
 #ifdef __linux__
 #include <sys/mman.h>
@@ -506,7 +505,7 @@ struct ScaledChain {
   float ufub(int s) const { return static_cast<float>(uf[s] + ub[s]); }
 };
 
-/// lo of every pair of `chain` (its m_none set), on integers of type Int:
+/// lo and m_none of every pair of `chain`, on integers of type Int:
 /// lo(s,t) = min(max(m_none, min over s' of max(lo(s',t) + wa[s'-1],
 /// lo(s,s'-1))), C2's max(m_all, lo(s+1,t) + wabar[s])).
 ///
@@ -533,8 +532,8 @@ void computeLo(ScaledChain &chain,
   std::vector<size_t> row(n + 2, pairs);
   for (int s = 1; s <= n; ++s)
     row[s] = chain.idxS(s, s);
-  // chain.lo is left alone when empty (the capped search needs only the
-  // top pair's).
+  // chain.lo and chain.mNone are left alone when empty (the capped search
+  // needs only the top pair's lo).
   const bool store = !chain.lo.empty();
   auto set = [&](int s, int t, int64_t lo) {
     lo = std::min(lo, cap);
@@ -554,8 +553,10 @@ void computeLo(ScaledChain &chain,
       if (q > s) { // every split of (s, q) is in: lo(s, q) is final
         if (q - 1 >= s + 1)
           forwardPeak = std::max(forwardPeak, chain.forwardPeakAt(q - 1));
-        const int64_t opt1 =
-            std::max<int64_t>(chain.wdelta[q] + forwardPeak, best[q]);
+        const int64_t mNone = chain.wdelta[q] + forwardPeak;
+        if (store)
+          chain.mNone[ScaledChain::idx(s, q)] = mNone;
+        const int64_t opt1 = std::max<int64_t>(mNone, best[q]);
         const int64_t opt2 =
             chain.allowAll
                 ? std::max({chain.wdelta[q] + allQ, allS,
@@ -615,39 +616,33 @@ ScaledChain makeScaledChain(const Chain &unitChain, bool allowAll,
     chain.ufPrefix[l] = chain.ufPrefix[l - 1] + chain.uf[l];
   }
 
-  if (limitCap) {
-    // Capped: every sum in the loop is at most twice the cap (16-bit
-    // integers for a few thousand slots: twice the lanes of 32-bit ones).
-    const int64_t cap =
-        std::max<int64_t>(*limitCap / unit - chain.wa[0], 0) + 1;
-    if (cap <= std::numeric_limits<int16_t>::max() / 2)
+  // computeLo on the narrowest integers that hold every sum of its loop:
+  // each lo is at most its cap and at most hi, a sum of distinct sizes (at
+  // most the scaled total), and the loop adds one wa more. 16-bit integers
+  // (a few thousand slots) have twice the lanes of 32-bit ones.
+  const int64_t cap =
+      limitCap ? std::max<int64_t>(*limitCap / unit - chain.wa[0], 0) + 1
+               : std::numeric_limits<int64_t>::max();
+  const int64_t bound = static_cast<int64_t>(
+      std::min<__int128>(std::min<__int128>(cap, total / unit),
+                         std::numeric_limits<int64_t>::max()));
+  auto computeLoNarrow = [&] {
+    if (bound <= std::numeric_limits<int16_t>::max() / 2)
       computeLo<int16_t>(chain, cap);
-    else if (cap <= std::numeric_limits<int32_t>::max() / 2)
+    else if (bound <= std::numeric_limits<int32_t>::max() / 2)
       computeLo<int32_t>(chain, cap);
     else
       computeLo<int64_t>(chain, cap);
+  };
+  if (limitCap) { // only topLo
+    computeLoNarrow();
     return chain;
   }
   const size_t pairs = chain.numPairs();
   chain.mNone.assign(pairs, 0);
   chain.lo.assign(pairs, 0);
   chain.hi.assign(pairs, 0);
-  // m_none^{s,t} = wdelta[t] + max(wa[s] + of[s], max_{s<j<t} forwardPeakAt(j))
-  for (int s = 1; s < n; ++s) {
-    int64_t forwardPeak = chain.wa[s] + chain.of[s];
-    for (int t = s + 1; t <= n; ++t) {
-      if (t - 1 >= s + 1)
-        forwardPeak = std::max(forwardPeak, chain.forwardPeakAt(t - 1));
-      chain.mNone[ScaledChain::idx(s, t)] = chain.wdelta[t] + forwardPeak;
-    }
-  }
-  // lo on 32-bit integers when every sum fits (twice the lanes in its
-  // O(L^3) loop): each lo is at most hi, a sum of distinct sizes (at most
-  // the scaled total), and the loop adds one more.
-  if (4 * (total / unit) <= std::numeric_limits<int32_t>::max())
-    computeLo<int32_t>(chain);
-  else
-    computeLo<int64_t>(chain);
+  computeLoNarrow();
   for (int t = 1; t <= n; ++t) {
     const size_t it = ScaledChain::idx(t, t);
     chain.hi[it] = chain.mAll(t, t);
@@ -1233,8 +1228,9 @@ unsigned pickThreads(unsigned requested, int n) {
 
 int64_t ckpt::solver::minFeasibleLimit(const Chain &unitChain,
                                        bool allowAllChains) {
-  ScaledChain chain = makeScaledChain(unitChain, allowAllChains);
-  return (chain.lo[ScaledChain::idx(1, chain.n)] + chain.wa[0]) * chain.scale;
+  // No cap that a limit can reach: only lo(1, n), no per-pair array.
+  return minFeasibleLimit(unitChain, allowAllChains,
+                          std::numeric_limits<int64_t>::max() - 1);
 }
 
 int64_t ckpt::solver::minFeasibleLimit(const Chain &unitChain,
