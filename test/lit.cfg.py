@@ -89,7 +89,9 @@ for name in ["CUDA_ROOT", "CUDA_PATH"]:
 # ckpt-run --gpu: `cuda-runtime` when the build has libckpt_cuda_runtime.so
 # (CUDA toolkit found at configure time); `cuda-driver` when this machine can
 # load the CUDA driver (libcuda.so.1), which CI machines cannot; `cuda-stub`
-# with %cuda_stub: the toolkit's driver stub, which loads but has no device.
+# with %cuda_stub: a driver stub, which loads but has no device (the
+# toolkit's, else the one the build made for a toolkit without it:
+# lib/Runtime/CudaDriverStub.cpp).
 if os.path.exists(os.path.join(config.ckpt_obj_root, "lib", "libckpt_cuda_runtime.so")):
     config.available_features.add("cuda-runtime")
 try:
@@ -98,9 +100,13 @@ try:
     config.available_features.add("cuda-driver")
 except OSError:
     pass
-if toolkit and os.path.exists(os.path.join(toolkit, "lib64", "stubs", "libcuda.so")):
+cuda_stubs = [os.path.join(config.ckpt_obj_root, "lib", "cuda-stub", "libcuda.so.1")]
+if toolkit:
+    cuda_stubs.insert(0, os.path.join(toolkit, "lib64", "stubs", "libcuda.so"))
+cuda_stubs = [p for p in cuda_stubs if os.path.exists(p)]
+if cuda_stubs:
     config.available_features.add("cuda-stub")
-    config.substitutions.append(("%cuda_stub", os.path.join(toolkit, "lib64", "stubs", "libcuda.so")))
+    config.substitutions.append(("%cuda_stub", cuda_stubs[0]))
 
 # The Python bindings (python/), when built: build/python/ckpt/_ckpt*.so.
 import glob
