@@ -3,6 +3,7 @@
 
     scripts/gpu-check.sh [--cpu-only] [--budgets 100,70,50] [--models a,b]
                          [--rtol 1e-3] [--keep DIR] [--offload] [--repeat 5]
+                         [--no-compiled-steps]
 
 Models: the zoo steps resnet, transformer and mlp8 of test/Inputs/steps,
 torchvision's ResNet-18 (batch 2, 64x64, 10 classes) and the 2-layer GPT
@@ -29,6 +30,13 @@ Checks, each a MISS when it fails (the script exits 1 on any):
 - the GPU's outputs equal the CPU's within the tolerance: for every result,
   max |gpu - cpu| <= rtol * max(1, max |cpu|) (GPU math functions and
   fused multiply-adds round differently from the CPU's).
+
+Then (GPU only, unless --no-compiled-steps) each imported model through
+the Python API, ckpt.compile_step(device="cuda") at 50% (or its least
+feasible budget), against the same step compiled for the CPU: loss and
+gradients within the tolerance, the device peak equal to the CPU step's
+and within the budget; a second table gives its step time (the median of
+--repeat calls on CUDA tensors) against eager PyTorch on the same GPU.
 
 Times: CPU ms is one run; GPU ms the median of --repeat runs (the first,
 which loads the kernels, included); for the imported models, eager GPU ms
@@ -187,6 +195,76 @@ def check_model(name, budgets, gpu, rtol, tmp, misses, options="", repeat=1):
     return rows
 
 
+def check_compiled_steps(rtol, misses, repeat):
+    """ckpt.compile_step(device="cuda") (the step called from Python on CUDA
+    device 0) against the same step compiled for the CPU, for each imported
+    model at 50% (or its least feasible budget): the loss and gradients
+    within `rtol` as in max_error, the device peak equal to the CPU step's
+    and within the budget. Time: the median of `repeat` calls after one,
+    each on CUDA tensors (the copies into the step's managed buffers
+    included), against eager PyTorch on the same GPU."""
+    import time
+    import torch
+    from ckpt import torch_import as ti
+    from ckpt.step import compile_step
+    rows = []
+    for name, (build, extra) in IMPORTS.items():
+        row = {"model": name}
+        rows.append(row)
+        try:
+            model, x, target = ti.build_model(name, **build)
+            kw = dict(dropout=extra.get("dropout", False))
+            try:
+                cpu = compile_step(model, x, target, budget="50%", **kw)
+            except remat.Infeasible as e:
+                cpu = compile_step(model, x, target, budget=e.least, **kw)
+                row["least"] = True
+            gpu = compile_step(model, x, target, budget=cpu.budget, device="cuda", **kw)
+            want = cpu(x, target, seed=1)
+            model.cuda()
+            xc, tc = x.cuda(), target.cuda()
+            got = gpu(xc, tc, seed=1)
+            times = []
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                gpu(xc, tc, seed=1)
+                times.append((time.perf_counter() - t0) * 1e3)
+            times.sort()
+            worst = 0.0
+            for g, c in zip([got[0]] + got[1], [want[0]] + want[1]):
+                scale = max(1.0, c.abs().max().item())
+                worst = max(worst, (g.double().cpu() - c.double()).abs().max().item() / scale)
+            row.update(budget=gpu.budget, cpu_peak=cpu.last_peak, peak=gpu.last_peak,
+                       error=worst, ms=times[len(times) // 2], device=gpu.device_name)
+            what = f"compile_step {name} cuda"
+            if worst > rtol:
+                misses.append(f"{what}: differs from the CPU step by {worst:.3g} "
+                              f"(relative), over {rtol:g}")
+            if gpu.last_peak != cpu.last_peak or gpu.last_peak > gpu.budget:
+                misses.append(f"{what}: device peak {gpu.last_peak} B, CPU step's "
+                              f"{cpu.last_peak} B, budget {gpu.budget} B")
+        except Exception as e:  # noqa: BLE001 - a miss, the check goes on
+            misses.append(f"compile_step {name} cuda: {type(e).__name__}: {str(e)[:600]}")
+        row["eager"] = eager_ms(name)
+    return rows
+
+
+def compiled_table(rows):
+    out = ["| model (compile_step) | budget | CPU step peak | CUDA step peak | CUDA vs CPU (rel.) "
+           "| CUDA step ms | eager GPU ms | CUDA / eager |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        if "ms" not in r:
+            out.append(f"| {r['model']} | failed | - | - | - | - | - | - |")
+            continue
+        eager = r.get("eager")
+        out.append(f"| {r['model']} | {'least ' if r.get('least') else '50% = '}{r['budget']} B "
+                   f"| {r['cpu_peak']} | {r['peak']} | {r['error']:.2g} | {r['ms']:.3f} | "
+                   f"{'%.3f' % eager if eager else '-'} | "
+                   f"{'%.1f' % (r['ms'] / eager) if eager else '-'} |")
+    return "\n".join(out)
+
+
 def table(rows, gpu):
     out = ["| model | budget | predicted peak | CPU peak | GPU peak | GPU kernels "
            "| GPU vs CPU (rel.) | CPU ms | GPU ms | eager GPU ms | GPU / eager |",
@@ -218,6 +296,8 @@ def main(argv=None):
                     help="GPU runs per step; the GPU ms column is their median")
     ap.add_argument("--offload", action="store_true",
                     help="plan with offload=auto (values moved to host memory)")
+    ap.add_argument("--no-compiled-steps", action="store_true",
+                    help="skip ckpt.compile_step(device='cuda') on the imported models")
     args = ap.parse_args(argv)
     budgets = [int(b) for b in args.budgets.split(",")]
     models = args.models.split(",")
@@ -247,6 +327,11 @@ def main(argv=None):
                                 args.repeat)
         print(f"gpu-check: {m} done", file=sys.stderr, flush=True)
     print(table(rows, gpu))
+    if gpu and not args.no_compiled_steps:
+        compiled = check_compiled_steps(args.rtol, misses, args.repeat)
+        print()
+        print(compiled_table(compiled))
+        rows += compiled
     for miss in misses:
         print(f"MISS {miss}")
     print(f"{'FAIL' if misses else 'PASS'}: {len(rows)} runs, {len(misses)} misses"

@@ -3,7 +3,7 @@ AdamW, at a memory budget, beside the same loop in eager PyTorch.
 
     PYTHONPATH=build/python .venv/bin/python examples/train/train.py \
         [--models smallcnn,tinygpt] [--steps 50] [--budget 50%] [--batch 16]
-        [--image 32]
+        [--image 32] [--device cpu|cuda]
 
 Per model, three copies of the same initial weights train on the same
 batches with torch.optim.AdamW:
@@ -32,6 +32,12 @@ Checked at every step (the exit status is 1 when any fails):
 
 Prints one line per step and a summary with the step times (ckpt's and
 eager's, same process, same number of threads).
+
+With --device cuda, ckpt's step runs on CUDA device 0
+(compile_step(device="cuda"); the weights, the batches and both eager runs
+stay on the CPU, and the call copies them in). The checks are the same.
+The step time is then the GPU step's, copies included, beside eager on the
+CPU. This has not yet run on a GPU.
 """
 
 import argparse
@@ -100,7 +106,7 @@ def loss_and_grads(model, x, t, dtype):
     return [loss.detach().numpy()] + [g.numpy() for g in grads]
 
 
-def train(name, steps, budget, batch, lr, seed, pool, image):
+def train(name, steps, budget, batch, lr, seed, pool, image, device="cpu"):
     torch.manual_seed(seed)
     model, _ = make(name, batch, seed, image)
     data = batches(name, batch, pool, seed, image)
@@ -110,7 +116,7 @@ def train(name, steps, budget, batch, lr, seed, pool, image):
     eager64 = eager64.double()
     opts = [torch.optim.AdamW(m.parameters(), lr=lr) for m in (ours, eager32, eager64)]
     start = time.perf_counter()
-    step = ckpt.step.compile_step(ours, data[0][0], data[0][1], budget=budget)
+    step = ckpt.step.compile_step(ours, data[0][0], data[0][1], budget=budget, device=device)
     compile_s = time.perf_counter() - start
     k = numerics.reduction_length(model, (data[0][0],), "cross_entropy")
     print(f"{name}: {sum(p.numel() for p in model.parameters())} parameters, budget "
@@ -125,7 +131,7 @@ def train(name, steps, budget, batch, lr, seed, pool, image):
         t0 = time.perf_counter()
         loss = step.train(x, t)
         times["ckpt"].append(time.perf_counter() - t0)
-        got = [loss.numpy()] + [p.grad.numpy() for p in ours.parameters()]
+        got = [loss.cpu().numpy()] + [p.grad.numpy() for p in ours.parameters()]
         try:
             mine, theirs = numerics.check_results(
                 got, loss_and_grads(before, x, t, torch.float32),
@@ -163,7 +169,8 @@ def train(name, steps, budget, batch, lr, seed, pool, image):
           f"float32 on the same weights {worst_torch:.3g}); worst curve "
           f"distance / allowed {worst_curve:.3g}; step time ckpt {1e3 * med['ckpt']:.1f} ms, "
           f"eager {1e3 * med['eager']:.1f} ms (x{med['ckpt'] / med['eager']:.2f}, "
-          f"{torch.get_num_threads()} threads)")
+          f"{torch.get_num_threads()} threads"
+          f"{'' if device == 'cpu' else '; ckpt on ' + step.device_name})")
     return failures
 
 
@@ -177,10 +184,13 @@ def main(argv=None):
     p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--pool", type=int, default=4, help="distinct batches, cycled")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--device", default="cpu", choices=("cpu", "cuda"),
+                   help="where ckpt's step runs (eager stays on the CPU)")
     a = p.parse_args(argv)
     failures = []
     for name in a.models.split(","):
-        failures += train(name, a.steps, a.budget, a.batch, a.lr, a.seed, a.pool, a.image)
+        failures += train(name, a.steps, a.budget, a.batch, a.lr, a.seed, a.pool, a.image,
+                          a.device)
     for f in failures:
         print("FAIL " + f)
     return 1 if failures else 0

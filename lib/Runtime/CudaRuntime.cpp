@@ -21,7 +21,9 @@
 //   mgpuMemHostUnregisterMemRef(i64, ptr, i64)
 //   mgpuSetDefaultDevice(i32)
 //
-// plus mgpuMemHostRegister / mgpuMemHostUnregister (byte ranges). The
+// plus mgpuMemHostRegister / mgpuMemHostUnregister (byte ranges), and for
+// drivers ckptCudaProbe, ckptCudaSynchronize, ckptCudaErrorCount,
+// ckptCudaFreeAll and ckptCudaAllocStaging / ckptCudaFreeStaging. The
 // cuSPARSE / cuSPARSELt wrappers (mgpuSpMV, ...) and nvgpu's
 // mgpuTensorMapEncodeTiledMemref are not provided.
 //
@@ -543,6 +545,27 @@ CKPT_CUDA_EXPORT int ckptCudaSynchronize(void) {
 /// Driver calls (and wrapper checks) that failed since the library was
 /// loaded; each was reported on stderr.
 CKPT_CUDA_EXPORT uint64_t ckptCudaErrorCount(void) { return errorCount; }
+
+/// Managed memory for a driver's copies of a step's arguments
+/// (ckpt.compile_step with device="cuda": the kernels and the step's host part
+/// both read them). Not counted: like the arguments of a CPU step, they are the
+/// caller's memory, not the step's. Null (after printing why) on failure.
+CKPT_CUDA_EXPORT void *ckptCudaAllocStaging(uint64_t sizeBytes) {
+  ScopedContext scoped;
+  CUdeviceptr ptr = 0;
+  if (!scoped.ok() || sizeBytes == 0 ||
+      !check(cuMemAllocManaged(&ptr, sizeBytes, CU_MEM_ATTACH_GLOBAL),
+             "cuMemAllocManaged"))
+    return nullptr;
+  return reinterpret_cast<void *>(ptr);
+}
+
+/// Frees what ckptCudaAllocStaging returned.
+CKPT_CUDA_EXPORT void ckptCudaFreeStaging(void *ptr) {
+  ScopedContext scoped;
+  if (ptr && scoped.ok())
+    CKPT_CUDA_CHECK(cuMemFree(reinterpret_cast<CUdeviceptr>(ptr)));
+}
 
 /// Frees every live device allocation made through mgpuMemAlloc; returns how
 /// many. For drivers that reclaim leaked buffers between runs.

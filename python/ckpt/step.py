@@ -16,6 +16,14 @@ the step's result buffers (no copy either). Each call's measured peak (the
 ckpt runtime's count of the step's allocations) is `step.last_peak`, within
 `step.budget`.
 
+With device="cuda" the step is lowered by ckpt-lower-to-nvptx instead and
+runs on CUDA device 0 through libckpt_cuda_runtime.so. Its memory scheme
+(ARCHITECTURE.md, "GPU path") needs every buffer in managed memory, so a
+call copies the batch and the parameters into managed buffers the step
+keeps (one copy each, from CPU or CUDA tensors); the results are CUDA
+tensors over the step's own managed buffers (no copy), and `last_peak` is
+the device memory the step allocated.
+
 What the step computes is what ckpt.torch_import traces: training mode,
 batch norm with batch statistics (the running statistics are not updated),
 dropout only with `dropout=True`, drawn by the step's counter-based Philox
@@ -35,12 +43,30 @@ def _mlir():
 
 
 class _Buffer:
-    """One result buffer the step allocated: freed (through the ckpt
-    runtime) when the last tensor over it goes."""
+    """One result buffer the step allocated: freed (through the step's
+    runtime, which the finalizer keeps alive) when the last tensor over it
+    goes."""
 
-    def __init__(self, address):
+    def __init__(self, engine, address, on_device):
         self.address = address
-        weakref.finalize(self, _mlir().runtime_free, address)
+        weakref.finalize(self, engine.free, address, on_device)
+
+
+# __cuda_array_interface__ type strings of the step's dtypes.
+_TYPESTR = {"float32": "<f4", "float64": "<f8", "int32": "<i4", "int64": "<i8"}
+
+
+class _CudaArray:
+    """A dense array in CUDA-accessible memory (managed buffers), seen by
+    torch through __cuda_array_interface__: torch.as_tensor(a, device="cuda")
+    makes a tensor over it without a copy and keeps `a` (and so `owner`)
+    alive while the tensor lives."""
+
+    def __init__(self, address, spec, owner=None):
+        self.__cuda_array_interface__ = {
+            "shape": tuple(spec["shape"]), "typestr": _TYPESTR[spec["dtype"]],
+            "data": (address, False), "strides": None, "version": 2}
+        self._owner = owner
 
 
 class CompiledStep:
@@ -52,9 +78,12 @@ class CompiledStep:
     `params` (parameter names in the order of the gradients), `inputs`
     and `results` (the step's signature: dtype, shape, valid range)."""
 
-    def __init__(self, model, engine, info, numbers, n_inputs, has_target):
+    def __init__(self, model, engine, info, numbers, n_inputs, has_target, device):
         self._model = model
         self._engine = engine
+        self.device = device
+        self.device_name = engine.device
+        self._staging = None
         self.params = list(info["params"])
         self.inputs = list(engine.inputs)
         self.results = list(engine.results)
@@ -76,15 +105,16 @@ class CompiledStep:
         if tuple(t.shape) != tuple(spec["shape"]) or t.dtype != dtype:
             raise ValueError(f"{what} is {t.dtype} {list(t.shape)}; the step was compiled "
                              f"for {dtype} {list(spec['shape'])}")
-        if t.device.type != "cpu":
-            raise ValueError(f"{what} is on {t.device}; the step runs on the CPU")
+        if t.device.type != "cpu" and (self.device == "cpu" or t.device.type != "cuda"):
+            raise ValueError(f"{what} is on {t.device}; the step runs on "
+                             f"{'the CPU' if self.device == 'cpu' else 'CUDA device 0'}")
         if spec["range"] is not None and t.numel():
             lo, hi = spec["range"]
             low, high = int(t.min()), int(t.max())
             if low < lo or high >= hi:
                 raise ValueError(f"{what} holds {low if low < lo else high}, outside its "
                                  f"valid range [{lo}, {hi})")
-        return t.contiguous()
+        return t.contiguous() if self.device == "cpu" else t
 
     def __call__(self, *batch, params=None, seed=0):
         """Runs the step on `batch` (the inputs, then the target unless the
@@ -109,18 +139,42 @@ class CompiledStep:
         if self.dropout:
             spec = self.inputs[len(args)]
             args.append(torch.full(spec["shape"], int(seed), dtype=getattr(torch, spec["dtype"])))
-        descriptors = [_descriptor(t) for t in args]
+        if self.device == "cuda":
+            descriptors = self._stage(args)
+        else:
+            descriptors = [_descriptor(t.data_ptr(), t.shape) for t in args]
         results = (ctypes.c_int64 * max(1, sum(self._n_words)))()
-        mlir = _mlir()
-        mlir.runtime_reset()
-        self._engine.invoke(ctypes.addressof(results), [ctypes.addressof(d) for d in descriptors])
-        self.last_peak = mlir.runtime_stats()["peak_bytes"]
+        engine = self._engine
+        engine.reset()
+        engine.invoke(ctypes.addressof(results), [ctypes.addressof(d) for d in descriptors])
+        self.last_peak = engine.stats()["peak_bytes"]
         del args, descriptors
         out, at, owners = [], 0, {}
         for spec, n in zip(self.results, self._n_words):
-            out.append(_result(spec, results[at:at + n], owners))
+            out.append(_result(engine, spec, results[at:at + n], owners, self.device))
             at += n
         return out[0], out[1:]
+
+    def _stage(self, args):
+        """A CUDA step's arguments: copied into managed buffers (allocated at
+        the first call, kept and freed with the step), whose descriptors it
+        returns."""
+        import torch
+        if self._staging is None:
+            engine = self._engine
+            sizes = [math.prod(spec["shape"]) * getattr(torch, spec["dtype"]).itemsize
+                     for spec in self.inputs]
+            self._staging = [engine.alloc_staging(n) if n else 0 for n in sizes]
+            weakref.finalize(self, _free_staging, engine, list(self._staging))
+        # The caller's pending work on the tensors, then the copies (on
+        # torch's stream), must be done before the step's own streams start.
+        torch.cuda.synchronize()
+        for address, spec, t in zip(self._staging, self.inputs, args):
+            if address:
+                torch.as_tensor(_CudaArray(address, spec), device="cuda").copy_(t)
+        torch.cuda.synchronize()
+        return [_descriptor(address, spec["shape"])
+                for address, spec in zip(self._staging, self.inputs)]
 
     def train(self, *batch, seed=0):
         """Runs the step on the model's parameters and stores each gradient
@@ -129,22 +183,31 @@ class CompiledStep:
         loss, grads = self(*batch, seed=seed)
         named = dict(self._model.named_parameters())
         for n, g in zip(self.params, grads):
-            named[n].grad = g
+            p = named[n]
+            p.grad = g if g.device == p.device else g.to(p.device)
         return loss
 
 
-def _descriptor(t):
-    """The ranked memref descriptor of a contiguous CPU tensor: allocated,
-    aligned, offset, sizes, strides (in elements)."""
+def _free_staging(engine, addresses):
+    for address in addresses:
+        if address:
+            engine.free_staging(address)
+
+
+def _descriptor(address, shape):
+    """The ranked memref descriptor of a dense array at `address`:
+    allocated, aligned, offset, sizes, strides (in elements)."""
     import ctypes
-    rank = t.dim()
-    words = [t.data_ptr(), t.data_ptr(), 0] + list(t.shape) + list(t.stride())
+    rank = len(shape)
+    strides = [math.prod(shape[i + 1:]) for i in range(rank)]
+    words = [address, address, 0] + list(shape) + strides
     return (ctypes.c_int64 * (3 + 2 * rank))(*words)
 
 
-def _result(spec, words, owners):
+def _result(engine, spec, words, owners, device):
     """The tensor over a result descriptor: the step's own buffer (no copy)
-    when the ckpt runtime allocated it, else a copy (a constant, say)."""
+    when the step's runtime allocated it (a CUDA tensor for a buffer on the
+    device), else a copy (a constant, say)."""
     import ctypes
     import torch
     dtype = getattr(torch, spec["dtype"])
@@ -155,54 +218,79 @@ def _result(spec, words, owners):
     itemsize = dtype.itemsize
     numel = math.prod(shape)
     if numel == 0:
-        return torch.empty(shape, dtype=dtype)
+        return torch.empty(shape, dtype=dtype, device=device)
     contiguous = tuple(math.prod(shape[i + 1:]) for i in range(rank))
-    size = _mlir().runtime_allocation(allocated)
+    found = engine.allocation(allocated)
     start = aligned + offset * itemsize
-    if size is not None and strides == tuple(contiguous):
-        owner = owners.get(allocated) or owners.setdefault(allocated, _Buffer(allocated))
+    if found is not None and strides == tuple(contiguous):
+        on_device = found[1]
+        owner = owners.get(allocated) or owners.setdefault(
+            allocated, _Buffer(engine, allocated, on_device))
+        if on_device:
+            return torch.as_tensor(_CudaArray(start, spec, owner), device="cuda")
         buf = (ctypes.c_char * (numel * itemsize)).from_address(start)
         # The tensor keeps `buf`, which keeps the owner: the buffer is freed
         # when the last tensor over it goes.
         buf._ckpt_owner = owner
         tensor = torch.frombuffer(buf, dtype=dtype).view(shape)
-        return tensor
+        return tensor.to(device)
+    # Host memory of the step (a CUDA step's host buffers and arguments are
+    # managed or host memory: the host reads them all).
     extent = 1 + sum((d - 1) * s for d, s in zip(shape, strides))
     raw = (ctypes.c_char * (extent * itemsize)).from_address(start)
     flat = torch.frombuffer(raw, dtype=dtype)
-    return flat.as_strided(shape, strides).clone()
+    return flat.as_strided(shape, strides).clone().to(device)
 
 
 def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
-                 device="cpu", opt_level=2, dropout=False, options="", cpu="",
-                 kernels="blas", codegen_level=None, fast_math=False):
+                 device="cpu", opt_level=None, dropout=False, options="", cpu="",
+                 kernels=None, codegen_level=None, fast_math=False, chip=None):
     """Imports `model`'s training step on `example_inputs` (a tensor or a
     tuple) and `target` (None for loss 'model'), plans it under `budget`
     (bytes, "6GiB", or a percentage of the store-all peak: "50%"), rewrites
     and lowers it, and JIT-compiles it at LLVM `opt_level` (0-3: the IR
-    passes, and the code generator unless `codegen_level` is given) for `cpu`
-    (empty: the host, or CKPT_ISA): a CompiledStep. `loss`: a ckpt loss spec
+    passes, and the code generator unless `codegen_level` is given; default
+    2 on the CPU, 0 for a CUDA step's host code, which only launches
+    kernels) for `cpu` (empty: the host, or CKPT_ISA): a CompiledStep.
+    `loss`: a ckpt loss spec
     (default cross_entropy, with class indices kept as integers when the
     target is an integer tensor). `options`: more ckpt-plan options
     ("strategy=sqrt", ...). `fast_math`: let LLVM reassociate and contract
     float additions and multiplications (faster reductions; results within
-    the same error bound, different in the last bits). `kernels`: "blas"
+    the same error bound, different in the last bits). `kernels` (CPU only):
+    "blas", the default
     (f32 contractions and NCHW convolutions call the runtime's OpenBLAS
     kernels, ckpt-lower-to-cpu's kernels=blas) or "loops" (every op as loop
-    nests). `device` must be "cpu": the NVPTX lowering is not callable from
-    Python yet. Raises ValueError for a model or batch the
-    importer refuses, and ckpt.remat.Infeasible (with `least`, the least
-    feasible budget in bytes) for a budget too small."""
+    nests). `device`: "cpu", or "cuda" (CUDA device 0: the step is lowered by
+    ckpt-lower-to-nvptx for `chip`, by default the device's own as torch
+    reports it, else sm_90, and planned with the h100 cost model unless
+    `options` names another device). Raises ValueError for a model, batch
+    or option the importer or compile_step refuses, ckpt.remat.Infeasible
+    (with `least`, the least feasible budget in bytes) for a budget too
+    small, and RuntimeError for device="cuda" without a usable CUDA device."""
     import torch
     from .torch_import.api import import_module_info
-    if device != "cpu":
-        raise ValueError(f"device {device!r}: compile_step runs steps on the CPU only "
-                         "(the NVPTX lowering is not callable from Python yet)")
+    device = _device(device)
     for level in (opt_level, codegen_level):
         if level is not None and not 0 <= int(level) <= 3:
             raise ValueError("opt_level and codegen_level must be 0, 1, 2 or 3")
+    if device == "cuda" and kernels is not None:
+        raise ValueError(f"kernels={kernels!r} is an option of the CPU lowering; a CUDA "
+                         "step runs ckpt-lower-to-nvptx's kernels")
+    if device == "cpu" and chip is not None:
+        raise ValueError(f"chip={chip!r} is an option of device='cuda'")
+    if kernels is None:
+        kernels = "blas"
     if kernels not in ("loops", "blas"):
         raise ValueError(f"kernels must be 'loops' or 'blas', not {kernels!r}")
+    mlir = _mlir()
+    if device == "cuda":
+        if mlir.CUDA_RUNTIME is None:
+            raise RuntimeError("device 'cuda': this build of ckpt has no CUDA runtime "
+                               "(it was built without the CUDA toolkit)")
+        # Without the driver library this fails now, before any work.
+        mlir.load_cuda_runtime(mlir.CUDA_RUNTIME)
+        chip = _option(chip or _default_chip(), "chip")
     inputs = example_inputs if isinstance(example_inputs, (tuple, list)) else (example_inputs,)
     if loss is None:
         loss = ("cross_entropy:indices" if isinstance(target, torch.Tensor)
@@ -211,8 +299,8 @@ def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
     if info["opaque_ops"]:
         raise ValueError("the step has ops ckpt cannot execute: " + ", ".join(
             f"{k} x{v}" for k, v in sorted(info["opaque"].items())))
-    mlir = _mlir()
-    plan = f"budget={_option(budget)} device=cpu" + (f" {options}" if options else "")
+    costs = "cpu" if device == "cpu" else "h100"
+    plan = f"budget={_option(budget)} device={costs}" + (f" {options}" if options else "")
     try:
         planned, report = _run_with_report(text, ["ckpt-wrap-step", f"ckpt-plan{{{plan}}}"],
                                            [remat.REPORT_OPTIONS], filename=info["name"])
@@ -221,16 +309,43 @@ def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
             raise remat.Infeasible(e.least_feasible_bytes, str(e)) from None
         raise
     numbers = remat.plan_numbers(report)
-    lower = "ckpt-lower-to-cpu" + ("" if kernels == "loops" else f"{{kernels={kernels}}}")
+    if device == "cuda":
+        # The arguments are the step's managed copies (CompiledStep._stage).
+        lower = f"ckpt-lower-to-nvptx{{chip={chip} host-register=false}}"
+    else:
+        lower = "ckpt-lower-to-cpu" + ("" if kernels == "loops" else f"{{kernels={kernels}}}")
+    if opt_level is None:
+        opt_level = 2 if device == "cpu" else 0
     engine = mlir.CompiledStep(planned, f"ckpt-rematerialize,ckpt-insert-frees,{lower}",
                                info["name"], int(opt_level), cpu, info["name"],
                                None if codegen_level is None else int(codegen_level),
-                               bool(fast_math))
-    return CompiledStep(model, engine, info, numbers, len(inputs), target is not None)
+                               bool(fast_math), mlir.CUDA_RUNTIME if device == "cuda" else "")
+    return CompiledStep(model, engine, info, numbers, len(inputs), target is not None, device)
 
 
-def _option(value):
+def _device(device):
+    """'cpu' or 'cuda' from a device name or torch.device."""
+    text = str(device)
+    if text in ("cpu", "cuda", "cuda:0"):
+        return "cpu" if text == "cpu" else "cuda"
+    raise ValueError(f"device {text!r}: compile_step runs steps on 'cpu' or 'cuda' "
+                     "(CUDA device 0)")
+
+
+def _default_chip():
+    """sm_XY of CUDA device 0 as torch sees it, else sm_90."""
+    import torch
+    try:
+        if torch.cuda.is_available():
+            major, minor = torch.cuda.get_device_capability(0)
+            return f"sm_{major}{minor}"
+    except (RuntimeError, AssertionError):
+        pass
+    return "sm_90"
+
+
+def _option(value, what="budget"):
     text = str(value)
     if not text or any(c in text for c in " {}'\""):
-        raise ValueError(f"invalid budget {text!r}")
+        raise ValueError(f"invalid {what} {text!r}")
     return text

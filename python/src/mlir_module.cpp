@@ -9,11 +9,14 @@
 // remarks of a run that succeeds are returned next to the text.
 //
 // `CompiledStep` (ckpt.compile_step) runs a pipeline that ends in
-// ckpt-lower-to-cpu and JITs the step once (ckpt::jitModule, as ckpt-run
-// does); it is then called on memref descriptors built by the Python side
-// over the caller's tensors, its allocations counted by the ckpt runtime
-// linked into this extension (runtime_reset, runtime_stats,
-// runtime_allocation, runtime_free).
+// ckpt-lower-to-cpu or ckpt-lower-to-nvptx and JITs the step once
+// (ckpt::jitModule, as ckpt-run does); it is then called on memref
+// descriptors built by the Python side over the caller's tensors (on the
+// CPU) or over managed copies of them (CUDA), its allocations counted by the
+// ckpt runtime linked into this extension (runtime_reset, runtime_stats,
+// runtime_allocation, runtime_free) or, for a CUDA step, by the
+// libckpt_cuda_runtime.so it loads (CUDA_RUNTIME; the step's own methods
+// reach either).
 //
 // Kept apart from `_ckpt` (the solver bindings) so that `import ckpt` does
 // not load libMLIR.so; `ckpt.optimize` and `ckpt.run_passes` load it on
@@ -23,6 +26,7 @@
 
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Engine/Jit.h"
+#include "ckpt/Engine/StepRuntime.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Runtime/Runtime.h"
 
@@ -57,6 +61,7 @@
 
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
@@ -253,14 +258,23 @@ runPasses(const std::string &text, const std::string &pipeline,
 }
 
 /// A training step compiled in process (ckpt.compile_step): the module
-/// after its pipeline (ending in ckpt-lower-to-cpu), JIT'd once, called on
-/// memref descriptors that point at the caller's tensors.
+/// after its pipeline (ending in ckpt-lower-to-cpu, or ckpt-lower-to-nvptx
+/// when `cudaRuntime` names the CUDA runtime to run it with), JIT'd once,
+/// called on memref descriptors.
 class CompiledStep {
 public:
   CompiledStep(const std::string &text, const std::string &pipeline,
                const std::string &entry, unsigned optLevel,
                const std::string &cpu, const std::string &filename,
-               std::optional<unsigned> codegenLevel, bool fastMath) {
+               std::optional<unsigned> codegenLevel, bool fastMath,
+               const std::string &cudaRuntime) {
+    // Without the driver library this fails at once, before the lowering.
+    if (!cudaRuntime.empty()) {
+      auto loaded = ckpt::loadCudaRuntime(cudaRuntime);
+      if (!loaded)
+        throw std::runtime_error(llvm::toString(loaded.takeError()));
+      runtime = *loaded;
+    }
     PipelineRun run(text, filename, /*allowUnregistered=*/false);
     mlir::OwningOpRef<mlir::ModuleOp> module = run.run(pipeline);
     auto fn = module->lookupSymbol<mlir::LLVM::LLVMFuncOp>(entry);
@@ -291,20 +305,33 @@ public:
     options.codegenLevel = codegenLevel;
     options.reassociate = fastMath;
     options.cpu = cpu.empty() ? ckpt::defaultJitCpu() : cpu;
-    options.hooks = {_mlir_memref_to_llvm_alloc,
-                     _mlir_memref_to_llvm_aligned_alloc,
-                     _mlir_memref_to_llvm_free, ckptRuntimeBeginHostCopy,
-                     ckptRuntimeEndHostCopy};
+    options.hooks = runtime.hooks();
+    // A CUDA step calls the runtime's mgpu* functions.
+    if (runtime.onDevice())
+      options.sharedLibs.push_back(runtime.cudaLibrary);
     auto maybeEngine = ckpt::jitModule(*module, options);
     if (!maybeEngine)
       run.fail(llvm::toString(maybeEngine.takeError()));
     engine = std::move(*maybeEngine);
+    // Compiles the module and resolves every symbol it calls.
     auto maybeCall = engine->lookupPacked("_mlir_ciface_" + entry);
     if (!maybeCall)
       run.fail("cannot find the C interface of '" + entry +
                "': " + llvm::toString(maybeCall.takeError()));
     call = *maybeCall;
+    // The constructors of a CUDA step load its kernels: the device must be
+    // there by then.
+    if (runtime.onDevice()) {
+      auto device = ckpt::probeCudaDevice(runtime);
+      if (!device)
+        throw std::runtime_error(llvm::toString(device.takeError()));
+      deviceName = *device;
+    }
+    uint64_t errors = cudaErrors();
     engine->initialize();
+    if (cudaErrors() != errors)
+      throw std::runtime_error("loading the step's kernels failed (the CUDA "
+                               "errors are on stderr)");
     // The engine owns the compiled code; the module and context may go.
     module = nullptr;
     context = std::move(run.context);
@@ -325,11 +352,81 @@ public:
       packed.push_back(&resultPtr);
     for (void *&descriptor : descriptors)
       packed.push_back(&descriptor);
-    py::gil_scoped_release release;
-    call(packed.data());
+    uint64_t errors = cudaErrors();
+    bool synchronized = true;
+    {
+      py::gil_scoped_release release;
+      call(packed.data());
+      if (runtime.onDevice())
+        synchronized = runtime.synchronize() != 0;
+    }
+    if (!synchronized || cudaErrors() != errors)
+      throw std::runtime_error("the device failed while running the step "
+                               "(the CUDA errors are on stderr)");
+  }
+
+  /// Zeroes the counters of the step's runtime.
+  void reset() { runtime.reset(); }
+
+  /// The counters of the step's runtime since the last reset: those of the
+  /// memory the step allocates (device memory for a CUDA step) and of the
+  /// host copies of offloaded values.
+  py::dict stats() const {
+    CkptRuntimeStats stats = {};
+    runtime.getStats(&stats);
+    bool device = runtime.onDevice();
+    py::dict d;
+    d["live_bytes"] = device ? stats.deviceLiveBytes : stats.liveBytes;
+    d["peak_bytes"] = device ? stats.devicePeakBytes : stats.peakBytes;
+    d["total_bytes"] = device ? stats.deviceTotalBytes : stats.totalBytes;
+    d["allocs"] = device ? stats.deviceAllocCount : stats.allocCount;
+    d["frees"] = device ? stats.deviceFreeCount : stats.freeCount;
+    d["host_copy_peak_bytes"] = stats.hostCopyPeakBytes;
+    d["kernel_launches"] = stats.kernelLaunches;
+    return d;
+  }
+
+  /// (size, on_device) of the live allocation of the step's runtime that
+  /// starts at `ptr`, or None.
+  py::object allocation(uintptr_t ptr) const {
+    size_t size = 0;
+    auto *p = reinterpret_cast<const void *>(ptr);
+    if (runtime.onDevice() && runtime.findDevice(p, &size))
+      return py::make_tuple(size, true);
+    if (runtime.findHost(p, &size))
+      return py::make_tuple(size, false);
+    return py::none();
+  }
+
+  /// Frees an allocation of the step's runtime (`allocation` says which).
+  void free(uintptr_t ptr, bool onDevice) const {
+    auto *p = reinterpret_cast<void *>(ptr);
+    if (onDevice && runtime.onDevice())
+      runtime.freeDevice(p, nullptr);
+    else
+      runtime.freeHost(p);
+  }
+
+  /// Managed memory for the arguments of a CUDA step (not counted).
+  uintptr_t allocStaging(uint64_t bytes) const {
+    if (!runtime.onDevice())
+      throw py::value_error("staging buffers are for CUDA steps");
+    void *ptr = runtime.allocStaging(bytes);
+    if (!ptr && bytes)
+      throw std::runtime_error("cannot allocate " + std::to_string(bytes) +
+                               " bytes of managed memory (the CUDA error is "
+                               "on stderr)");
+    return reinterpret_cast<uintptr_t>(ptr);
+  }
+
+  void freeStaging(uintptr_t ptr) const {
+    if (runtime.onDevice())
+      runtime.freeStaging(reinterpret_cast<void *>(ptr));
   }
 
   py::list inputs, results;
+  /// "cpu", or the CUDA device's name.
+  std::string deviceName = "cpu";
 
 private:
   /// {"dtype", "shape", "range"} of one argument or result.
@@ -362,6 +459,12 @@ private:
     return d;
   }
 
+  /// Driver calls of the CUDA runtime that failed so far (0 on the CPU).
+  uint64_t cudaErrors() const {
+    return runtime.onDevice() ? runtime.errorCount() : 0;
+  }
+
+  ckpt::StepRuntime runtime;
   std::unique_ptr<mlir::MLIRContext> context;
   std::unique_ptr<mlir::ExecutionEngine> engine;
   void (*call)(void **) = nullptr;
@@ -401,25 +504,66 @@ with every diagnostic when parsing, verification or a pass fails.)doc");
                            "(ckpt.compile_step wraps it).")
       .def(py::init<const std::string &, const std::string &,
                     const std::string &, unsigned, const std::string &,
-                    const std::string &, std::optional<unsigned>, bool>(),
+                    const std::string &, std::optional<unsigned>, bool,
+                    const std::string &>(),
            py::arg("text"), py::arg("pipeline"), py::arg("entry"),
            py::arg("opt_level") = 2, py::arg("cpu") = "",
            py::arg("filename") = "<step>",
            py::arg("codegen_level") = py::none(), py::arg("fast_math") = false,
+           py::arg("cuda_runtime") = "",
            "Parse `text`, run `pipeline` (ending in a lowering to the LLVM "
            "dialect, e.g. ckpt-lower-to-cpu) and JIT `entry` at LLVM "
            "`opt_level` (IR passes; the code generator's too unless "
            "`codegen_level` is given) for `cpu` (empty: CKPT_ISA or the "
            "host); `fast_math`: let LLVM reassociate and contract float "
-           "additions and multiplications (JitOptions::reassociate). Raises "
-           "PipelineError as run_passes does.")
+           "additions and multiplications (JitOptions::reassociate). "
+           "`cuda_runtime`: the libckpt_cuda_runtime.so a step lowered by "
+           "ckpt-lower-to-nvptx runs with, on CUDA device 0 (empty: a CPU "
+           "step). Raises PipelineError as run_passes does, RuntimeError "
+           "when there is no CUDA device or its kernels do not load.")
       .def_readonly("inputs", &CompiledStep::inputs,
                     "Per argument: {'dtype', 'shape', 'range'}")
       .def_readonly("results", &CompiledStep::results,
                     "Per result: {'dtype', 'shape', 'range'}")
+      .def_readonly("device", &CompiledStep::deviceName,
+                    "'cpu', or the name of the CUDA device")
       .def("invoke", &CompiledStep::invoke, py::arg("results"), py::arg("args"),
            "Call the step on memref descriptors (addresses); the GIL is "
-           "released while it runs.");
+           "released while it runs (and, for a CUDA step, until the device "
+           "is done). RuntimeError when a CUDA call failed.")
+      .def("reset", &CompiledStep::reset,
+           "Zero the counters of the step's runtime.")
+      .def("stats", &CompiledStep::stats,
+           "The counters of the step's memory (device memory for a CUDA "
+           "step) since the last reset: live_bytes, peak_bytes, "
+           "total_bytes, allocs, frees, host_copy_peak_bytes, "
+           "kernel_launches.")
+      .def("allocation", &CompiledStep::allocation, py::arg("ptr"),
+           "(size, on_device) of the step runtime's live allocation at "
+           "`ptr`, or None.")
+      .def("free", &CompiledStep::free, py::arg("ptr"), py::arg("on_device"),
+           "Free an allocation of the step's runtime.")
+      .def("alloc_staging", &CompiledStep::allocStaging, py::arg("bytes"),
+           "Managed memory for a CUDA step's arguments (not counted).")
+      .def("free_staging", &CompiledStep::freeStaging, py::arg("ptr"),
+           "Free what alloc_staging returned.");
+  m.def(
+      "load_cuda_runtime",
+      [](const std::string &path) {
+        auto loaded = ckpt::loadCudaRuntime(path);
+        if (!loaded)
+          throw std::runtime_error(llvm::toString(loaded.takeError()));
+      },
+      py::arg("path"),
+      "Load the CUDA runtime at `path` (as a CUDA CompiledStep does; it "
+      "stays loaded). RuntimeError when it cannot be loaded: no driver "
+      "library (libcuda.so.1), no such file, or a library from another "
+      "build. A device is not needed.");
+#ifdef CKPT_CUDA_RUNTIME_PATH
+  m.attr("CUDA_RUNTIME") = CKPT_CUDA_RUNTIME_PATH;
+#else
+  m.attr("CUDA_RUNTIME") = py::none();
+#endif
   m.def("runtime_reset", &ckptRuntimeReset,
         "Zero the allocation counters of the steps' runtime.");
   m.def(

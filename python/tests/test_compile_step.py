@@ -176,8 +176,14 @@ def test_compile_refusals():
     torch.manual_seed(0)
     model = _Net()
     x, t = torch.rand(8, 3, 16, 16), torch.randint(0, 5, (8,))
-    with pytest.raises(ValueError, match="compile_step runs steps on the CPU only"):
-        compile_step(model, x, t, device="cuda")
+    for device in ("tpu", "cuda:1", torch.device("cuda", 1)):
+        with pytest.raises(ValueError, match=r"device '.*': compile_step runs steps on "
+                                             r"'cpu' or 'cuda' \(CUDA device 0\)"):
+            compile_step(model, x, t, device=device)
+    with pytest.raises(ValueError, match="kernels='blas' is an option of the CPU lowering"):
+        compile_step(model, x, t, device="cuda", kernels="blas")
+    with pytest.raises(ValueError, match="chip='sm_80' is an option of device='cuda'"):
+        compile_step(model, x, t, chip="sm_80")
     with pytest.raises(ValueError, match="opt_level and codegen_level must be 0, 1, 2 or 3"):
         compile_step(model, x, t, opt_level=4)
     with pytest.raises(ValueError, match="opt_level and codegen_level must be 0, 1, 2 or 3"):
@@ -268,3 +274,120 @@ def test_training_example_short_form(capsys):
     out = capsys.readouterr().out
     assert status == 0, out[-3000:]
     assert "smallcnn: 8 steps" in out and "tinygpt: 8 steps" in out
+
+
+# device="cuda" on machines without a GPU (CI's): how far the step gets.
+
+def _cuda_runtime():
+    from ckpt import _ckpt_mlir
+    return _ckpt_mlir.CUDA_RUNTIME
+
+
+def _driver_loads():
+    import ctypes
+    try:
+        ctypes.CDLL("libcuda.so.1")
+        return True
+    except OSError:
+        return False
+
+
+def _cuda_stub():
+    """A CUDA driver stub (loads, has no device): the toolkit's, else the
+    build's own (lib/Runtime/CudaDriverStub.cpp), or None."""
+    import shutil
+    roots = [os.environ.get("CUDA_HOME"), "/usr/local/cuda"]
+    ptxas = shutil.which("ptxas")
+    if ptxas:
+        roots.append(os.path.dirname(os.path.dirname(os.path.realpath(ptxas))))
+    stubs = [os.path.join(root, "lib64", "stubs", "libcuda.so") for root in filter(None, roots)]
+    stubs.append(os.path.join(os.environ["CKPT_BUILD_DIR"], "lib", "cuda-stub", "libcuda.so.1"))
+    return next((stub for stub in stubs if os.path.exists(stub)), None)
+
+
+@pytest.mark.skipif(_driver_loads(), reason="this machine has a CUDA driver")
+def test_cuda_without_a_driver_is_one_line():
+    """No libcuda.so.1: one RuntimeError naming what is missing, before
+    anything is imported or lowered."""
+    torch.manual_seed(0)
+    model = _Net()
+    x, t = torch.rand(8, 3, 16, 16), torch.randint(0, 5, (8,))
+    if _cuda_runtime() is None:
+        with pytest.raises(RuntimeError, match="built without the CUDA toolkit"):
+            compile_step(model, x, t, device="cuda")
+        return
+    with pytest.raises(RuntimeError) as e:
+        compile_step(model, x, t, budget="1%", device="cuda")
+    message = str(e.value)
+    assert "\n" not in message
+    assert message.startswith("no CUDA device available: cannot load '")
+    assert "libckpt_cuda_runtime.so' (libcuda.so.1: cannot open shared object file" in message
+
+
+_STUB_SCRIPT = """
+import sys, torch
+sys.path.insert(0, {here!r})
+from test_compile_step import _Net
+from ckpt.step import compile_step
+from ckpt import PipelineError
+torch.manual_seed(0)
+model = _Net()
+x, t = torch.rand(8, 3, 16, 16), torch.randint(0, 5, (8,))
+for chip in ("gfx90a", None):
+    try:
+        compile_step(model, x, t, budget="80%", device="cuda", chip=chip)
+        print("compiled")
+    except (RuntimeError, PipelineError) as e:
+        print(type(e).__name__ + ": " + str(e).replace("\\n", " | "))
+"""
+
+
+@pytest.mark.skipif(_driver_loads() or _cuda_stub() is None or _cuda_runtime() is None,
+                    reason="needs the CUDA toolkit's driver stub, no driver, and a "
+                           "build with the CUDA runtime")
+def test_cuda_step_compiles_up_to_the_device(tmp_path):
+    """With the toolkit's driver stub as libcuda.so.1 (it loads but has no
+    device), device="cuda" loads the CUDA runtime, plans the step, lowers
+    it by ckpt-lower-to-nvptx for the chip (an unknown chip fails there,
+    so the chip reaches the lowering), compiles the kernels (ptxas) and
+    the host code, resolves every mgpu* function the host code calls, and
+    only then finds no device: one RuntimeError line."""
+    import subprocess
+    driver = tmp_path / "driver"
+    driver.mkdir()
+    (driver / "libcuda.so.1").symlink_to(_cuda_stub())
+    env = dict(os.environ, LD_LIBRARY_PATH=str(driver),
+               PYTHONPATH=os.pathsep.join(sys.path))
+    run = subprocess.run([sys.executable, "-c", _STUB_SCRIPT.format(here=HERE)],
+                         capture_output=True, text=True, env=env, timeout=1200)
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = run.stdout.strip().splitlines()
+    assert len(lines) == 2, run.stdout
+    assert lines[0].startswith("PipelineError: ") and \
+        "unknown chip 'gfx90a': expected sm_XX (e.g. sm_80, sm_90)" in lines[0], lines[0]
+    assert lines[1] == ("RuntimeError: no CUDA device available (cuInit failed: "
+                        "CUDA_ERROR_STUB_LIBRARY (the CUDA driver stub was loaded: no "
+                        "NVIDIA driver is installed))"), lines[1]
+
+
+@pytest.mark.skipif(not torch.cuda.is_available() or _cuda_runtime() is None,
+                    reason="needs a CUDA device (scripts/gpu-check.sh runs this too)")
+def test_cuda_step_matches_the_cpu_step():
+    """On a GPU: the CUDA step's loss and gradients are CUDA tensors of the
+    parameters' shapes, within 1e-3 (relative to max(1, |cpu|)) of the CPU
+    step's, and its device peak is the CPU step's (the same buffers in the
+    same 16-byte granules), within the budget."""
+    torch.manual_seed(0)
+    model = _Net()
+    x, t = torch.rand(8, 3, 16, 16) - 0.5, torch.randint(0, 5, (8,))
+    cpu = compile_step(model, x, t, budget="80%")
+    gpu = compile_step(model, x, t, budget="80%", device="cuda")
+    want = cpu(x, t)
+    got = gpu(x.cuda(), t.cuda())
+    assert got[0].device.type == "cuda"
+    for g, c in zip([got[0]] + got[1], [want[0]] + want[1]):
+        assert g.shape == c.shape
+        scale = max(1.0, c.abs().max().item())
+        assert (g.cpu() - c).abs().max().item() <= 1e-3 * scale
+    assert gpu.last_peak == cpu.last_peak <= gpu.budget
+    assert gpu.device == "cuda" and gpu.device_name != "cpu"

@@ -26,6 +26,7 @@
 #include "ckpt/Analysis/Progress.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Engine/Jit.h"
+#include "ckpt/Engine/StepRuntime.h"
 #include "ckpt/InitCkpt.h"
 #include "ckpt/Runtime/Runtime.h"
 #include "ckpt/Solver/Support/SplitMix64.h"
@@ -66,10 +67,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <dlfcn.h>
 #include <memory>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 using namespace mlir;
@@ -146,34 +145,6 @@ static int fail(const llvm::Twine &message) {
 // The runtime: counting hooks, and with --gpu the mgpu* wrappers
 //===----------------------------------------------------------------------===//
 
-namespace {
-/// The functions of the ckpt runtime that ckpt-run calls and binds into the
-/// JIT'd code. On the CPU they are the static CkptRuntime linked into
-/// ckpt-run; with --gpu they come from libckpt_cuda_runtime.so (loaded at run
-/// time, so that ckpt-run starts without a CUDA driver) and the
-/// libckpt_runtime.so it links, whose counters the device wrappers update.
-struct RuntimeApi {
-  void (*reset)() = ckptRuntimeReset;
-  void (*getStats)(CkptRuntimeStats *) = ckptRuntimeGetStats;
-  int (*findHost)(const void *, size_t *) = ckptRuntimeFindAllocation;
-  size_t (*freeAllHost)() = ckptRuntimeFreeAll;
-  void (*freeHost)(void *) = _mlir_memref_to_llvm_free;
-  void *(*alloc)(size_t) = _mlir_memref_to_llvm_alloc;
-  void *(*alignedAlloc)(size_t, size_t) = _mlir_memref_to_llvm_aligned_alloc;
-  void (*beginHostCopy)() = ckptRuntimeBeginHostCopy;
-  void (*endHostCopy)() = ckptRuntimeEndHostCopy;
-  // --gpu only.
-  int (*findDevice)(const void *, size_t *) = nullptr;
-  void (*freeDevice)(void *, void *) = nullptr;
-  size_t (*freeAllDevice)() = nullptr;
-  int (*probe)(char *, size_t) = nullptr;
-  int (*synchronize)() = nullptr;
-  uint64_t (*errorCount)() = nullptr;
-  /// The library, whose mgpu* functions the JIT'd code calls.
-  std::string gpuLibrary;
-};
-} // namespace
-
 /// libckpt_cuda_runtime.so: --cuda-runtime, else beside ckpt-run's lib/.
 static std::string cudaRuntimePath(const char *argv0) {
   if (!cudaRuntime.empty())
@@ -185,53 +156,20 @@ static std::string cudaRuntimePath(const char *argv0) {
   return std::string(path);
 }
 
-/// Loads the CUDA runtime into `api`; returns false after printing one line
-/// saying why it cannot be used.
-static bool loadGpuRuntime(const char *argv0, RuntimeApi &api) {
-  std::string path = cudaRuntimePath(argv0);
-  if (!llvm::sys::fs::exists(path)) {
-    fail("no CUDA runtime at '" + path +
-         "': ckpt-run was built without the CUDA toolkit "
-         "(CKPT_ENABLE_CUDA=OFF or no toolkit found), or give "
-         "--cuda-runtime=PATH");
+/// Loads the CUDA runtime into `api` (ckpt::StepRuntime: on the CPU the
+/// static CkptRuntime linked into ckpt-run); returns false after printing
+/// one line saying why it cannot be used.
+static bool loadGpuRuntime(const char *argv0, ckpt::StepRuntime &api) {
+  auto loaded = ckpt::loadCudaRuntime(cudaRuntimePath(argv0));
+  if (!loaded) {
+    std::string message = llvm::toString(loaded.takeError());
+    if (StringRef(message).starts_with("no CUDA runtime at"))
+      message += ", or give --cuda-runtime=PATH";
+    fail(message);
     return false;
   }
-  // RTLD_LOCAL: its symbols reach the JIT through dlsym, not the global
-  // scope. Loading fails when libcuda.so.1 (the driver) is missing.
-  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) {
-    const char *why = dlerror();
-    fail(llvm::Twine("no CUDA device available: cannot load '") + path + "' (" +
-         (why ? why : "unknown reason") + ")");
-    return false;
-  }
-  bool missing = false;
-  auto get = [&](const char *name, auto &fn) {
-    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(
-        dlsym(handle, name));
-    if (!fn && !missing) {
-      missing = true;
-      fail("'" + path + "' does not define " + name +
-           " (a libckpt_cuda_runtime.so from another build?)");
-    }
-  };
-  get("ckptRuntimeReset", api.reset);
-  get("ckptRuntimeGetStats", api.getStats);
-  get("ckptRuntimeFindAllocation", api.findHost);
-  get("ckptRuntimeFreeAll", api.freeAllHost);
-  get("_mlir_memref_to_llvm_free", api.freeHost);
-  get("_mlir_memref_to_llvm_alloc", api.alloc);
-  get("_mlir_memref_to_llvm_aligned_alloc", api.alignedAlloc);
-  get("ckptRuntimeBeginHostCopy", api.beginHostCopy);
-  get("ckptRuntimeEndHostCopy", api.endHostCopy);
-  get("ckptRuntimeFindDeviceAllocation", api.findDevice);
-  get("mgpuMemFree", api.freeDevice);
-  get("ckptCudaFreeAll", api.freeAllDevice);
-  get("ckptCudaProbe", api.probe);
-  get("ckptCudaSynchronize", api.synchronize);
-  get("ckptCudaErrorCount", api.errorCount);
-  api.gpuLibrary = path;
-  return !missing;
+  api = *loaded;
+  return true;
 }
 
 //===----------------------------------------------------------------------===//
@@ -498,7 +436,7 @@ static Operation *findUnloweredOp(ModuleOp module, StringRef entry, bool gpu) {
 
 /// Releases the ckpt runtime's allocations when it goes out of scope.
 struct RuntimeCleanup {
-  const RuntimeApi &api;
+  const ckpt::StepRuntime &api;
   ~RuntimeCleanup() {
     api.freeAllHost();
     if (api.freeAllDevice)
@@ -662,7 +600,7 @@ int main(int argc, char **argv) {
 
   // The runtime: with --gpu, libckpt_cuda_runtime.so (loading it needs the
   // CUDA driver library, not a device).
-  RuntimeApi api;
+  ckpt::StepRuntime api;
   if (useGpu && !loadGpuRuntime(argv[0], api))
     return 1;
 
@@ -682,9 +620,8 @@ int main(int argc, char **argv) {
   // With --gpu the JIT takes every mgpu* function the kernels' loading and
   // launches call from the CUDA runtime (a missing one fails the lookup).
   if (useGpu)
-    jit.sharedLibs.push_back(api.gpuLibrary);
-  jit.hooks = {api.alloc, api.alignedAlloc, api.freeHost, api.beginHostCopy,
-               api.endHostCopy};
+    jit.sharedLibs.push_back(api.cudaLibrary);
+  jit.hooks = api.hooks();
   auto maybeEngine = ckpt::jitModule(*module, jit);
   if (!maybeEngine) {
     progress.reset();
@@ -702,10 +639,10 @@ int main(int argc, char **argv) {
   void (*call)(void **) = *maybeCall;
   std::string deviceName = "cpu";
   if (useGpu) {
-    char message[512] = {0};
-    if (api.probe(message, sizeof(message)) <= 0)
-      return fail(llvm::Twine("no CUDA device available (") + message + ")");
-    deviceName = message;
+    auto device = ckpt::probeCudaDevice(api);
+    if (!device)
+      return fail(llvm::toString(device.takeError()));
+    deviceName = *device;
   }
   engine->initialize();
   if (useGpu && api.errorCount() != 0)
