@@ -111,6 +111,9 @@ ckpt::jitModule(ModuleOp module, const JitOptions &options) {
     add("memrefCopy", ExecutorAddr::fromPtr(&memrefCopy));
     add("ckptRuntimeBeginHostCopy", ExecutorAddr::fromPtr(hooks.beginHostCopy));
     add("ckptRuntimeEndHostCopy", ExecutorAddr::fromPtr(hooks.endHostCopy));
+    // The copy thread of ckpt-async-host-copies{runtime=cpu}.
+    add("ckptRuntimeCopyAsync", ExecutorAddr::fromPtr(&ckptRuntimeCopyAsync));
+    add("ckptRuntimeWaitCopy", ExecutorAddr::fromPtr(&ckptRuntimeWaitCopy));
     // The kernels of ckpt-call-kernels (ckpt-lower-to-cpu{kernels=blas}).
     add("_mlir_ciface_ckpt_kernel_contract_f32",
         ExecutorAddr::fromPtr(&_mlir_ciface_ckpt_kernel_contract_f32));

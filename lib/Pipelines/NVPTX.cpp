@@ -16,6 +16,7 @@
 #include "ckpt/Pipelines/Passes.h"
 #include "ckpt/Pipelines/Pipelines.h"
 #include "ckpt/Transforms/ListValidOptions.h"
+#include "ckpt/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -87,6 +88,12 @@ ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
   GPUManagedMemoryPassOptions managed;
   managed.hostRegister = options.hostRegister;
   pm.addNestedPass<func::FuncOp>(createGPUManagedMemoryPass(managed));
+  // Offloads and reloads on the copy stream, beside the kernels.
+  if (options.asyncCopies) {
+    AsyncHostCopiesPassOptions copies;
+    copies.runtime = CopyRuntime::Cuda;
+    pm.addPass(createAsyncHostCopiesPass(copies));
+  }
 
   // Parallel loops -> gpu.launch: the parallel dimensions become blocks and
   // (tiles of 32 along the second dimension) threads; reductions stay

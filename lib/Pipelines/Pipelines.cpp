@@ -85,6 +85,11 @@ void ckpt::buildLLVMConversionTail(
 LogicalResult ckpt::buildLowerToCPUPipeline(OpPassManager &pm,
                                             const LowerToCPUOptions &options) {
   buildBufferizeStepPipeline(pm, options.dealloc, options.checkBudget);
+  if (options.asyncCopies) {
+    AsyncHostCopiesPassOptions copies;
+    copies.runtime = CopyRuntime::Cpu;
+    pm.addPass(createAsyncHostCopiesPass(copies));
+  }
   if (options.kernels == KernelMode::Blas)
     pm.addPass(createCallKernelsPass());
   pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());

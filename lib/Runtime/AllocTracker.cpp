@@ -85,6 +85,11 @@ struct Tracker {
   Pool device;
   Pool hostCopy; ///< host copies of offloaded values
   uint64_t launches = 0;
+  /// ckptRuntimeSetHostCopyAllocator's functions (null: posix_memalign),
+  /// and the live host copies each made, with the function that frees it.
+  void *(*hostCopyAlloc)(size_t) = nullptr;
+  void (*hostCopyRelease)(void *) = nullptr;
+  std::unordered_map<const void *, void (*)(void *)> externalHostCopies;
 };
 
 /// Whether this thread's allocations are host copies (see
@@ -111,6 +116,29 @@ int find(Pool Tracker::*pool, const void *ptr, size_t *size) {
   return 1;
 }
 
+/// A host copy from ckptRuntimeSetHostCopyAllocator's function, counted;
+/// null when this is not a host copy, no function is set, the alignment is
+/// more than a page, or the function has none.
+void *allocExternalHostCopy(size_t size, size_t alignment) {
+  if (!allocatingHostCopy || alignment > 4096)
+    return nullptr;
+  Tracker &t = tracker();
+  void *(*alloc)(size_t) = nullptr;
+  void (*release)(void *) = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(t.mutex);
+    alloc = t.hostCopyAlloc;
+    release = t.hostCopyRelease;
+  }
+  void *ptr = alloc ? alloc(size ? size : 1) : nullptr;
+  if (!ptr)
+    return nullptr;
+  std::lock_guard<std::mutex> lock(t.mutex);
+  t.hostCopy.recordAlloc(ptr, size, t.epoch);
+  t.externalHostCopies[ptr] = release;
+  return ptr;
+}
+
 void *track(void *ptr, size_t size) {
   if (!ptr)
     return nullptr;
@@ -125,10 +153,14 @@ void *track(void *ptr, size_t size) {
 extern "C" {
 
 void *_mlir_memref_to_llvm_alloc(size_t size) {
+  if (void *ptr = allocExternalHostCopy(size, 1))
+    return ptr;
   return track(std::malloc(size ? size : 1), size);
 }
 
 void *_mlir_memref_to_llvm_aligned_alloc(size_t alignment, size_t size) {
+  if (void *ptr = allocExternalHostCopy(size, alignment))
+    return ptr;
   // posix_memalign wants a power of two that is a multiple of sizeof(void *).
   size_t align = sizeof(void *);
   while (align < alignment)
@@ -143,14 +175,29 @@ void _mlir_memref_to_llvm_free(void *ptr) {
   if (!ptr)
     return;
   Tracker &t = tracker();
+  void (*release)(void *) = std::free;
   {
     std::lock_guard<std::mutex> lock(t.mutex);
-    if (t.hostCopy.live.count(ptr))
+    if (t.hostCopy.live.count(ptr)) {
       t.hostCopy.recordFree(ptr, t.epoch);
-    else if (!t.host.recordFree(ptr, t.epoch))
+      auto external = t.externalHostCopies.find(ptr);
+      if (external != t.externalHostCopies.end()) {
+        release = external->second;
+        t.externalHostCopies.erase(external);
+      }
+    } else if (!t.host.recordFree(ptr, t.epoch)) {
       return; // Not ours: counted, never passed to free().
+    }
   }
-  std::free(ptr);
+  release(ptr);
+}
+
+void ckptRuntimeSetHostCopyAllocator(void *(*alloc)(size_t),
+                                     void (*release)(void *)) {
+  Tracker &t = tracker();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  t.hostCopyAlloc = alloc && release ? alloc : nullptr;
+  t.hostCopyRelease = alloc && release ? release : nullptr;
 }
 
 void ckptRuntimeBeginHostCopy(void) { allocatingHostCopy = true; }
@@ -213,19 +260,24 @@ int ckptRuntimeFindAllocation(const void *ptr, size_t *size) {
 
 size_t ckptRuntimeFreeAll(void) {
   Tracker &t = tracker();
-  std::vector<void *> ptrs;
+  std::vector<std::pair<void *, void (*)(void *)>> ptrs;
   {
     std::lock_guard<std::mutex> lock(t.mutex);
     for (Pool *pool : {&t.host, &t.hostCopy}) {
       for (const auto &[ptr, alloc] : pool->live) {
         pool->forget(alloc, t.epoch);
-        ptrs.push_back(const_cast<void *>(ptr));
+        auto external = t.externalHostCopies.find(ptr);
+        ptrs.emplace_back(const_cast<void *>(ptr),
+                          external == t.externalHostCopies.end()
+                              ? std::free
+                              : external->second);
       }
       pool->live.clear();
     }
+    t.externalHostCopies.clear();
   }
-  for (void *ptr : ptrs)
-    std::free(ptr);
+  for (auto [ptr, release] : ptrs)
+    release(ptr);
   return ptrs.size();
 }
 

@@ -23,7 +23,9 @@
 //
 // plus mgpuMemHostRegister / mgpuMemHostUnregister (byte ranges), and for
 // drivers ckptCudaProbe, ckptCudaSynchronize, ckptCudaErrorCount,
-// ckptCudaFreeAll and ckptCudaAllocStaging / ckptCudaFreeStaging. The
+// ckptCudaFreeAll and ckptCudaAllocStaging / ckptCudaFreeStaging, and the
+// host copies' ckptCudaCopyAsync / ckptCudaWaitCopy (a copy stream; host
+// copies are page-locked while the library is loaded). The
 // cuSPARSE / cuSPARSELt wrappers (mgpuSpMV, ...) and nvgpu's
 // mgpuTensorMapEncodeTiledMemref are not provided.
 //
@@ -545,6 +547,87 @@ CKPT_CUDA_EXPORT int ckptCudaSynchronize(void) {
 /// Driver calls (and wrapper checks) that failed since the library was
 /// loaded; each was reported on stderr.
 CKPT_CUDA_EXPORT uint64_t ckptCudaErrorCount(void) { return errorCount; }
+
+//===----------------------------------------------------------------------===//
+// Host copies: page-locked memory and a copy stream
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+void *allocPinned(size_t bytes) {
+  ScopedContext scoped;
+  void *ptr = nullptr;
+  if (!scoped.ok() || !CKPT_CUDA_CHECK(cuMemAllocHost(&ptr, bytes)))
+    return nullptr;
+  return ptr;
+}
+
+void freePinned(void *ptr) {
+  ScopedContext scoped;
+  if (scoped.ok())
+    CKPT_CUDA_CHECK(cuMemFreeHost(ptr));
+}
+
+/// Host copies of offloaded values are page-locked while this library is
+/// loaded: a copy between device and pageable memory would not be
+/// asynchronous. (A failed cuMemAllocHost falls back to pageable memory.)
+struct PinnedHostCopies {
+  PinnedHostCopies() {
+    ckptRuntimeSetHostCopyAllocator(allocPinned, freePinned);
+  }
+} pinnedHostCopies;
+
+/// The stream every host copy runs on, in issue order (the plan's one
+/// link), created on first use; null when it cannot be.
+CUstream copyStream() {
+  static std::mutex mutex;
+  static CUstream stream = nullptr;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (!stream)
+    CKPT_CUDA_CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  return stream;
+}
+
+} // namespace
+
+/// What ckpt-async-host-copies{runtime=cuda} calls for each copy into or out
+/// of a host copy: `bytes` from `src` to `dst` on the copy stream, behind
+/// the copies issued before it; returns an event (as an integer) that
+/// ckptCudaWaitCopy waits for, or 0 when the copy could not be issued (the
+/// error was printed and counted).
+CKPT_CUDA_EXPORT int64_t ckptCudaCopyAsync(int64_t dst, int64_t src,
+                                           int64_t bytes) {
+  ScopedContext scoped;
+  if (!scoped.ok() || bytes <= 0)
+    return 0;
+  CUstream stream = copyStream();
+  if (!stream)
+    return 0;
+  CUevent event = nullptr;
+  if (!CKPT_CUDA_CHECK(cuMemcpyAsync(static_cast<CUdeviceptr>(dst),
+                                     static_cast<CUdeviceptr>(src),
+                                     static_cast<size_t>(bytes), stream)) ||
+      !CKPT_CUDA_CHECK(cuEventCreate(&event, CU_EVENT_DISABLE_TIMING)))
+    return 0;
+  if (!CKPT_CUDA_CHECK(cuEventRecord(event, stream))) {
+    CKPT_CUDA_CHECK(cuEventDestroy(event));
+    return 0;
+  }
+  return reinterpret_cast<int64_t>(event);
+}
+
+/// Blocks until the copy of `event` (and those issued before it) has
+/// ended, then releases the event.
+CKPT_CUDA_EXPORT void ckptCudaWaitCopy(int64_t event) {
+  if (!event)
+    return;
+  ScopedContext scoped;
+  if (!scoped.ok())
+    return;
+  auto *handle = reinterpret_cast<CUevent>(event);
+  CKPT_CUDA_CHECK(cuEventSynchronize(handle));
+  CKPT_CUDA_CHECK(cuEventDestroy(handle));
+}
 
 /// Managed memory for a driver's copies of a step's arguments
 /// (ckpt.compile_step with device="cuda": the kernels and the step's host part

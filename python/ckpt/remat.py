@@ -29,8 +29,14 @@ class Infeasible(Exception):
         self.least = least
 
 
-def run(args):
-    p = subprocess.run(args, capture_output=True, text=True)
+def run(args, timeout=None):
+    """Runs `args`; Failure when it exits non-zero or, with `timeout`
+    (seconds), does not end in time (a guard against a hung process, not a
+    measure of speed)."""
+    try:
+        p = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise Failure(f"{' '.join(args)} did not end within {timeout} s") from None
     if p.returncode:
         raise Failure(f"{' '.join(args)} exited {p.returncode}: {p.stderr.strip()[-2000:]}")
     return p
@@ -44,12 +50,12 @@ def wrap(step, tmp):
 
 
 def execute(mlir, entry, tmp, lower="--ckpt-lower-to-cpu", repeat=1, seed=7,
-            print_outputs=False, gpu=False, opt_level=None):
+            print_outputs=False, gpu=False, opt_level=None, timeout=None):
     """Lowers `mlir` and runs `entry` with ckpt-run --seed=SEED: its JSON
     (with every result's values when `print_outputs`). With `gpu`, `lower`
     must be an NVPTX lowering and the step runs with ckpt-run --gpu.
     `lower=None`: `mlir` is lowered already. `opt_level`: ckpt-run's
-    --opt-level (its default, 0, when None)."""
+    --opt-level (its default, 0, when None). `timeout`: run's, for ckpt-run."""
     low = mlir
     if lower is not None:
         low = os.path.join(tmp, "lowered-gpu.mlir" if gpu else "lowered.mlir")
@@ -63,7 +69,7 @@ def execute(mlir, entry, tmp, lower="--ckpt-lower-to-cpu", repeat=1, seed=7,
         args.append("--print-outputs")
     if gpu:
         args.append("--gpu")
-    return json.loads(run(args).stdout)
+    return json.loads(run(args, timeout).stdout)
 
 
 # The least feasible budget (bytes) an infeasible-budget error names:

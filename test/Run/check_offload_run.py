@@ -28,7 +28,15 @@ offloading that ckpt-plan names at a budget of 1 B; it is checked as above
 (planned, run, measured), one byte under it must be refused naming it
 again, and it must be at most the least budget of recomputation alone
 (named with offload=off): `OK least budget=L recompute_least=R ...`.
-Usage: check_offload_run.py STEP.mlir ENTRY PERCENT|least...
+With --async-copies the rewritten steps are lowered with
+`ckpt-lower-to-cpu{async-copies=true}`: the copies into and out of host
+copies run on the runtime's copy thread (ckpt-async-host-copies), each
+delayed by CKPT_RUNTIME_COPY_DELAY_US (default here 2000 us), so that a
+wait placed too late lets a kernel read a buffer before its copy has
+written it, or a free come before the copy has read it: the outputs must
+still be bit-identical, and the peaks the same.
+
+Usage: check_offload_run.py [--async-copies] STEP.mlir ENTRY PERCENT|least...
 """
 import os
 import sys
@@ -48,7 +56,17 @@ def least_of(wrapped, budget, tmp, options):
 
 
 def main():
-    step, entry, percents = sys.argv[1], sys.argv[2], sys.argv[3:]
+    args = sys.argv[1:]
+    lower, timeout = "--ckpt-lower-to-cpu", None
+    if args and args[0] == "--async-copies":
+        args = args[1:]
+        lower = "--ckpt-lower-to-cpu=async-copies=true"
+        os.environ.setdefault("CKPT_RUNTIME_COPY_DELAY_US", "2000")
+        # A buffer freed under a copy can corrupt the heap, and the crash
+        # handler then hang in malloc: fail instead (the step takes well
+        # under a second).
+        timeout = 600
+    step, entry, percents = args[0], args[1], args[2:]
     with tempfile.TemporaryDirectory() as tmp:
         try:
             wrapped = remat.wrap(step, tmp)
@@ -88,7 +106,7 @@ def main():
                     raise remat.Failure(f"{percent}%: the joint plan ({numbers['time']} s) is "
                                         f"slower than recomputation alone ({alone_time} s)")
                 rewritten, predicted = remat.rewrite(planned, tmp)
-                measured = remat.execute(rewritten, entry, tmp)
+                measured = remat.execute(rewritten, entry, tmp, lower, timeout=timeout)
                 remat.check(base, measured, budget, predicted, numbers["host_peak"])
                 if measured["peak_bytes"] != numbers["peak"]:
                     raise remat.Failure(f"measured peak {measured['peak_bytes']} vs the "

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <thread>
 #include <vector>
 
@@ -190,6 +191,86 @@ TEST_F(AllocTracker, HostCopiesAreCountedApart) {
   EXPECT_EQ(ckptRuntimeFreeAll(), 3u); // step, after, left
   (void)step;
   (void)after;
+}
+
+namespace {
+// A stand-in for libckpt_cuda_runtime.so's page-locked allocator.
+int externalAllocs = 0, externalReleases = 0;
+void *externalAlloc(size_t size) {
+  ++externalAllocs;
+  return std::malloc(size + 4096); // Distinct from the default's blocks.
+}
+void externalRelease(void *ptr) {
+  ++externalReleases;
+  std::free(ptr);
+}
+void *failingAlloc(size_t) { return nullptr; }
+} // namespace
+
+TEST_F(AllocTracker, HostCopiesComeFromTheHostCopyAllocator) {
+  // With an allocator set, host copies (and only they) come from it, count
+  // as before, and go back to it when freed, by the hook or by FreeAll.
+  externalAllocs = externalReleases = 0;
+  ckptRuntimeSetHostCopyAllocator(externalAlloc, externalRelease);
+  void *step = _mlir_memref_to_llvm_aligned_alloc(16, 64);
+  ckptRuntimeBeginHostCopy();
+  void *copy = _mlir_memref_to_llvm_aligned_alloc(64, 48);
+  void *plain = _mlir_memref_to_llvm_alloc(8);
+  // More than a page of alignment: the default's.
+  void *wide = _mlir_memref_to_llvm_aligned_alloc(8192, 8);
+  ckptRuntimeEndHostCopy();
+  EXPECT_EQ(externalAllocs, 2);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(wide) % 8192, 0u);
+  CkptRuntimeStats s = stats();
+  EXPECT_EQ(s.liveBytes, 64u);
+  EXPECT_EQ(s.hostCopyLiveBytes, 64u);
+  EXPECT_EQ(s.hostCopyAllocCount, 3u);
+  _mlir_memref_to_llvm_free(copy);
+  EXPECT_EQ(externalReleases, 1);
+  EXPECT_EQ(stats().hostCopyLiveBytes, 16u);
+  // Set back to the default: what the allocator made goes back to it still.
+  ckptRuntimeSetHostCopyAllocator(nullptr, nullptr);
+  ckptRuntimeBeginHostCopy();
+  void *later = _mlir_memref_to_llvm_alloc(8);
+  ckptRuntimeEndHostCopy();
+  EXPECT_EQ(externalAllocs, 2);
+  EXPECT_EQ(ckptRuntimeFreeAll(), 4u); // step, plain, wide, later
+  EXPECT_EQ(externalReleases, 2);      // plain
+  // An allocator that has nothing falls back to the default.
+  ckptRuntimeSetHostCopyAllocator(failingAlloc, externalRelease);
+  ckptRuntimeBeginHostCopy();
+  void *fallback = _mlir_memref_to_llvm_aligned_alloc(16, 32);
+  ckptRuntimeEndHostCopy();
+  ckptRuntimeSetHostCopyAllocator(nullptr, nullptr);
+  ASSERT_NE(fallback, nullptr);
+  EXPECT_EQ(stats().hostCopyLiveBytes, 32u);
+  _mlir_memref_to_llvm_free(fallback);
+  EXPECT_EQ(externalReleases, 2);
+  (void)step;
+  (void)plain;
+  (void)later;
+}
+
+TEST(CopyQueue, CopiesEndInOrderAndWaitsSeeThem) {
+  // Tickets count the copies issued; waiting for one waits for it and every
+  // copy before it (one copy thread, in issue order), so a copy that reads
+  // what the one before it wrote sees it.
+  std::vector<int32_t> a(1024), b(1024, 0), c(1024, 0);
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = static_cast<int32_t>(i * 7 + 1);
+  auto address = [](void *p) { return reinterpret_cast<int64_t>(p); };
+  int64_t first = ckptRuntimeCopyAsync(address(b.data()), address(a.data()),
+                                       a.size() * sizeof(int32_t));
+  int64_t second = ckptRuntimeCopyAsync(address(c.data()), address(b.data()),
+                                        b.size() * sizeof(int32_t));
+  EXPECT_GT(second, first);
+  ckptRuntimeWaitCopy(second);
+  EXPECT_EQ(b, a);
+  EXPECT_EQ(c, a);
+  ckptRuntimeWaitCopy(first); // Ended already: returns.
+  // Nothing to copy: no ticket, and waiting for none returns.
+  EXPECT_EQ(ckptRuntimeCopyAsync(address(c.data()), address(a.data()), 0), 0);
+  ckptRuntimeWaitCopy(0);
 }
 
 TEST_F(AllocTracker, DeviceAllocationsAreFoundListedAndLaunchesCounted) {

@@ -46,6 +46,12 @@ struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
                      "(like every other op) or 'blas' (calls to the "
                      "runtime's kernels over OpenBLAS, ckpt-call-kernels)"),
       llvm::cl::init(KernelMode::Loops), CKPT_KERNEL_VALUES};
+  Option<bool> asyncCopies{
+      *this, "async-copies",
+      llvm::cl::desc("Run the copies into and out of host copies on the "
+                     "runtime's copy thread, each waited for where its "
+                     "buffers are next touched (ckpt-async-host-copies)"),
+      llvm::cl::init(false)};
 };
 
 /// Options of `ckpt-lower-to-nvptx`.
@@ -94,6 +100,14 @@ struct LowerToNVPTXOptions
                      "libdevice) or 'auto' (libdevice when the toolkit has "
                      "it, else approx)"),
       llvm::cl::init(MathMode::Auto), CKPT_MATH_VALUES};
+  Option<bool> asyncCopies{
+      *this, "async-copies",
+      llvm::cl::desc("Run the copies into and out of host copies on a CUDA "
+                     "copy stream into page-locked memory, beside the "
+                     "kernels, each waited for where its buffers are next "
+                     "touched (ckpt-async-host-copies{runtime=cuda}); "
+                     "false: host memcpys between the launches"),
+      llvm::cl::init(true)};
 };
 
 /// wrap-step (functions carrying ckpt.loss), plan, rematerialize, insert

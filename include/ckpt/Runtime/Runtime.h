@@ -76,6 +76,27 @@ CKPT_RUNTIME_EXPORT void _mlir_memref_to_llvm_free(void *ptr);
 CKPT_RUNTIME_EXPORT void ckptRuntimeBeginHostCopy(void);
 CKPT_RUNTIME_EXPORT void ckptRuntimeEndHostCopy(void);
 
+/* Where host copies come from: `alloc` (null: the default, posix_memalign)
+ * gives the memory of every host-copy allocation whose alignment is at most
+ * 4096, and `release` takes it back when the hook frees it. A null result
+ * falls back to the default. libckpt_cuda_runtime.so sets page-locked
+ * memory (cuMemAllocHost) when it is loaded, so that its copies to and from
+ * host copies are asynchronous. Allocations made before a change are
+ * released by the function that made them. */
+CKPT_RUNTIME_EXPORT void
+ckptRuntimeSetHostCopyAllocator(void *(*alloc)(size_t),
+                                void (*release)(void *));
+
+/* The copies `ckpt-async-host-copies{runtime=cpu}` issues: `bytes` from
+ * `src` to `dst` (addresses as integers), in the order issued, on one copy
+ * thread; returns a ticket that ckptRuntimeWaitCopy waits for (returns when
+ * that copy, and every copy issued before it, has ended). The environment
+ * variable CKPT_RUNTIME_COPY_DELAY_US (read at the first copy) delays each
+ * copy by that many microseconds: tests make a missing wait show. */
+CKPT_RUNTIME_EXPORT int64_t ckptRuntimeCopyAsync(int64_t dst, int64_t src,
+                                                 int64_t bytes);
+CKPT_RUNTIME_EXPORT void ckptRuntimeWaitCopy(int64_t ticket);
+
 /* The kernels `ckpt-call-kernels` calls (lib/Runtime/Kernels.cpp), through
  * the C interface of functions on unranked memrefs of f32 (`llvm.emit_c_
  * interface`): each operand is its rank and a pointer to its ranked

@@ -38,6 +38,9 @@ enum class DeallocMode { Ckpt, Upstream, None };
 /// `kernels=` of ckpt-lower-to-cpu: how contractions and convolutions run.
 enum class KernelMode { Loops, Blas };
 
+/// `runtime=` of ckpt-async-host-copies: whose copy functions it calls.
+enum class CopyRuntime { Cpu, Cuda };
+
 /// `format=` of ckpt-lower-to-nvptx: the GPU binary embedded in the module.
 enum class GPUFormat { Isa, Bin, Fatbin };
 
@@ -239,6 +242,14 @@ public:
                  "f32 contractions and convolutions as calls to the "          \
                  "runtime's BLAS kernels (ckpt-call-kernels)"))
 
+#define CKPT_COPY_RUNTIME_VALUES                                               \
+  ::llvm::cl::values(                                                          \
+      clEnumValN(::ckpt::CopyRuntime::Cpu, "cpu",                              \
+                 "ckptRuntimeCopyAsync / ckptRuntimeWaitCopy: the ckpt "       \
+                 "runtime's copy thread"),                                     \
+      clEnumValN(::ckpt::CopyRuntime::Cuda, "cuda",                            \
+                 "ckptCudaCopyAsync / ckptCudaWaitCopy: a CUDA copy stream"))
+
 #define CKPT_DEALLOC_VALUES                                                    \
   ::llvm::cl::values(                                                          \
       clEnumValN(::ckpt::DeallocMode::Ckpt, "ckpt",                            \
@@ -304,6 +315,7 @@ public:
 } // namespace llvm
 CKPT_ENUM_OPTION_PARSER(::ckpt::DeallocMode)
 CKPT_ENUM_OPTION_PARSER(::ckpt::KernelMode)
+CKPT_ENUM_OPTION_PARSER(::ckpt::CopyRuntime)
 CKPT_ENUM_OPTION_PARSER(::ckpt::GPUFormat)
 CKPT_ENUM_OPTION_PARSER(::ckpt::MathMode)
 #undef CKPT_ENUM_OPTION_PARSER

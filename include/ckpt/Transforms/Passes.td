@@ -435,6 +435,38 @@ def LowerHostCopiesPass : Pass<"ckpt-lower-host-copies", "mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect"];
 }
 
+def AsyncHostCopiesPass : Pass<"ckpt-async-host-copies", "mlir::ModuleOp"> {
+  let summary = "Copy into and out of host copies asynchronously, waiting where the buffers are next touched";
+  let description = [{
+    After `ckpt-lower-host-copies` (and, on the GPU path,
+    `ckpt-gpu-managed-memory`): every `memref.copy` into or out of a host
+    copy (an allocation right after a call to `ckptRuntimeBeginHostCopy`)
+    between buffers of static shape and identity layout becomes a call that
+    issues the copy and returns a handle, `ckptRuntimeCopyAsync` (the ckpt
+    runtime's copy thread) or `ckptCudaCopyAsync` (a CUDA copy stream into
+    page-locked host memory), by `runtime`. One call waiting for the handle
+    (`...WaitCopy`) goes right before the first later op of the same block
+    that touches a buffer of the copy in a way the copy forbids: any use of
+    the buffer the copy writes or of a view of it, and a write or free of
+    the buffer it reads (reads go on beside the copy); an op whose memory
+    effects are unknown counts as touching what it uses. Without such an
+    op, the wait goes before the block's terminator. So an offload's copy
+    runs beside the ops after it until its source is freed or rewritten,
+    and a reload's until its value is first used: where the plan put its
+    `ckpt.wait`, or later. Other copies stay as they are (synchronous).
+  }];
+  let options = [
+    Option<"runtime", "runtime", "::ckpt::CopyRuntime",
+           /*default=*/"::ckpt::CopyRuntime::Cpu",
+           "The runtime whose copy functions the copies call: 'cpu' or "
+           "'cuda'",
+           [{CKPT_COPY_RUNTIME_VALUES}]>,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def CallKernelsPass : Pass<"ckpt-call-kernels", "mlir::ModuleOp"> {
   let summary = "Run f32 contractions, convolutions and embedding gradients as calls to the runtime's kernels";
   let description = [{
