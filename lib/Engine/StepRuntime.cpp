@@ -14,12 +14,14 @@ static llvm::Error error(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
 }
 
-llvm::Expected<StepRuntime> ckpt::loadCudaRuntime(llvm::StringRef path) {
+llvm::Expected<StepRuntime> ckpt::loadCudaRuntime(llvm::StringRef path,
+                                                  llvm::StringRef missingHint) {
   std::string file = path.str();
   if (!llvm::sys::fs::exists(file))
     return error("no CUDA runtime at '" + file +
                  "': ckpt was built without the CUDA toolkit "
-                 "(CKPT_ENABLE_CUDA=OFF or no toolkit found)");
+                 "(CKPT_ENABLE_CUDA=OFF or no toolkit found)" +
+                 missingHint);
   // RTLD_LOCAL: its symbols reach the JIT through the path in
   // JitOptions::sharedLibs, not the global scope. Loading fails when
   // libcuda.so.1 (the driver) is missing. Never closed: JIT'd code may call

@@ -10,6 +10,7 @@
 
 #include "ckpt/Pipelines/Passes.h"
 #include "ckpt/Pipelines/Pipelines.h"
+#include "ckpt/Transforms/HostCopies.h"
 #include "ckpt/Transforms/ListValidOptions.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -96,24 +97,19 @@ struct GPUManagedMemoryPass
     if (host.wasInterrupted())
       return signalPassFailure();
 
-    // Host copies of offloaded values (ckpt-lower-host-copies: allocations
-    // right after a call to ckptRuntimeBeginHostCopy) stay in host memory,
-    // allocated and freed by the host; the copies into and out of them are
-    // host copies from and to managed memory, after the synchronous kernel
-    // launches that wrote it.
-    auto isHostCopy = [](memref::AllocOp alloc) {
-      auto call = dyn_cast_or_null<func::CallOp>(alloc->getPrevNode());
-      return call && call.getCallee() == "ckptRuntimeBeginHostCopy";
-    };
+    // Host copies of offloaded values (HostCopies.h) stay in host memory,
+    // allocated and freed by the host; the copies into and out of them run
+    // on the copy stream (ckpt-async-host-copies) or as host memcpys, after
+    // the synchronous kernel launches that wrote their sources.
     SmallVector<memref::AllocOp> allocs;
     SmallVector<memref::DeallocOp> deallocs;
     func.walk([&](Operation *op) {
       if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-        if (!isHostCopy(alloc))
+        if (!isHostCopyAllocation(alloc))
           allocs.push_back(alloc);
       } else if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
         auto alloc = dealloc.getMemref().getDefiningOp<memref::AllocOp>();
-        if (!alloc || !isHostCopy(alloc))
+        if (!alloc || !isHostCopyAllocation(alloc))
           deallocs.push_back(dealloc);
       }
     });

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ckpt/Transforms/HostCopies.h"
 #include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
@@ -30,13 +31,10 @@ using namespace ckpt;
 
 namespace {
 
-/// An allocation `ckpt-lower-host-copies` made: right after a call to
-/// ckptRuntimeBeginHostCopy.
+/// Whether `value` is a host copy (HostCopies.h).
 bool isHostCopy(Value value) {
   auto alloc = value.getDefiningOp<memref::AllocOp>();
-  auto call =
-      alloc ? dyn_cast_or_null<func::CallOp>(alloc->getPrevNode()) : nullptr;
-  return call && call.getCallee() == "ckptRuntimeBeginHostCopy";
+  return alloc && isHostCopyAllocation(alloc);
 }
 
 /// The size in bytes of a buffer the copy functions can take whole: static
@@ -138,14 +136,10 @@ struct AsyncHostCopiesPass
     StringRef waitName = cuda ? "ckptCudaWaitCopy" : "ckptRuntimeWaitCopy";
     OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
     Type i64 = top.getI64Type();
-    if (!module.lookupSymbol(issueName))
-      func::FuncOp::create(top, module.getLoc(), issueName,
-                           top.getFunctionType({i64, i64, i64}, {i64}))
-          .setPrivate();
-    if (!module.lookupSymbol(waitName))
-      func::FuncOp::create(top, module.getLoc(), waitName,
-                           top.getFunctionType({i64}, {}))
-          .setPrivate();
+    declareRuntimeFunction(top, module, issueName,
+                           top.getFunctionType({i64, i64, i64}, {i64}));
+    declareRuntimeFunction(top, module, waitName,
+                           top.getFunctionType({i64}, {}));
 
     for (memref::CopyOp copy : copies) {
       // Where to wait, found before the copy is replaced (its operands

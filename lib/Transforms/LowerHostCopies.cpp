@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Allocations.h"
+#include "ckpt/Transforms/HostCopies.h"
 #include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
@@ -31,9 +32,18 @@ bool ckpt::isHostSpace(MemRefType type) {
   return space && space.getInt() == 1;
 }
 
+bool ckpt::isHostCopyAllocation(memref::AllocOp alloc) {
+  auto call = dyn_cast_or_null<func::CallOp>(alloc->getPrevNode());
+  return call && call.getCallee() == kBeginHostCopy;
+}
+
+void ckpt::declareRuntimeFunction(OpBuilder &top, ModuleOp module,
+                                  StringRef name, FunctionType type) {
+  if (!module.lookupSymbol(name))
+    func::FuncOp::create(top, module.getLoc(), name, type).setPrivate();
+}
+
 namespace {
-constexpr StringLiteral kBegin = "ckptRuntimeBeginHostCopy";
-constexpr StringLiteral kEnd = "ckptRuntimeEndHostCopy";
 
 struct LowerHostCopiesPass
     : public ckpt::ListValidOptions<
@@ -52,9 +62,8 @@ struct LowerHostCopiesPass
     // The runtime's two functions, declared once.
     OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
     auto noArgs = top.getFunctionType({}, {});
-    for (StringLiteral name : {kBegin, kEnd})
-      if (!module.lookupSymbol(name))
-        func::FuncOp::create(top, module.getLoc(), name, noArgs).setPrivate();
+    for (StringLiteral name : {kBeginHostCopy, kEndHostCopy})
+      declareRuntimeFunction(top, module, name, noArgs);
     for (memref::AllocOp alloc : allocs) {
       if (!alloc.getDynamicSizes().empty() ||
           !alloc.getSymbolOperands().empty()) {
@@ -65,10 +74,11 @@ struct LowerHostCopiesPass
       auto type = MemRefType::get(host.getShape(), host.getElementType(),
                                   host.getLayout());
       OpBuilder builder(alloc);
-      func::CallOp::create(builder, alloc.getLoc(), kBegin, TypeRange());
+      func::CallOp::create(builder, alloc.getLoc(), kBeginHostCopy,
+                           TypeRange());
       auto copy = memref::AllocOp::create(builder, alloc.getLoc(), type,
                                           alloc.getAlignmentAttr());
-      func::CallOp::create(builder, alloc.getLoc(), kEnd, TypeRange());
+      func::CallOp::create(builder, alloc.getLoc(), kEndHostCopy, TypeRange());
       // Its users (the copies into and out of it, its dealloc) read any
       // memory space.
       for (OpOperand &use : llvm::make_early_inc_range(alloc->getUses())) {

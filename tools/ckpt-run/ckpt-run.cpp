@@ -160,12 +160,10 @@ static std::string cudaRuntimePath(const char *argv0) {
 /// static CkptRuntime linked into ckpt-run); returns false after printing
 /// one line saying why it cannot be used.
 static bool loadGpuRuntime(const char *argv0, ckpt::StepRuntime &api) {
-  auto loaded = ckpt::loadCudaRuntime(cudaRuntimePath(argv0));
+  auto loaded = ckpt::loadCudaRuntime(cudaRuntimePath(argv0),
+                                      ", or give --cuda-runtime=PATH");
   if (!loaded) {
-    std::string message = llvm::toString(loaded.takeError());
-    if (StringRef(message).starts_with("no CUDA runtime at"))
-      message += ", or give --cuda-runtime=PATH";
-    fail(message);
+    fail(llvm::toString(loaded.takeError()));
     return false;
   }
   api = *loaded;

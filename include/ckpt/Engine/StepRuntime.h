@@ -57,11 +57,13 @@ struct StepRuntime {
 
 /// Loads libckpt_cuda_runtime.so from `path` (never unloaded) and returns
 /// its functions. The error is one sentence: no such file ("... was built
-/// without the CUDA toolkit ..."), "no CUDA device available: cannot load
-/// '<path>' (<dlerror>)" when the driver library (libcuda.so.1) is missing,
-/// or a function the library lacks. Loading needs the driver library, not a
+/// without the CUDA toolkit (...)" then `missingHint`, e.g. how the caller
+/// names another path), "no CUDA device available: cannot load '<path>'
+/// (<dlerror>)" when the driver library (libcuda.so.1) is missing, or a
+/// function the library lacks. Loading needs the driver library, not a
 /// device: `probe` says whether there is one.
-llvm::Expected<StepRuntime> loadCudaRuntime(llvm::StringRef path);
+llvm::Expected<StepRuntime> loadCudaRuntime(llvm::StringRef path,
+                                            llvm::StringRef missingHint = "");
 
 /// Probes the device of a loaded CUDA runtime: its name, or the error "no
 /// CUDA device available (<why>)".
