@@ -17,7 +17,9 @@ ckpt-insert-frees, whose memory simulation predicts the peak; then
 - CPU: ckpt-lower-to-cpu and ckpt-run;
 - GPU: ckpt-lower-to-nvptx (fatbin, sm_90) and ckpt-run --gpu, whose peak
   is the device memory the step allocated (every buffer goes through the
-  counting mgpuMemAlloc).
+  counting mgpuMemAlloc): once with every op a GPU kernel (kernels=loops),
+  once with the contractions on cuBLAS (kernels=blas; CKPT_CUBLAS is set to
+  the environment's NVIDIA wheel when unset).
 
 Checks, each a MISS when it fails (the script exits 1 on any):
 - on each device, the outputs of every budget are bit-identical to those of
@@ -74,7 +76,8 @@ MODELS = {
 # imported (the GPT with its dropout on: Philox masks, the same on both).
 IMPORTS = {"resnet18": (dict(batch=2, image=64, classes=10), {}),
            "tinygpt": (dict(batch=8), dict(dropout=True))}
-LOWERINGS = {"cpu": "--ckpt-lower-to-cpu", "gpu": "--ckpt-lower-to-nvptx=format=fatbin"}
+LOWERINGS = {"cpu": "--ckpt-lower-to-cpu", "gpu": "--ckpt-lower-to-nvptx=format=fatbin",
+             "gpu-blas": "--ckpt-lower-to-nvptx=format=fatbin kernels=blas"}
 
 
 def import_model(name, path):
@@ -157,11 +160,11 @@ def check_model(name, budgets, gpu, rtol, tmp, misses, options="", repeat=1):
         row["moved"] = planned_host > 0
         rewritten, predicted = remat.rewrite(planned, tmp)
         row.update(budget=budget, predicted=predicted)
-        for device in (["cpu", "gpu"] if gpu else ["cpu"]):
+        for device in (["cpu", "gpu", "gpu-blas"] if gpu else ["cpu"]):
             try:
                 r = remat.execute(rewritten, entry, tmp, LOWERINGS[device],
-                                  print_outputs=True, gpu=device == "gpu",
-                                  repeat=repeat if device == "gpu" else 1)
+                                  print_outputs=True, gpu=device != "cpu",
+                                  repeat=repeat if device != "cpu" else 1)
             except remat.Failure as e:
                 row[device] = None
                 misses.append(f"{name} {pct}% {device}: {str(e)[:600]}")
@@ -177,17 +180,18 @@ def check_model(name, budgets, gpu, rtol, tmp, misses, options="", repeat=1):
                 misses.append(f"{what}: peak {r['peak_bytes']} B over the budget {budget} B")
             if r["peak_bytes"] != predicted:
                 misses.append(f"{what}: peak {r['peak_bytes']} B, predicted {predicted} B")
-            copies = "host_copy" if device == "gpu" else "host"
+            copies = "host_copy" if device != "cpu" else "host"
             if r[f"{copies}_peak_bytes"] != planned_host:
                 misses.append(f"{what}: host copies peak at {r[f'{copies}_peak_bytes']} B, "
                               f"planned {planned_host} B")
             if r[f"{copies}_live_bytes_at_exit"]:
                 misses.append(f"{what}: host copies left at exit")
-        if row.get("gpu") and row.get("cpu"):
-            row["error"] = max_error(row["gpu"], row["cpu"])
-            if row["error"] > rtol:
-                misses.append(f"{name} {pct}%: GPU outputs differ from the CPU's by "
-                              f"{row['error']:.3g} (relative), over {rtol:g}")
+        for device in ("gpu", "gpu-blas"):
+            if row.get(device) and row.get("cpu"):
+                row[f"error-{device}"] = error = max_error(row[device], row["cpu"])
+                if error > rtol:
+                    misses.append(f"{name} {pct}% {device}: outputs differ from the CPU's "
+                                  f"by {error:.3g} (relative), over {rtol:g}")
     if gpu:
         eager = eager_ms(name)
         for row in rows:
@@ -219,30 +223,32 @@ def check_compiled_steps(rtol, misses, repeat):
             except remat.Infeasible as e:
                 cpu = compile_step(model, x, target, budget=e.least, **kw)
                 row["least"] = True
-            gpu = compile_step(model, x, target, budget=cpu.budget, device="cuda", **kw)
             want = cpu(x, target, seed=1)
-            model.cuda()
             xc, tc = x.cuda(), target.cuda()
-            got = gpu(xc, tc, seed=1)
-            times = []
-            for _ in range(repeat):
-                t0 = time.perf_counter()
-                gpu(xc, tc, seed=1)
-                times.append((time.perf_counter() - t0) * 1e3)
-            times.sort()
-            worst = 0.0
-            for g, c in zip([got[0]] + got[1], [want[0]] + want[1]):
-                scale = max(1.0, c.abs().max().item())
-                worst = max(worst, (g.double().cpu() - c.double()).abs().max().item() / scale)
-            row.update(budget=gpu.budget, cpu_peak=cpu.last_peak, peak=gpu.last_peak,
-                       error=worst, ms=times[len(times) // 2], device=gpu.device_name)
-            what = f"compile_step {name} cuda"
-            if worst > rtol:
-                misses.append(f"{what}: differs from the CPU step by {worst:.3g} "
-                              f"(relative), over {rtol:g}")
-            if gpu.last_peak != cpu.last_peak or gpu.last_peak > gpu.budget:
-                misses.append(f"{what}: device peak {gpu.last_peak} B, CPU step's "
-                              f"{cpu.last_peak} B, budget {gpu.budget} B")
+            row.update(budget=cpu.budget, cpu_peak=cpu.last_peak)
+            for kernels in ("blas", "loops"):
+                gpu = compile_step(model, x, target, budget=cpu.budget, device="cuda",
+                                   kernels=kernels, **kw)
+                got = gpu(xc, tc, seed=1)
+                times = []
+                for _ in range(repeat):
+                    t0 = time.perf_counter()
+                    gpu(xc, tc, seed=1)
+                    times.append((time.perf_counter() - t0) * 1e3)
+                times.sort()
+                worst = 0.0
+                for g, c in zip([got[0]] + got[1], [want[0]] + want[1]):
+                    scale = max(1.0, c.abs().max().item())
+                    worst = max(worst, (g.double().cpu() - c.double()).abs().max().item() / scale)
+                row[kernels] = dict(peak=gpu.last_peak, error=worst,
+                                    ms=times[len(times) // 2], device=gpu.device_name)
+                what = f"compile_step {name} cuda kernels={kernels}"
+                if worst > rtol:
+                    misses.append(f"{what}: differs from the CPU step by {worst:.3g} "
+                                  f"(relative), over {rtol:g}")
+                if gpu.last_peak != cpu.last_peak or gpu.last_peak > gpu.budget:
+                    misses.append(f"{what}: device peak {gpu.last_peak} B, CPU step's "
+                                  f"{cpu.last_peak} B, budget {gpu.budget} B")
         except Exception as e:  # noqa: BLE001 - a miss, the check goes on
             misses.append(f"compile_step {name} cuda: {type(e).__name__}: {str(e)[:600]}")
         row["eager"] = eager_ms(name)
@@ -250,38 +256,48 @@ def check_compiled_steps(rtol, misses, repeat):
 
 
 def compiled_table(rows):
-    out = ["| model (compile_step) | budget | CPU step peak | CUDA step peak | CUDA vs CPU (rel.) "
-           "| CUDA step ms | eager GPU ms | CUDA / eager |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    out = ["| model (compile_step) | kernels | budget | CPU step peak | CUDA step peak "
+           "| CUDA vs CPU (rel.) | CUDA step ms | eager GPU ms | CUDA / eager |",
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
-        if "ms" not in r:
-            out.append(f"| {r['model']} | failed | - | - | - | - | - | - |")
-            continue
         eager = r.get("eager")
-        out.append(f"| {r['model']} | {'least ' if r.get('least') else '50% = '}{r['budget']} B "
-                   f"| {r['cpu_peak']} | {r['peak']} | {r['error']:.2g} | {r['ms']:.3f} | "
-                   f"{'%.3f' % eager if eager else '-'} | "
-                   f"{'%.1f' % (r['ms'] / eager) if eager else '-'} |")
+        for kernels in ("blas", "loops"):
+            k = r.get(kernels)
+            if not k:
+                out.append(f"| {r['model']} | {kernels} | failed | - | - | - | - | - | - |")
+                continue
+            out.append(f"| {r['model']} | {kernels} | "
+                       f"{'least ' if r.get('least') else '50% = '}{r['budget']} B "
+                       f"| {r['cpu_peak']} | {k['peak']} | {k['error']:.2g} | {k['ms']:.3f} | "
+                       f"{'%.3f' % eager if eager else '-'} | "
+                       f"{'%.1f' % (k['ms'] / eager) if eager else '-'} |")
     return "\n".join(out)
 
 
 def table(rows, gpu):
-    out = ["| model | budget | predicted peak | CPU peak | GPU peak | GPU kernels "
+    """One line per model, budget and GPU lowering ("kernels": every op a
+    GPU kernel; "cuBLAS": the contractions on cuBLAS)."""
+    out = ["| model | budget | predicted peak | CPU peak | GPU peak | GPU lowering | GPU launches "
            "| GPU vs CPU (rel.) | CPU ms | GPU ms | eager GPU ms | GPU / eager |",
-           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+           "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for r in rows:
-        cpu, g = r.get("cpu"), r.get("gpu")
-        gpu_cell = (lambda k: str(g[k]) if g else ("not run" if not gpu else "failed"))
-        out.append(
-            f"| {r['model']}{' (moved)' if r.get('moved') else ''} | "
-            f"{r['pct']}% {'-> least ' if r.get('least') else '= '}"
-            f"{r['budget']} B | {r['predicted']} B | "
-            f"{cpu['peak_bytes'] if cpu else 'failed'} | {gpu_cell('peak_bytes')} | "
-            f"{gpu_cell('kernels')} | "
-            f"{'%.2g' % r['error'] if 'error' in r else '-'} | "
-            f"{cpu['wall_ms'] if cpu else '-'} | {g['wall_ms'] if g else '-'} | "
-            f"{'%.3f' % r['eager'] if r.get('eager') else '-'} | "
-            f"{'%.1f' % (g['wall_ms'] / r['eager']) if g and r.get('eager') else '-'} |")
+        cpu = r.get("cpu")
+        for device, label in (("gpu", "kernels"), ("gpu-blas", "cuBLAS")):
+            g = r.get(device)
+            gpu_cell = (lambda k: str(g[k]) if g else ("not run" if not gpu else "failed"))
+            error = r.get(f"error-{device}")
+            out.append(
+                f"| {r['model']}{' (moved)' if r.get('moved') else ''} | "
+                f"{r['pct']}% {'-> least ' if r.get('least') else '= '}"
+                f"{r['budget']} B | {r['predicted']} B | "
+                f"{cpu['peak_bytes'] if cpu else 'failed'} | {gpu_cell('peak_bytes')} | "
+                f"{label} | {gpu_cell('kernels')} | "
+                f"{'%.2g' % error if error is not None else '-'} | "
+                f"{cpu['wall_ms'] if cpu else '-'} | {g['wall_ms'] if g else '-'} | "
+                f"{'%.3f' % r['eager'] if r.get('eager') else '-'} | "
+                f"{'%.1f' % (g['wall_ms'] / r['eager']) if g and r.get('eager') else '-'} |")
+            if not gpu:
+                break
     return "\n".join(out)
 
 
@@ -306,6 +322,10 @@ def main(argv=None):
             ap.error(f"unknown model '{m}' (known: {', '.join(MODELS)})")
     gpu = not args.cpu_only
     if gpu:
+        # cuBLAS for the kernels=blas runs (ckpt-run and compile_step).
+        from ckpt.step import _find_cublas
+        if not os.environ.get("CKPT_CUBLAS") and _find_cublas():
+            os.environ["CKPT_CUBLAS"] = _find_cublas()
         # One clear line when there is no device, before any work.
         with tempfile.TemporaryDirectory() as tmp:
             low = os.path.join(tmp, "mlp.mlir")

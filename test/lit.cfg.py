@@ -108,6 +108,25 @@ if cuda_stubs:
     config.available_features.add("cuda-stub")
     config.substitutions.append(("%cuda_stub", cuda_stubs[0]))
 
+import ctypes
+import glob
+# cuBLAS (ckpt-lower-to-nvptx{kernels=blas}): %cublas is the libcublas of
+# the Python environment's NVIDIA wheels (PyTorch's CUDA build brings them),
+# feature `cublas-library`; `system-cublas` when the dynamic loader finds one
+# by its soname alone (then "no cuBLAS" cannot be tested).
+cublas = sorted(glob.glob(os.path.join(
+    os.path.dirname(os.path.dirname(config.python_executable)), "lib", "python3*",
+    "site-packages", "nvidia", "*", "lib", "libcublas.so.1[23]")))
+if cublas:
+    config.available_features.add("cublas-library")
+    config.substitutions.append(("%cublas", cublas[-1]))
+for soname in ["libcublas.so.13", "libcublas.so.12"]:
+    try:
+        ctypes.CDLL(soname)
+        config.available_features.add("system-cublas")
+    except OSError:
+        pass
+
 # The Python bindings (python/), when built: build/python/ckpt/_ckpt*.so.
 import glob
 if glob.glob(os.path.join(config.ckpt_obj_root, "python", "ckpt", "_ckpt*.so")):

@@ -1,6 +1,7 @@
 //===- StepRuntime.cpp - load the CUDA runtime a JIT'd step calls ---------===//
 
 #include "ckpt/Engine/StepRuntime.h"
+#include "ckpt/Runtime/Gemm.h"
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
@@ -57,6 +58,7 @@ llvm::Expected<StepRuntime> ckpt::loadCudaRuntime(llvm::StringRef path,
   get("ckptCudaProbe", runtime.probe);
   get("ckptCudaSynchronize", runtime.synchronize);
   get("ckptCudaErrorCount", runtime.errorCount);
+  get("ckptCudaLoadBlas", runtime.loadBlas);
   if (missing)
     return error("'" + file + "' does not define " + missing +
                  " (a libckpt_cuda_runtime.so from another build?)");
@@ -69,4 +71,14 @@ llvm::Expected<std::string> ckpt::probeCudaDevice(const StepRuntime &runtime) {
   if (!runtime.probe || runtime.probe(message, sizeof(message)) <= 0)
     return error(llvm::Twine("no CUDA device available (") + message + ")");
   return std::string(message);
+}
+
+llvm::Error ckpt::loadCudaBlasIfCalled(const StepRuntime &runtime,
+                                       mlir::ModuleOp module) {
+  if (!runtime.loadBlas || !module.lookupSymbol(gemm::kCudaContractFunction))
+    return llvm::Error::success();
+  char message[1024] = {0};
+  if (runtime.loadBlas(message, sizeof(message)) <= 0)
+    return error(message);
+  return llvm::Error::success();
 }

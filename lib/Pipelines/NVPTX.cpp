@@ -3,7 +3,8 @@
 // A (rematerialized) training step to host LLVM IR plus an embedded NVPTX
 // binary. The front half is that of ckpt-lower-to-cpu (buildBufferizeStep-
 // Pipeline: inline recompute regions, unwrap, bufferize, free buffers); then
-// buffers move to managed memory, linalg becomes parallel loops mapped to
+// buffers move to managed memory, contractions optionally become cuBLAS
+// calls (kernels=blas), the other linalg ops become parallel loops mapped to
 // blocks and threads, kernels are outlined and compiled for the NVVM target,
 // and the host goes to the LLVM dialect with `mgpu*` runtime calls (defined
 // by lib/Runtime/CudaRuntime.cpp). docs/ARCHITECTURE.md, "GPU path", gives
@@ -93,6 +94,13 @@ ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
     AsyncHostCopiesPassOptions copies;
     copies.runtime = CopyRuntime::Cuda;
     pm.addPass(createAsyncHostCopiesPass(copies));
+  }
+
+  // Contractions on cuBLAS, where their layout maps; the host calls them.
+  if (options.kernels == KernelMode::Blas) {
+    CallKernelsPassOptions kernels;
+    kernels.runtime = KernelRuntime::Cuda;
+    pm.addPass(createCallKernelsPass(kernels));
   }
 
   // Parallel loops -> gpu.launch: the parallel dimensions become blocks and

@@ -13,11 +13,24 @@
 // The prototypes are cuda.h's, whose macros give the versioned names
 // (cuMemAlloc -> cuMemAlloc_v2, ...) the real driver exports.
 //
+// Built with CKPT_STUB_HOST_CONTEXT (ckpt_cuda_host_driver, for tests of
+// the runtime's host-side functions on managed pointers that are host
+// memory here): a context can be made current on device 0 and the default
+// stream synchronized (cuInit, cuDeviceGet, cuDevicePrimaryCtxRetain,
+// cuCtxPushCurrent, cuCtxPopCurrent and cuStreamSynchronize succeed);
+// everything else fails as the stub does.
+//
 //===----------------------------------------------------------------------===//
 
 #include "cuda.h"
 
 #define CKPT_STUB_EXPORT __attribute__((visibility("default")))
+
+#ifdef CKPT_STUB_HOST_CONTEXT
+#define CKPT_HOST_CONTEXT_RESULT CUDA_SUCCESS
+#else
+#define CKPT_HOST_CONTEXT_RESULT CUDA_ERROR_STUB_LIBRARY
+#endif
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic ignored "-Wunused-parameter"
@@ -30,11 +43,11 @@ CKPT_STUB_EXPORT CUresult CUDAAPI cuCtxGetDevice(CUdevice *device) {
 }
 
 CKPT_STUB_EXPORT CUresult CUDAAPI cuCtxPopCurrent(CUcontext *pctx) {
-  return CUDA_ERROR_STUB_LIBRARY;
+  return CKPT_HOST_CONTEXT_RESULT;
 }
 
 CKPT_STUB_EXPORT CUresult CUDAAPI cuCtxPushCurrent(CUcontext ctx) {
-  return CUDA_ERROR_STUB_LIBRARY;
+  return CKPT_HOST_CONTEXT_RESULT;
 }
 
 CKPT_STUB_EXPORT CUresult CUDAAPI cuCtxSynchronize(void) {
@@ -42,7 +55,12 @@ CKPT_STUB_EXPORT CUresult CUDAAPI cuCtxSynchronize(void) {
 }
 
 CKPT_STUB_EXPORT CUresult CUDAAPI cuDeviceGet(CUdevice *device, int ordinal) {
-  return CUDA_ERROR_STUB_LIBRARY;
+#ifdef CKPT_STUB_HOST_CONTEXT
+  if (ordinal != 0)
+    return CUDA_ERROR_INVALID_DEVICE;
+  *device = 0;
+#endif
+  return CKPT_HOST_CONTEXT_RESULT;
 }
 
 CKPT_STUB_EXPORT CUresult CUDAAPI
@@ -61,7 +79,11 @@ CKPT_STUB_EXPORT CUresult CUDAAPI cuDeviceGetName(char *name, int len,
 
 CKPT_STUB_EXPORT CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx,
                                                            CUdevice dev) {
-  return CUDA_ERROR_STUB_LIBRARY;
+#ifdef CKPT_STUB_HOST_CONTEXT
+  static int context;
+  *pctx = reinterpret_cast<CUcontext>(&context);
+#endif
+  return CKPT_HOST_CONTEXT_RESULT;
 }
 
 CKPT_STUB_EXPORT CUresult CUDAAPI cuEventCreate(CUevent *phEvent,
@@ -98,7 +120,7 @@ CKPT_STUB_EXPORT CUresult CUDAAPI cuGetErrorString(CUresult error,
 }
 
 CKPT_STUB_EXPORT CUresult CUDAAPI cuInit(unsigned int Flags) {
-  return CUDA_ERROR_STUB_LIBRARY;
+  return CKPT_HOST_CONTEXT_RESULT;
 }
 
 CKPT_STUB_EXPORT CUresult CUDAAPI cuLaunchKernel(
@@ -200,7 +222,7 @@ CKPT_STUB_EXPORT CUresult CUDAAPI cuStreamDestroy(CUstream hStream) {
 }
 
 CKPT_STUB_EXPORT CUresult CUDAAPI cuStreamSynchronize(CUstream hStream) {
-  return CUDA_ERROR_STUB_LIBRARY;
+  return CKPT_HOST_CONTEXT_RESULT;
 }
 
 CKPT_STUB_EXPORT CUresult CUDAAPI cuStreamWaitEvent(CUstream hStream,

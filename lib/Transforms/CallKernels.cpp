@@ -4,10 +4,13 @@
 // transposed generic forms) and NCHW convolutions of a step become calls to
 // the ckpt runtime's kernels (lib/Runtime/Kernels.cpp, over OpenBLAS), which
 // read each operand's sizes and strides from its descriptor. The buffers do
-// not change, so neither does the step's memory.
+// not change, so neither does the step's memory. With runtime=cuda, only the
+// contractions whose static layout maps onto a column-major sgemm become
+// calls, of the CUDA runtime's cuBLAS contraction.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ckpt/Runtime/Gemm.h"
 #include "ckpt/Transforms/ListValidOptions.h"
 #include "ckpt/Transforms/Passes.h"
 
@@ -330,6 +333,30 @@ std::optional<SmallVector<int64_t>> embeddingGradient(linalg::LinalgOp op) {
   return out;
 }
 
+/// Whether the contraction `op`, whose operand dimensions are `dims` (as
+/// contraction() returns them), has static sizes and strides that map onto
+/// a column-major sgemm: what the CUDA runtime's contraction needs.
+bool mapsOntoSgemm(linalg::LinalgOp op, ArrayRef<int64_t> dims) {
+  SmallVector<ckpt::gemm::Matrix> matrices;
+  for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+    auto type = cast<MemRefType>(operand.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (failed(type.getStridesAndOffset(strides, offset)))
+      return false;
+    int64_t rowDim = dims[4 * i + 2], colDim = dims[4 * i + 3];
+    ckpt::gemm::Matrix m = {type.getDimSize(rowDim), type.getDimSize(colDim),
+                            strides[rowDim], strides[colDim]};
+    if (llvm::any_of(
+            ArrayRef<int64_t>{m.rows, m.cols, m.rowStride, m.colStride},
+            ShapedType::isDynamic))
+      return false;
+    matrices.push_back(m);
+  }
+  return ckpt::gemm::planGemm(matrices[0], matrices[1], matrices[2])
+      .has_value();
+}
+
 std::optional<SmallVector<int64_t>> convolution(linalg::LinalgOp op) {
   auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation());
   if (!conv)
@@ -352,13 +379,19 @@ struct CallKernelsPass : public ckpt::ListValidOptions<
     module.walk([&](linalg::LinalgOp op) {
       if (!op.hasPureBufferSemantics() || op->getNumOperands() == 0)
         return;
-      if (isIdsAndF32Buffers(op)) {
+      if (isIdsAndF32Buffers(op) && runtime == ckpt::KernelRuntime::Cpu) {
         if (std::optional<SmallVector<int64_t>> ints = embeddingGradient(op))
           calls.emplace_back(op, kEmbeddingGrad, *ints);
         return;
       }
       if (!llvm::all_of(op->getOperands(), isF32Buffer))
         return;
+      if (runtime == ckpt::KernelRuntime::Cuda) {
+        std::optional<SmallVector<int64_t>> ints = contraction(op);
+        if (ints && mapsOntoSgemm(op, *ints))
+          calls.emplace_back(op, ckpt::gemm::kCudaContractFunction, *ints);
+        return;
+      }
       if (std::optional<SmallVector<int64_t>> ints = contraction(op))
         calls.emplace_back(op, kContract, *ints);
       else if (std::optional<SmallVector<int64_t>> ints = convolution(op))

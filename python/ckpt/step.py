@@ -31,6 +31,7 @@ from the `seed` given to the call.
 """
 
 import math
+import os
 import weakref
 
 from . import _run_with_report, remat
@@ -257,26 +258,26 @@ def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
     target is an integer tensor). `options`: more ckpt-plan options
     ("strategy=sqrt", ...). `fast_math`: let LLVM reassociate and contract
     float additions and multiplications (faster reductions; results within
-    the same error bound, different in the last bits). `kernels` (CPU only):
-    "blas", the default
-    (f32 contractions and NCHW convolutions call the runtime's OpenBLAS
-    kernels, ckpt-lower-to-cpu's kernels=blas) or "loops" (every op as loop
-    nests). `device`: "cpu", or "cuda" (CUDA device 0: the step is lowered by
+    the same error bound, different in the last bits). `kernels`: "blas",
+    the default (on the CPU, f32 contractions and NCHW convolutions call the
+    runtime's OpenBLAS kernels, ckpt-lower-to-cpu's kernels=blas; on CUDA,
+    f32 contractions call cuBLAS, ckpt-lower-to-nvptx's kernels=blas, loaded
+    from CKPT_CUBLAS, which is set to the environment's NVIDIA wheel when
+    unset) or "loops" (every op as loop nests, or as GPU kernels).
+    `device`: "cpu", or "cuda" (CUDA device 0: the step is lowered by
     ckpt-lower-to-nvptx for `chip`, by default the device's own as torch
     reports it, else sm_90, and planned with the h100 cost model unless
     `options` names another device). Raises ValueError for a model, batch
     or option the importer or compile_step refuses, ckpt.remat.Infeasible
     (with `least`, the least feasible budget in bytes) for a budget too
-    small, and RuntimeError for device="cuda" without a usable CUDA device."""
+    small, and RuntimeError for device="cuda" without a usable CUDA device
+    (or, with kernels="blas", without cuBLAS)."""
     import torch
     from .torch_import.api import import_module_info
     device = _device(device)
     for level in (opt_level, codegen_level):
         if level is not None and not 0 <= int(level) <= 3:
             raise ValueError("opt_level and codegen_level must be 0, 1, 2 or 3")
-    if device == "cuda" and kernels is not None:
-        raise ValueError(f"kernels={kernels!r} is an option of the CPU lowering; a CUDA "
-                         "step runs ckpt-lower-to-nvptx's kernels")
     if device == "cpu" and chip is not None:
         raise ValueError(f"chip={chip!r} is an option of device='cuda'")
     if kernels is None:
@@ -288,8 +289,12 @@ def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
         if mlir.CUDA_RUNTIME is None:
             raise RuntimeError("device 'cuda': this build of ckpt has no CUDA runtime "
                                "(it was built without the CUDA toolkit)")
-        # Without the driver library this fails now, before any work.
+        # Without the driver library (or cuBLAS) this fails now, before any work.
         mlir.load_cuda_runtime(mlir.CUDA_RUNTIME)
+        if kernels == "blas":
+            if not os.environ.get("CKPT_CUBLAS") and _find_cublas():
+                os.environ["CKPT_CUBLAS"] = _find_cublas()
+            mlir.load_cuda_blas(mlir.CUDA_RUNTIME)
         chip = _option(chip or _default_chip(), "chip")
     inputs = example_inputs if isinstance(example_inputs, (tuple, list)) else (example_inputs,)
     if loss is None:
@@ -311,7 +316,7 @@ def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
     numbers = remat.plan_numbers(report)
     if device == "cuda":
         # The arguments are the step's managed copies (CompiledStep._stage).
-        lower = f"ckpt-lower-to-nvptx{{chip={chip} host-register=false}}"
+        lower = f"ckpt-lower-to-nvptx{{chip={chip} host-register=false kernels={kernels}}}"
     else:
         lower = "ckpt-lower-to-cpu" + ("" if kernels == "loops" else f"{{kernels={kernels}}}")
     if opt_level is None:
@@ -330,6 +335,20 @@ def _device(device):
         return "cpu" if text == "cpu" else "cuda"
     raise ValueError(f"device {text!r}: compile_step runs steps on 'cpu' or 'cuda' "
                      "(CUDA device 0)")
+
+
+def _find_cublas():
+    """libcublas of the NVIDIA wheels in this environment (PyTorch's CUDA
+    build installs them: nvidia/cu13/lib, or nvidia/cublas/lib for CUDA 12),
+    else None."""
+    import glob
+    import sys
+    for base in sys.path:
+        for pattern in ("nvidia/cu13/lib/libcublas.so.13", "nvidia/cublas/lib/libcublas.so.1[23]"):
+            found = sorted(glob.glob(os.path.join(base or ".", pattern)))
+            if found:
+                return found[-1]
+    return None
 
 
 def _default_chip():

@@ -180,8 +180,8 @@ def test_compile_refusals():
         with pytest.raises(ValueError, match=r"device '.*': compile_step runs steps on "
                                              r"'cpu' or 'cuda' \(CUDA device 0\)"):
             compile_step(model, x, t, device=device)
-    with pytest.raises(ValueError, match="kernels='blas' is an option of the CPU lowering"):
-        compile_step(model, x, t, device="cuda", kernels="blas")
+    with pytest.raises(ValueError, match="kernels must be 'loops' or 'blas', not 'cudnn'"):
+        compile_step(model, x, t, device="cuda", kernels="cudnn")
     with pytest.raises(ValueError, match="chip='sm_80' is an option of device='cuda'"):
         compile_step(model, x, t, chip="sm_80")
     with pytest.raises(ValueError, match="opt_level and codegen_level must be 0, 1, 2 or 3"):
@@ -333,13 +333,37 @@ from ckpt import PipelineError
 torch.manual_seed(0)
 model = _Net()
 x, t = torch.rand(8, 3, 16, 16), torch.randint(0, 5, (8,))
-for chip in ("gfx90a", None):
+for chip, kernels, budget in {cases}:
     try:
-        compile_step(model, x, t, budget="80%", device="cuda", chip=chip)
+        compile_step(model, x, t, budget=budget, device="cuda", chip=chip, kernels=kernels)
         print("compiled")
     except (RuntimeError, PipelineError) as e:
         print(type(e).__name__ + ": " + str(e).replace("\\n", " | "))
 """
+
+
+def _run_stub_script(tmp_path, cases, **env):
+    """Runs compile_step on `cases` (chip, kernels, budget) in a process
+    whose libcuda.so.1 is the driver stub: a line per case."""
+    import subprocess
+    driver = tmp_path / "driver"
+    driver.mkdir(exist_ok=True)
+    if not (driver / "libcuda.so.1").exists():
+        (driver / "libcuda.so.1").symlink_to(_cuda_stub())
+    env = dict(os.environ, LD_LIBRARY_PATH=str(driver),
+               PYTHONPATH=os.pathsep.join(sys.path), **env)
+    script = _STUB_SCRIPT.format(here=HERE, cases=repr(cases))
+    run = subprocess.run([sys.executable, "-c", script],
+                         capture_output=True, text=True, env=env, timeout=1200)
+    assert run.returncode == 0, run.stderr[-3000:]
+    lines = run.stdout.strip().splitlines()
+    assert len(lines) == len(cases), run.stdout
+    return lines
+
+
+_NO_DEVICE = ("RuntimeError: no CUDA device available (cuInit failed: "
+              "CUDA_ERROR_STUB_LIBRARY (the CUDA driver stub was loaded: no "
+              "NVIDIA driver is installed))")
 
 
 @pytest.mark.skipif(_driver_loads() or _cuda_stub() is None or _cuda_runtime() is None,
@@ -351,43 +375,49 @@ def test_cuda_step_compiles_up_to_the_device(tmp_path):
     it by ckpt-lower-to-nvptx for the chip (an unknown chip fails there,
     so the chip reaches the lowering), compiles the kernels (ptxas) and
     the host code, resolves every mgpu* function the host code calls, and
-    only then finds no device: one RuntimeError line."""
-    import subprocess
-    driver = tmp_path / "driver"
-    driver.mkdir()
-    (driver / "libcuda.so.1").symlink_to(_cuda_stub())
-    env = dict(os.environ, LD_LIBRARY_PATH=str(driver),
-               PYTHONPATH=os.pathsep.join(sys.path))
-    run = subprocess.run([sys.executable, "-c", _STUB_SCRIPT.format(here=HERE)],
-                         capture_output=True, text=True, env=env, timeout=1200)
-    assert run.returncode == 0, run.stderr[-3000:]
-    lines = run.stdout.strip().splitlines()
-    assert len(lines) == 2, run.stdout
+    only then finds no device: one RuntimeError line. With the default
+    kernels="blas" it has loaded cuBLAS too (the environment's NVIDIA
+    wheel); kernels="loops" needs none."""
+    lines = _run_stub_script(tmp_path, [("gfx90a", "loops", "80%"), (None, None, "80%"),
+                                        (None, "loops", "80%")])
     assert lines[0].startswith("PipelineError: ") and \
         "unknown chip 'gfx90a': expected sm_XX (e.g. sm_80, sm_90)" in lines[0], lines[0]
-    assert lines[1] == ("RuntimeError: no CUDA device available (cuInit failed: "
-                        "CUDA_ERROR_STUB_LIBRARY (the CUDA driver stub was loaded: no "
-                        "NVIDIA driver is installed))"), lines[1]
+    assert lines[1:] == [_NO_DEVICE, _NO_DEVICE], lines
+
+
+@pytest.mark.skipif(_driver_loads() or _cuda_stub() is None or _cuda_runtime() is None,
+                    reason="needs the CUDA toolkit's driver stub, no driver, and a "
+                           "build with the CUDA runtime")
+def test_cuda_step_without_cublas_is_one_line(tmp_path):
+    """kernels="blas" (the default) with a CKPT_CUBLAS that names no file:
+    one RuntimeError line saying so, before planning (a 1% budget is not
+    reported infeasible); kernels="loops" goes on to the device."""
+    lines = _run_stub_script(tmp_path, [(None, None, "1%"), (None, "loops", "80%")],
+                             CKPT_CUBLAS=str(tmp_path / "none" / "libcublas.so.13"))
+    assert lines[0].startswith("RuntimeError: cannot load cuBLAS from CKPT_CUBLAS='"), lines[0]
+    assert "none/libcublas.so.13: cannot open shared object file" in lines[0], lines[0]
+    assert lines[1] == _NO_DEVICE, lines[1]
 
 
 @pytest.mark.skipif(not torch.cuda.is_available() or _cuda_runtime() is None,
                     reason="needs a CUDA device (scripts/gpu-check.sh runs this too)")
 def test_cuda_step_matches_the_cpu_step():
-    """On a GPU: the CUDA step's loss and gradients are CUDA tensors of the
-    parameters' shapes, within 1e-3 (relative to max(1, |cpu|)) of the CPU
+    """On a GPU, with cuBLAS and with GPU kernels only: the CUDA step's loss
+    and gradients are CUDA tensors of the parameters' shapes, within 1e-3 (relative to max(1, |cpu|)) of the CPU
     step's, and its device peak is the CPU step's (the same buffers in the
     same 16-byte granules), within the budget."""
     torch.manual_seed(0)
     model = _Net()
     x, t = torch.rand(8, 3, 16, 16) - 0.5, torch.randint(0, 5, (8,))
     cpu = compile_step(model, x, t, budget="80%")
-    gpu = compile_step(model, x, t, budget="80%", device="cuda")
     want = cpu(x, t)
-    got = gpu(x.cuda(), t.cuda())
-    assert got[0].device.type == "cuda"
-    for g, c in zip([got[0]] + got[1], [want[0]] + want[1]):
-        assert g.shape == c.shape
-        scale = max(1.0, c.abs().max().item())
-        assert (g.cpu() - c).abs().max().item() <= 1e-3 * scale
-    assert gpu.last_peak == cpu.last_peak <= gpu.budget
-    assert gpu.device == "cuda" and gpu.device_name != "cpu"
+    for kernels in ("blas", "loops"):
+        gpu = compile_step(model, x, t, budget="80%", device="cuda", kernels=kernels)
+        got = gpu(x.cuda(), t.cuda())
+        assert got[0].device.type == "cuda"
+        for g, c in zip([got[0]] + got[1], [want[0]] + want[1]):
+            assert g.shape == c.shape
+            scale = max(1.0, c.abs().max().item())
+            assert (g.cpu() - c).abs().max().item() <= 1e-3 * scale, kernels
+        assert gpu.last_peak == cpu.last_peak <= gpu.budget
+        assert gpu.device == "cuda" and gpu.device_name != "cpu"

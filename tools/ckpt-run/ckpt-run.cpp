@@ -637,6 +637,9 @@ int main(int argc, char **argv) {
   void (*call)(void **) = *maybeCall;
   std::string deviceName = "cpu";
   if (useGpu) {
+    // cuBLAS, when the step calls it, before the device (no device needed).
+    if (llvm::Error blas = ckpt::loadCudaBlasIfCalled(api, *module))
+      return fail(llvm::toString(std::move(blas)));
     auto device = ckpt::probeCudaDevice(api);
     if (!device)
       return fail(llvm::toString(device.takeError()));

@@ -44,6 +44,7 @@ struct StepRuntime {
   int (*probe)(char *, size_t) = nullptr;
   int (*synchronize)() = nullptr;
   uint64_t (*errorCount)() = nullptr;
+  int (*loadBlas)(char *, size_t) = nullptr;
   /// The CUDA runtime library, whose mgpu* functions the JIT'd code calls;
   /// empty on the CPU.
   std::string cudaLibrary;
@@ -68,6 +69,14 @@ llvm::Expected<StepRuntime> loadCudaRuntime(llvm::StringRef path,
 /// Probes the device of a loaded CUDA runtime: its name, or the error "no
 /// CUDA device available (<why>)".
 llvm::Expected<std::string> probeCudaDevice(const StepRuntime &runtime);
+
+/// When `module` (a lowered step) calls the cuBLAS contraction
+/// (gemm::kCudaContractFunction, from ckpt-lower-to-nvptx{kernels=blas}), loads
+/// cuBLAS through the CUDA runtime (CKPT_CUBLAS, else libcublas.so.13/.12),
+/// without touching a device: the error "cannot load cuBLAS ..." names what
+/// to set. Success when the module makes no such call.
+llvm::Error loadCudaBlasIfCalled(const StepRuntime &runtime,
+                                 mlir::ModuleOp module);
 
 } // namespace ckpt
 

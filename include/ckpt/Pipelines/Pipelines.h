@@ -108,6 +108,14 @@ struct LowerToNVPTXOptions
                      "touched (ckpt-async-host-copies{runtime=cuda}); "
                      "false: host memcpys between the launches"),
       llvm::cl::init(true)};
+  Option<KernelMode> kernels{
+      *this, "kernels",
+      llvm::cl::desc("How f32 contractions run: 'loops' (GPU kernels, like "
+                     "every other op) or 'blas' (cuBLAS's strided batched "
+                     "sgemm, called from the host, where the layout maps: "
+                     "ckpt-call-kernels{runtime=cuda}; cuBLAS is loaded at "
+                     "run time from CKPT_CUBLAS or libcublas.so.13/.12)"),
+      llvm::cl::init(KernelMode::Loops), CKPT_KERNEL_VALUES};
 };
 
 /// wrap-step (functions carrying ckpt.loss), plan, rematerialize, insert

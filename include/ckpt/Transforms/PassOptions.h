@@ -41,6 +41,9 @@ enum class KernelMode { Loops, Blas };
 /// `runtime=` of ckpt-async-host-copies: whose copy functions it calls.
 enum class CopyRuntime { Cpu, Cuda };
 
+/// `runtime=` of ckpt-call-kernels: whose kernels it calls.
+enum class KernelRuntime { Cpu, Cuda };
+
 /// `format=` of ckpt-lower-to-nvptx: the GPU binary embedded in the module.
 enum class GPUFormat { Isa, Bin, Fatbin };
 
@@ -250,6 +253,14 @@ public:
       clEnumValN(::ckpt::CopyRuntime::Cuda, "cuda",                            \
                  "ckptCudaCopyAsync / ckptCudaWaitCopy: a CUDA copy stream"))
 
+#define CKPT_KERNEL_RUNTIME_VALUES                                             \
+  ::llvm::cl::values(                                                          \
+      clEnumValN(::ckpt::KernelRuntime::Cpu, "cpu",                            \
+                 "the ckpt runtime's kernels over OpenBLAS, on the host"),     \
+      clEnumValN(::ckpt::KernelRuntime::Cuda, "cuda",                          \
+                 "contractions on cuBLAS (the CUDA runtime's "                 \
+                 "ckpt_cuda_contract_f32), where their layout maps"))
+
 #define CKPT_DEALLOC_VALUES                                                    \
   ::llvm::cl::values(                                                          \
       clEnumValN(::ckpt::DeallocMode::Ckpt, "ckpt",                            \
@@ -316,6 +327,7 @@ public:
 CKPT_ENUM_OPTION_PARSER(::ckpt::DeallocMode)
 CKPT_ENUM_OPTION_PARSER(::ckpt::KernelMode)
 CKPT_ENUM_OPTION_PARSER(::ckpt::CopyRuntime)
+CKPT_ENUM_OPTION_PARSER(::ckpt::KernelRuntime)
 CKPT_ENUM_OPTION_PARSER(::ckpt::GPUFormat)
 CKPT_ENUM_OPTION_PARSER(::ckpt::MathMode)
 #undef CKPT_ENUM_OPTION_PARSER

@@ -494,7 +494,22 @@ def CallKernelsPass : Pass<"ckpt-call-kernels", "mlir::ModuleOp"> {
     budget, whose buffers are unchanged). Other ops are left to
     `convert-linalg-to-loops`. `ckpt-lower-to-cpu{kernels=blas}` runs it
     after `ckpt-check-peak`.
+
+    With `runtime=cuda` (`ckpt-lower-to-nvptx{kernels=blas}`, on the
+    managed buffers of the GPU lowering) only the contractions become calls,
+    of `ckpt_cuda_contract_f32` (the CUDA runtime's, over cuBLAS's strided
+    batched sgemm, loaded at run time), and only those whose operands have
+    static sizes and strides that map onto a column-major sgemm: each
+    operand has a unit stride along one of its two matrix dimensions
+    (`ckpt/Runtime/Gemm.h`, which the runtime uses too). The other ops stay
+    linalg and become the lowering's GPU kernels.
   }];
+  let options = [
+    Option<"runtime", "runtime", "::ckpt::KernelRuntime",
+           /*default=*/"::ckpt::KernelRuntime::Cpu",
+           "The runtime whose kernels the calls reach: 'cpu' or 'cuda'",
+           [{CKPT_KERNEL_RUNTIME_VALUES}]>,
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::func::FuncDialect",
                            "::mlir::memref::MemRefDialect"];
