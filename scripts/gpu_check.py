@@ -18,8 +18,9 @@ ckpt-insert-frees, whose memory simulation predicts the peak; then
 - GPU: ckpt-lower-to-nvptx (fatbin, sm_90) and ckpt-run --gpu, whose peak
   is the device memory the step allocated (every buffer goes through the
   counting mgpuMemAlloc): once with every op a GPU kernel (kernels=loops),
-  once with the contractions on cuBLAS (kernels=blas; CKPT_CUBLAS is set to
-  the environment's NVIDIA wheel when unset).
+  once with the contractions on cuBLAS and the convolutions on cuDNN
+  (kernels=blas; CKPT_CUBLAS and CKPT_CUDNN are set to the environment's
+  NVIDIA wheels when unset).
 
 Checks, each a MISS when it fails (the script exits 1 on any):
 - on each device, the outputs of every budget are bit-identical to those of
@@ -276,7 +277,8 @@ def compiled_table(rows):
 
 def table(rows, gpu):
     """One line per model, budget and GPU lowering ("kernels": every op a
-    GPU kernel; "cuBLAS": the contractions on cuBLAS)."""
+    GPU kernel; "cuBLAS": the contractions on cuBLAS, the convolutions on
+    cuDNN)."""
     out = ["| model | budget | predicted peak | CPU peak | GPU peak | GPU lowering | GPU launches "
            "| GPU vs CPU (rel.) | CPU ms | GPU ms | eager GPU ms | GPU / eager |",
            "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
@@ -322,10 +324,9 @@ def main(argv=None):
             ap.error(f"unknown model '{m}' (known: {', '.join(MODELS)})")
     gpu = not args.cpu_only
     if gpu:
-        # cuBLAS for the kernels=blas runs (ckpt-run and compile_step).
-        from ckpt.step import _find_cublas
-        if not os.environ.get("CKPT_CUBLAS") and _find_cublas():
-            os.environ["CKPT_CUBLAS"] = _find_cublas()
+        # cuBLAS and cuDNN for the kernels=blas runs (ckpt-run, compile_step).
+        from ckpt.step import use_nvidia_wheels
+        use_nvidia_wheels()
         # One clear line when there is no device, before any work.
         with tempfile.TemporaryDirectory() as tmp:
             low = os.path.join(tmp, "mlp.mlir")

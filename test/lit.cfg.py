@@ -110,20 +110,22 @@ if cuda_stubs:
 
 import ctypes
 import glob
-# cuBLAS (ckpt-lower-to-nvptx{kernels=blas}): %cublas is the libcublas of
-# the Python environment's NVIDIA wheels (PyTorch's CUDA build brings them),
-# feature `cublas-library`; `system-cublas` when the dynamic loader finds one
-# by its soname alone (then "no cuBLAS" cannot be tested).
-cublas = sorted(glob.glob(os.path.join(
-    os.path.dirname(os.path.dirname(config.python_executable)), "lib", "python3*",
-    "site-packages", "nvidia", "*", "lib", "libcublas.so.1[23]")))
-if cublas:
-    config.available_features.add("cublas-library")
-    config.substitutions.append(("%cublas", cublas[-1]))
-for soname in ["libcublas.so.13", "libcublas.so.12"]:
+# cuBLAS and cuDNN (ckpt-lower-to-nvptx{kernels=blas}): %cublas and %cudnn
+# are the libraries of the Python environment's NVIDIA wheels (PyTorch's
+# CUDA build brings them), features `cublas-library` and `cudnn-library`;
+# `system-cuda-libraries` when the dynamic loader finds either by its
+# soname alone (then "no cuBLAS" / "no cuDNN" cannot be tested).
+site_packages = os.path.join(os.path.dirname(os.path.dirname(config.python_executable)),
+                             "lib", "python3*", "site-packages", "nvidia")
+for name, pattern in [("cublas", "*/lib/libcublas.so.1[23]"), ("cudnn", "cudnn/lib/libcudnn.so.9")]:
+    found = sorted(glob.glob(os.path.join(site_packages, pattern)))
+    if found:
+        config.available_features.add(name + "-library")
+        config.substitutions.append(("%" + name, found[-1]))
+for soname in ["libcublas.so.13", "libcublas.so.12", "libcudnn.so.9"]:
     try:
         ctypes.CDLL(soname)
-        config.available_features.add("system-cublas")
+        config.available_features.add("system-cuda-libraries")
     except OSError:
         pass
 

@@ -3,10 +3,12 @@
 #include "ckpt/Engine/StepRuntime.h"
 #include "ckpt/Runtime/Gemm.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
 
 #include <dlfcn.h>
+#include <initializer_list>
 #include <type_traits>
 
 using namespace ckpt;
@@ -59,6 +61,7 @@ llvm::Expected<StepRuntime> ckpt::loadCudaRuntime(llvm::StringRef path,
   get("ckptCudaSynchronize", runtime.synchronize);
   get("ckptCudaErrorCount", runtime.errorCount);
   get("ckptCudaLoadBlas", runtime.loadBlas);
+  get("ckptCudaLoadDnn", runtime.loadDnn);
   if (missing)
     return error("'" + file + "' does not define " + missing +
                  " (a libckpt_cuda_runtime.so from another build?)");
@@ -73,12 +76,22 @@ llvm::Expected<std::string> ckpt::probeCudaDevice(const StepRuntime &runtime) {
   return std::string(message);
 }
 
-llvm::Error ckpt::loadCudaBlasIfCalled(const StepRuntime &runtime,
-                                       mlir::ModuleOp module) {
-  if (!runtime.loadBlas || !module.lookupSymbol(gemm::kCudaContractFunction))
+llvm::Error ckpt::loadCudaLibrariesIfCalled(const StepRuntime &runtime,
+                                            mlir::ModuleOp module) {
+  auto load =
+      [&](int (*loader)(char *, size_t),
+          std::initializer_list<const char *> functions) -> llvm::Error {
+    if (!loader || llvm::none_of(functions, [&](const char *name) {
+          return module.lookupSymbol(name) != nullptr;
+        }))
+      return llvm::Error::success();
+    char message[1024] = {0};
+    if (loader(message, sizeof(message)) <= 0)
+      return error(message);
     return llvm::Error::success();
-  char message[1024] = {0};
-  if (runtime.loadBlas(message, sizeof(message)) <= 0)
-    return error(message);
-  return llvm::Error::success();
+  };
+  if (llvm::Error e = load(runtime.loadBlas, {gemm::kCudaContractFunction}))
+    return e;
+  return load(runtime.loadDnn,
+              {gemm::kCudaConvFunction, gemm::kCudaFilterGradFunction});
 }

@@ -25,9 +25,8 @@
 // drivers ckptCudaProbe, ckptCudaSynchronize, ckptCudaErrorCount,
 // ckptCudaFreeAll and ckptCudaAllocStaging / ckptCudaFreeStaging, and the
 // host copies' ckptCudaCopyAsync / ckptCudaWaitCopy (a copy stream; host
-// copies are page-locked while the library is loaded), and
-// ckptCudaLoadBlas / _mlir_ciface_ckpt_cuda_contract_f32 (contractions on
-// cuBLAS, loaded at run time: see "Contractions on cuBLAS" below). The
+// copies are page-locked while the library is loaded); CudaLibraries.cpp
+// adds the contractions on cuBLAS and the convolutions on cuDNN. The
 // cuSPARSE / cuSPARSELt wrappers (mgpuSpMV, ...) and nvgpu's
 // mgpuTensorMapEncodeTiledMemref are not provided.
 //
@@ -43,28 +42,25 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ckpt/Runtime/Gemm.h"
+#include "CudaContext.h"
+
 #include "ckpt/Runtime/Runtime.h"
 
 #include "cuda.h"
-
-#include <dlfcn.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <initializer_list>
 #include <mutex>
 #include <vector>
 
-#define CKPT_CUDA_EXPORT extern "C" __attribute__((visibility("default")))
+using namespace ckpt::cuda;
+
+std::atomic<uint64_t> ckpt::cuda::errorCount{0};
 
 namespace {
-
-/// Driver calls that failed since the library was loaded (ckptCudaErrorCount).
-std::atomic<uint64_t> errorCount{0};
 
 /// Writes "<what> failed: <NAME> (<description>)" for the error `result`
 /// into `buffer`. The driver stub (no NVIDIA driver installed) cannot name
@@ -99,9 +95,9 @@ void describeError(CUresult result, const char *what, char *buffer,
                   static_cast<int>(result), description);
 }
 
-/// Prints "ckpt_cuda_runtime: <what> failed: <NAME> (<description>)" when
-/// `result` is an error; returns true on success.
-bool check(CUresult result, const char *what) {
+} // namespace
+
+bool ckpt::cuda::check(CUresult result, const char *what) {
   if (result == CUDA_SUCCESS)
     return true;
   ++errorCount;
@@ -111,9 +107,9 @@ bool check(CUresult result, const char *what) {
   return false;
 }
 
-#define CKPT_CUDA_CHECK(expr) check((expr), #expr)
+thread_local int32_t ckpt::cuda::defaultDevice = 0;
 
-thread_local int32_t defaultDevice = 0;
+namespace {
 
 /// The primary context of each device, retained on first use. Null when the
 /// driver or the device is unusable (the reason has been printed once).
@@ -157,28 +153,20 @@ CUcontext primaryContext(int32_t ordinal) {
   return contexts[ordinal];
 }
 
-/// Makes the default device's primary context current for the lifetime of
-/// the object, and restores the previous one afterwards.
-class ScopedContext {
-public:
-  ScopedContext() {
-    CUcontext context = primaryContext(defaultDevice);
-    if (context)
-      pushed = CKPT_CUDA_CHECK(cuCtxPushCurrent(context));
-  }
-  ~ScopedContext() {
-    if (pushed)
-      CKPT_CUDA_CHECK(cuCtxPopCurrent(nullptr));
-  }
-  ScopedContext(const ScopedContext &) = delete;
-  ScopedContext &operator=(const ScopedContext &) = delete;
+} // namespace
 
-  /// Whether a context is current (false: the call cannot be made).
-  bool ok() const { return pushed; }
+ScopedContext::ScopedContext() {
+  CUcontext context = primaryContext(defaultDevice);
+  if (context)
+    pushed = CKPT_CUDA_CHECK(cuCtxPushCurrent(context));
+}
 
-private:
-  bool pushed = false;
-};
+ScopedContext::~ScopedContext() {
+  if (pushed)
+    CKPT_CUDA_CHECK(cuCtxPopCurrent(nullptr));
+}
+
+namespace {
 
 /// The leading fields of a ranked memref descriptor; sizes then strides
 /// follow, `rank` of each.
@@ -665,194 +653,4 @@ CKPT_CUDA_EXPORT size_t ckptCudaFreeAll(void) {
   for (void *ptr : ptrs)
     mgpuMemFree(ptr, nullptr);
   return ptrs.size();
-}
-
-//===----------------------------------------------------------------------===//
-// Contractions on cuBLAS
-//===----------------------------------------------------------------------===//
-//
-// ckpt-call-kernels{runtime=cuda} turns the f32 contractions whose layout
-// maps onto a column-major sgemm (ckpt/Runtime/Gemm.h) into calls of
-// ckpt_cuda_contract_f32. cuBLAS is not linked: it is loaded on first use
-// from CKPT_CUBLAS (a path) or by its soname, libcublas.so.13 then .12
-// (PyTorch's CUDA wheels ship it, in nvidia/cu13/lib or nvidia/cublas/lib;
-// the CUDA 13 toolkit of these machines does not), so that the runtime
-// builds and loads without it. cuBLAS's own workspace, allocated when its
-// handle is created, is not one of the step's buffers and is not counted,
-// like the CPU kernels' workspace.
-
-namespace {
-
-using CublasHandle = void *;
-using CublasCreate = int (*)(CublasHandle *);
-using CublasSgemmStridedBatched =
-    int (*)(CublasHandle, int transa, int transb, int m, int n, int k,
-            const float *alpha, const float *a, int lda, long long strideA,
-            const float *b, int ldb, long long strideB, const float *beta,
-            float *c, int ldc, long long strideC, int batchCount);
-using CublasStatusString = const char *(*)(int);
-constexpr int kCublasOpN = 0, kCublasOpT = 1;
-
-/// cuBLAS's functions, or why they could not be loaded.
-struct Cublas {
-  CublasCreate create = nullptr;
-  CublasSgemmStridedBatched sgemm = nullptr;
-  CublasStatusString statusString = nullptr;
-  char path[512] = {0};
-  char error[1024] = {0};
-};
-
-/// Loads cuBLAS once: from CKPT_CUBLAS, else the first of its sonames that
-/// dlopen finds.
-const Cublas &cublas() {
-  static const Cublas loaded = [] {
-    Cublas lib;
-    const char *env = std::getenv("CKPT_CUBLAS");
-    const char *names[] = {"libcublas.so.13", "libcublas.so.12"};
-    void *handle = nullptr;
-    if (env && *env) {
-      handle = dlopen(env, RTLD_NOW | RTLD_LOCAL);
-      std::snprintf(lib.path, sizeof(lib.path), "%s", env);
-      if (!handle) {
-        std::snprintf(lib.error, sizeof(lib.error),
-                      "cannot load cuBLAS from CKPT_CUBLAS='%s': %s", env,
-                      dlerror());
-        return lib;
-      }
-    }
-    for (const char *name : names) {
-      if (handle)
-        break;
-      handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-      std::snprintf(lib.path, sizeof(lib.path), "%s", name);
-    }
-    if (!handle) {
-      std::snprintf(lib.error, sizeof(lib.error),
-                    "cannot load cuBLAS (libcublas.so.13 or .12 on the "
-                    "library path); set CKPT_CUBLAS to its path, e.g. "
-                    "PyTorch's nvidia/cu13/lib/libcublas.so.13");
-      return lib;
-    }
-    lib.create =
-        reinterpret_cast<CublasCreate>(dlsym(handle, "cublasCreate_v2"));
-    lib.sgemm = reinterpret_cast<CublasSgemmStridedBatched>(
-        dlsym(handle, "cublasSgemmStridedBatched"));
-    lib.statusString = reinterpret_cast<CublasStatusString>(
-        dlsym(handle, "cublasGetStatusString"));
-    if (!lib.create || !lib.sgemm)
-      std::snprintf(lib.error, sizeof(lib.error),
-                    "'%s' has no cublasCreate_v2 or cublasSgemmStridedBatched",
-                    lib.path);
-    return lib;
-  }();
-  return loaded;
-}
-
-/// Prints "ckpt_cuda_runtime: <what> failed: cuBLAS status N (<name>)" and
-/// counts an error when `status` is not CUBLAS_STATUS_SUCCESS.
-bool checkCublas(int status, const char *what) {
-  if (status == 0)
-    return true;
-  ++errorCount;
-  const Cublas &lib = cublas();
-  std::fprintf(stderr, "ckpt_cuda_runtime: %s failed: cuBLAS status %d (%s)\n",
-               what, status,
-               lib.statusString ? lib.statusString(status) : "no name");
-  return false;
-}
-
-/// The cuBLAS handle of the current device, created on first use (the
-/// device's primary context must be current); null after printing why.
-CublasHandle cublasHandle() {
-  static std::mutex mutex;
-  static std::vector<CublasHandle> handles;
-  const Cublas &lib = cublas();
-  if (lib.error[0]) {
-    ++errorCount;
-    std::fprintf(stderr, "ckpt_cuda_runtime: %s\n", lib.error);
-    return nullptr;
-  }
-  std::lock_guard<std::mutex> lock(mutex);
-  if (defaultDevice < 0)
-    return nullptr;
-  if (static_cast<size_t>(defaultDevice) >= handles.size())
-    handles.resize(defaultDevice + 1, nullptr);
-  CublasHandle &handle = handles[defaultDevice];
-  if (!handle && !checkCublas(lib.create(&handle), "cublasCreate_v2"))
-    handle = nullptr;
-  return handle;
-}
-
-/// An operand's (batch0, batch1, rows, cols) from its descriptor and the
-/// memref dimension of each (-1: none).
-ckpt::gemm::BatchedOperand operand(const CkptUnrankedMemRef *m,
-                                   std::initializer_list<int64_t> dims) {
-  const auto *words = static_cast<const int64_t *>(m->descriptor);
-  ckpt::gemm::BatchedOperand out;
-  out.data = reinterpret_cast<float *>(words[1]) + words[2];
-  int i = 0;
-  for (int64_t d : dims) {
-    out.size[i] = d < 0 ? 1 : words[3 + d];
-    out.stride[i] = d < 0 ? 0 : words[3 + m->rank + d];
-    ++i;
-  }
-  return out;
-}
-
-} // namespace
-
-/// Loads cuBLAS (without touching a device): returns 1 and writes the
-/// library loaded into `message`, or returns 0 and writes why it cannot be
-/// loaded. For drivers that check before running a step.
-CKPT_CUDA_EXPORT int ckptCudaLoadBlas(char *message, size_t size) {
-  const Cublas &lib = cublas();
-  if (size)
-    std::snprintf(message, size, "%s", lib.error[0] ? lib.error : lib.path);
-  return lib.error[0] ? 0 : 1;
-}
-
-/// C += A B on cuBLAS, with the arguments of the CPU kernel
-/// _mlir_ciface_ckpt_kernel_contract_f32 (Runtime.h): one strided batched
-/// sgemm per entry of the outer batch dimension, on the legacy default
-/// stream, waited for before returning (as every launch is). Managed
-/// buffers: the pointers are the device's.
-CKPT_CUDA_EXPORT void _mlir_ciface_ckpt_cuda_contract_f32(
-    const CkptUnrankedMemRef *am, const CkptUnrankedMemRef *bm,
-    const CkptUnrankedMemRef *cm, int64_t ab0, int64_t ab1, int64_t ai,
-    int64_t ak, int64_t bb0, int64_t bb1, int64_t bk, int64_t bj, int64_t cb0,
-    int64_t cb1, int64_t ci, int64_t cj) {
-  ScopedContext scoped;
-  if (!scoped.ok())
-    return;
-  CublasHandle handle = cublasHandle();
-  if (!handle)
-    return;
-  const Cublas &lib = cublas();
-  const float one = 1.0f;
-  bool ok = true;
-  bool mapped = ckpt::gemm::forEachGemm(
-      operand(am, {ab0, ab1, ai, ak}), operand(bm, {bb0, bb1, bk, bj}),
-      operand(cm, {cb0, cb1, ci, cj}),
-      [&](const ckpt::gemm::ColumnMajorGemm &g, const float *first,
-          const float *second, float *c, int64_t count, int64_t strideFirst,
-          int64_t strideSecond, int64_t strideC) {
-        ok = ok && checkCublas(
-                       lib.sgemm(handle, g.transFirst ? kCublasOpT : kCublasOpN,
-                                 g.transSecond ? kCublasOpT : kCublasOpN,
-                                 static_cast<int>(g.m), static_cast<int>(g.n),
-                                 static_cast<int>(g.k), &one, first,
-                                 static_cast<int>(g.ldFirst), strideFirst,
-                                 second, static_cast<int>(g.ldSecond),
-                                 strideSecond, &one, c, static_cast<int>(g.ldc),
-                                 strideC, static_cast<int>(count)),
-                       "cublasSgemmStridedBatched");
-      });
-  if (!mapped) {
-    ++errorCount;
-    std::fprintf(stderr, "ckpt_cuda_runtime: ckpt_cuda_contract_f32: an "
-                         "operand has no unit stride (ckpt-call-kernels "
-                         "should have left this contraction to the loops)\n");
-    return;
-  }
-  CKPT_CUDA_CHECK(cuStreamSynchronize(nullptr));
 }

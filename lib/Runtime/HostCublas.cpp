@@ -1,7 +1,7 @@
 //===- HostCublas.cpp - a cuBLAS on the host, for tests -------------------===//
 //
 // libcublas.so.13 for the tests of the CUDA runtime's contraction on a
-// machine without a GPU (test/Run/cuda-contract-host.test): the three
+// machine without a GPU (test/Run/cuda-kernels-host.test): the three
 // functions the runtime loads, with cuBLAS's documented signatures and
 // argument checks, computing on host memory. cublasSgemmStridedBatched is
 // C_e = alpha op(A_e) op(B_e) + beta C_e for each batch entry e, column-major,

@@ -5,8 +5,9 @@
 // the ckpt runtime's kernels (lib/Runtime/Kernels.cpp, over OpenBLAS), which
 // read each operand's sizes and strides from its descriptor. The buffers do
 // not change, so neither does the step's memory. With runtime=cuda, only the
-// contractions whose static layout maps onto a column-major sgemm become
-// calls, of the CUDA runtime's cuBLAS contraction.
+// contractions whose static layout maps onto a column-major sgemm and the
+// convolutions and filter gradients with a packed filter become calls, of
+// the CUDA runtime's cuBLAS contraction and cuDNN convolutions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -357,6 +358,27 @@ bool mapsOntoSgemm(linalg::LinalgOp op, ArrayRef<int64_t> dims) {
       .has_value();
 }
 
+/// Whether a convolution (or filter gradient) `op` has operands of static
+/// sizes and strides that fit cuDNN's int, and a packed filter (operand
+/// `filter`): what the CUDA runtime's convolutions need.
+bool fitsCudnn(linalg::LinalgOp op, unsigned filter) {
+  for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+    auto type = cast<MemRefType>(operand.getType());
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    if (type.getRank() != 4 || !type.hasStaticShape() ||
+        failed(type.getStridesAndOffset(strides, offset)))
+      return false;
+    for (int64_t v : llvm::concat<const int64_t>(type.getShape(), strides))
+      if (ShapedType::isDynamic(v) || v < 0 || v > 0x7fffffff)
+        return false;
+    if (i == filter &&
+        !ckpt::gemm::isPackedFilter(type.getShape().data(), strides.data()))
+      return false;
+  }
+  return true;
+}
+
 std::optional<SmallVector<int64_t>> convolution(linalg::LinalgOp op) {
   auto conv = dyn_cast<linalg::Conv2DNchwFchwOp>(op.getOperation());
   if (!conv)
@@ -387,9 +409,17 @@ struct CallKernelsPass : public ckpt::ListValidOptions<
       if (!llvm::all_of(op->getOperands(), isF32Buffer))
         return;
       if (runtime == ckpt::KernelRuntime::Cuda) {
-        std::optional<SmallVector<int64_t>> ints = contraction(op);
-        if (ints && mapsOntoSgemm(op, *ints))
-          calls.emplace_back(op, ckpt::gemm::kCudaContractFunction, *ints);
+        if (std::optional<SmallVector<int64_t>> ints = contraction(op)) {
+          if (mapsOntoSgemm(op, *ints))
+            calls.emplace_back(op, ckpt::gemm::kCudaContractFunction, *ints);
+        } else if (std::optional<SmallVector<int64_t>> ints = convolution(op)) {
+          if (fitsCudnn(op, /*filter=*/1))
+            calls.emplace_back(op, ckpt::gemm::kCudaConvFunction, *ints);
+        } else if (std::optional<SmallVector<int64_t>> ints =
+                       filterGradient(op)) {
+          if (fitsCudnn(op, /*filter=*/2))
+            calls.emplace_back(op, ckpt::gemm::kCudaFilterGradFunction, *ints);
+        }
         return;
       }
       if (std::optional<SmallVector<int64_t>> ints = contraction(op))

@@ -261,9 +261,11 @@ def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
     the same error bound, different in the last bits). `kernels`: "blas",
     the default (on the CPU, f32 contractions and NCHW convolutions call the
     runtime's OpenBLAS kernels, ckpt-lower-to-cpu's kernels=blas; on CUDA,
-    f32 contractions call cuBLAS, ckpt-lower-to-nvptx's kernels=blas, loaded
-    from CKPT_CUBLAS, which is set to the environment's NVIDIA wheel when
-    unset) or "loops" (every op as loop nests, or as GPU kernels).
+    f32 contractions call cuBLAS and convolutions cuDNN,
+    ckpt-lower-to-nvptx's kernels=blas, loaded from CKPT_CUBLAS and
+    CKPT_CUDNN, which use_nvidia_wheels sets to the environment's NVIDIA
+    wheels when unset) or "loops" (every op as loop nests, or as GPU
+    kernels).
     `device`: "cpu", or "cuda" (CUDA device 0: the step is lowered by
     ckpt-lower-to-nvptx for `chip`, by default the device's own as torch
     reports it, else sm_90, and planned with the h100 cost model unless
@@ -271,7 +273,7 @@ def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
     or option the importer or compile_step refuses, ckpt.remat.Infeasible
     (with `least`, the least feasible budget in bytes) for a budget too
     small, and RuntimeError for device="cuda" without a usable CUDA device
-    (or, with kernels="blas", without cuBLAS)."""
+    (or, with kernels="blas", without cuBLAS or cuDNN)."""
     import torch
     from .torch_import.api import import_module_info
     device = _device(device)
@@ -292,9 +294,8 @@ def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
         # Without the driver library (or cuBLAS) this fails now, before any work.
         mlir.load_cuda_runtime(mlir.CUDA_RUNTIME)
         if kernels == "blas":
-            if not os.environ.get("CKPT_CUBLAS") and _find_cublas():
-                os.environ["CKPT_CUBLAS"] = _find_cublas()
-            mlir.load_cuda_blas(mlir.CUDA_RUNTIME)
+            use_nvidia_wheels()
+            mlir.load_cuda_libraries(mlir.CUDA_RUNTIME)
         chip = _option(chip or _default_chip(), "chip")
     inputs = example_inputs if isinstance(example_inputs, (tuple, list)) else (example_inputs,)
     if loss is None:
@@ -337,18 +338,34 @@ def _device(device):
                      "(CUDA device 0)")
 
 
-def _find_cublas():
-    """libcublas of the NVIDIA wheels in this environment (PyTorch's CUDA
-    build installs them: nvidia/cu13/lib, or nvidia/cublas/lib for CUDA 12),
-    else None."""
+def _find_wheel_library(patterns):
+    """The first file matching one of `patterns` under a directory of
+    sys.path (where pip puts the NVIDIA wheels), else None."""
     import glob
     import sys
     for base in sys.path:
-        for pattern in ("nvidia/cu13/lib/libcublas.so.13", "nvidia/cublas/lib/libcublas.so.1[23]"):
+        for pattern in patterns:
             found = sorted(glob.glob(os.path.join(base or ".", pattern)))
             if found:
                 return found[-1]
     return None
+
+
+def use_nvidia_wheels():
+    """Sets CKPT_CUBLAS and CKPT_CUDNN, each where unset, to the libraries
+    of the NVIDIA wheels in this environment (PyTorch's CUDA build installs
+    them: nvidia/cu13/lib/libcublas.so.13, or nvidia/cublas/lib for CUDA 12,
+    and nvidia/cudnn/lib/libcudnn.so.9), for the CUDA runtime's cuBLAS and
+    cuDNN kernels. Returns the two values (None for one unset)."""
+    wanted = {"CKPT_CUBLAS": ("nvidia/cu13/lib/libcublas.so.13",
+                              "nvidia/cublas/lib/libcublas.so.1[23]"),
+              "CKPT_CUDNN": ("nvidia/cudnn/lib/libcudnn.so.9",)}
+    for name, patterns in wanted.items():
+        if not os.environ.get(name):
+            found = _find_wheel_library(patterns)
+            if found:
+                os.environ[name] = found
+    return os.environ.get("CKPT_CUBLAS"), os.environ.get("CKPT_CUDNN")
 
 
 def _default_chip():

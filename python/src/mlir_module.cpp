@@ -322,7 +322,7 @@ public:
     // The constructors of a CUDA step load its kernels: the device must be
     // there by then.
     if (runtime.onDevice()) {
-      if (llvm::Error blas = ckpt::loadCudaBlasIfCalled(runtime, *module))
+      if (llvm::Error blas = ckpt::loadCudaLibrariesIfCalled(runtime, *module))
         throw std::runtime_error(llvm::toString(std::move(blas)));
       auto device = ckpt::probeCudaDevice(runtime);
       if (!device)
@@ -562,22 +562,26 @@ with every diagnostic when parsing, verification or a pass fails.)doc");
       "library (libcuda.so.1), no such file, or a library from another "
       "build. A device is not needed.");
   m.def(
-      "load_cuda_blas",
+      "load_cuda_libraries",
       [](const std::string &path) {
         auto loaded = ckpt::loadCudaRuntime(path);
         if (!loaded)
           throw std::runtime_error(llvm::toString(loaded.takeError()));
-        char message[1024] = {0};
-        if (!loaded->loadBlas ||
-            loaded->loadBlas(message, sizeof(message)) <= 0)
-          throw std::runtime_error(message);
-        return std::string(message);
+        std::vector<std::string> libraries;
+        for (auto *load : {loaded->loadBlas, loaded->loadDnn}) {
+          char message[1024] = {0};
+          if (!load || load(message, sizeof(message)) <= 0)
+            throw std::runtime_error(message);
+          libraries.push_back(message);
+        }
+        return libraries;
       },
       py::arg("path"),
-      "Load the CUDA runtime at `path`, then cuBLAS through it (CKPT_CUBLAS, "
-      "else libcublas.so.13/.12 on the library path; once per process), as "
-      "a CUDA step lowered with kernels=blas does: the library loaded. "
-      "RuntimeError when either cannot be loaded. A device is not needed.");
+      "Load the CUDA runtime at `path`, then cuBLAS and cuDNN through it "
+      "(CKPT_CUBLAS / CKPT_CUDNN, else libcublas.so.13/.12 and "
+      "libcudnn.so.9 on the library path; once per process), as a CUDA "
+      "step lowered with kernels=blas does: the two libraries loaded. "
+      "RuntimeError when one cannot be loaded. A device is not needed.");
 #ifdef CKPT_CUDA_RUNTIME_PATH
   m.attr("CUDA_RUNTIME") = CKPT_CUDA_RUNTIME_PATH;
 #else

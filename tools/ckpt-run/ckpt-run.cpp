@@ -637,8 +637,9 @@ int main(int argc, char **argv) {
   void (*call)(void **) = *maybeCall;
   std::string deviceName = "cpu";
   if (useGpu) {
-    // cuBLAS, when the step calls it, before the device (no device needed).
-    if (llvm::Error blas = ckpt::loadCudaBlasIfCalled(api, *module))
+    // cuBLAS and cuDNN, when the step calls them, before the device (no
+    // device needed).
+    if (llvm::Error blas = ckpt::loadCudaLibrariesIfCalled(api, *module))
       return fail(llvm::toString(std::move(blas)));
     auto device = ckpt::probeCudaDevice(api);
     if (!device)

@@ -45,6 +45,7 @@ struct StepRuntime {
   int (*synchronize)() = nullptr;
   uint64_t (*errorCount)() = nullptr;
   int (*loadBlas)(char *, size_t) = nullptr;
+  int (*loadDnn)(char *, size_t) = nullptr;
   /// The CUDA runtime library, whose mgpu* functions the JIT'd code calls;
   /// empty on the CPU.
   std::string cudaLibrary;
@@ -70,13 +71,14 @@ llvm::Expected<StepRuntime> loadCudaRuntime(llvm::StringRef path,
 /// CUDA device available (<why>)".
 llvm::Expected<std::string> probeCudaDevice(const StepRuntime &runtime);
 
-/// When `module` (a lowered step) calls the cuBLAS contraction
-/// (gemm::kCudaContractFunction, from ckpt-lower-to-nvptx{kernels=blas}), loads
-/// cuBLAS through the CUDA runtime (CKPT_CUBLAS, else libcublas.so.13/.12),
-/// without touching a device: the error "cannot load cuBLAS ..." names what
-/// to set. Success when the module makes no such call.
-llvm::Error loadCudaBlasIfCalled(const StepRuntime &runtime,
-                                 mlir::ModuleOp module);
+/// When `module` (a lowered step) calls the CUDA runtime's cuBLAS
+/// contraction or cuDNN convolutions (gemm::kCudaContractFunction, ...;
+/// ckpt-lower-to-nvptx{kernels=blas}), loads those libraries through the
+/// runtime (CKPT_CUBLAS / CKPT_CUDNN, else their sonames), without touching
+/// a device: the error "cannot load cuBLAS ..." (or cuDNN) names what to
+/// set. Success when the module calls neither.
+llvm::Error loadCudaLibrariesIfCalled(const StepRuntime &runtime,
+                                      mlir::ModuleOp module);
 
 } // namespace ckpt
 

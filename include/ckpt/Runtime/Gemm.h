@@ -9,7 +9,8 @@
 // runtime's contraction (lib/Runtime/CudaBlas.cpp), and at compile time by
 // ckpt-call-kernels{runtime=cuda}, which sends a contraction to cuBLAS only
 // when its static layout maps (the same function, so the two cannot
-// disagree). Header-only, no MLIR or LLVM dependency.
+// disagree); and the same for a convolution's filter, which cuDNN needs
+// packed. Header-only, no MLIR or LLVM dependency.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,10 +23,27 @@
 
 namespace ckpt::gemm {
 
-/// The CUDA runtime's contraction on cuBLAS (its C interface is
-/// `_mlir_ciface_` followed by this name), which
-/// ckpt-call-kernels{runtime=cuda} calls.
+/// The CUDA runtime's contraction on cuBLAS and convolutions on cuDNN
+/// (their C interfaces are `_mlir_ciface_` followed by these names), which
+/// ckpt-call-kernels{runtime=cuda} calls with the CPU kernels' arguments.
 inline constexpr const char *kCudaContractFunction = "ckpt_cuda_contract_f32";
+inline constexpr const char *kCudaConvFunction =
+    "ckpt_cuda_conv2d_nchw_fchw_f32";
+inline constexpr const char *kCudaFilterGradFunction =
+    "ckpt_cuda_conv2d_filter_grad_f32";
+
+/// Whether a filter [F, C, KH, KW] of these sizes and element strides is
+/// packed (row-major without gaps), as cuDNN's filter descriptor needs. A
+/// dimension of size 1 may have any stride.
+inline bool isPackedFilter(const int64_t *sizes, const int64_t *strides) {
+  int64_t expected = 1;
+  for (int d = 3; d >= 0; --d) {
+    if (sizes[d] != 1 && strides[d] != expected)
+      return false;
+    expected *= sizes[d];
+  }
+  return true;
+}
 
 /// A matrix of `rows` x `cols` elements at element strides (rowStride,
 /// colStride).

@@ -258,8 +258,8 @@ public:
       clEnumValN(::ckpt::KernelRuntime::Cpu, "cpu",                            \
                  "the ckpt runtime's kernels over OpenBLAS, on the host"),     \
       clEnumValN(::ckpt::KernelRuntime::Cuda, "cuda",                          \
-                 "contractions on cuBLAS (the CUDA runtime's "                 \
-                 "ckpt_cuda_contract_f32), where their layout maps"))
+                 "contractions on cuBLAS and convolutions on cuDNN (the "      \
+                 "CUDA runtime's), where their layout allows"))
 
 #define CKPT_DEALLOC_VALUES                                                    \
   ::llvm::cl::values(                                                          \

@@ -496,12 +496,18 @@ def CallKernelsPass : Pass<"ckpt-call-kernels", "mlir::ModuleOp"> {
     after `ckpt-check-peak`.
 
     With `runtime=cuda` (`ckpt-lower-to-nvptx{kernels=blas}`, on the
-    managed buffers of the GPU lowering) only the contractions become calls,
-    of `ckpt_cuda_contract_f32` (the CUDA runtime's, over cuBLAS's strided
-    batched sgemm, loaded at run time), and only those whose operands have
-    static sizes and strides that map onto a column-major sgemm: each
-    operand has a unit stride along one of its two matrix dimensions
-    (`ckpt/Runtime/Gemm.h`, which the runtime uses too). The other ops stay
+    managed buffers of the GPU lowering) the calls go to the CUDA runtime,
+    with the same arguments, over libraries it loads at run time:
+    - a contraction whose operands have static sizes and strides that map
+      onto a column-major sgemm (each operand has a unit stride along one of
+      its two matrix dimensions; `ckpt/Runtime/Gemm.h`, which the runtime
+      uses too): `ckpt_cuda_contract_f32`, over cuBLAS's strided batched
+      sgemm;
+    - a convolution or filter gradient whose operands have static sizes and
+      strides and whose filter (or filter gradient) is packed:
+      `ckpt_cuda_conv2d_nchw_fchw_f32` and `ckpt_cuda_conv2d_filter_grad_f32`,
+      over cuDNN's convolution forward and backward-filter.
+    The other ops (the attention and embedding kernels among them) stay
     linalg and become the lowering's GPU kernels.
   }];
   let options = [
