@@ -3,12 +3,12 @@
 // A (rematerialized) training step to host LLVM IR plus an embedded NVPTX
 // binary. The front half is that of ckpt-lower-to-cpu (buildBufferizeStep-
 // Pipeline: inline recompute regions, unwrap, bufferize, free buffers); then
-// buffers move to managed memory, contractions optionally become cuBLAS
-// calls (kernels=blas), the other linalg ops become parallel loops mapped to
-// blocks and threads, kernels are outlined and compiled for the NVVM target,
-// and the host goes to the LLVM dialect with `mgpu*` runtime calls (defined
-// by lib/Runtime/CudaRuntime.cpp). docs/ARCHITECTURE.md, "GPU path", gives
-// the memory scheme and its limits.
+// buffers move to managed memory, contractions and convolutions optionally
+// become cuBLAS and cuDNN calls (kernels=blas), the other linalg ops become
+// parallel loops mapped to blocks and threads, kernels are outlined and
+// compiled for the NVVM target, and the host goes to the LLVM dialect with
+// `mgpu*` runtime calls (defined by lib/Runtime/CudaRuntime.cpp).
+// docs/ARCHITECTURE.md, "GPU path", gives the memory scheme and its limits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -96,7 +96,8 @@ ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
     pm.addPass(createAsyncHostCopiesPass(copies));
   }
 
-  // Contractions on cuBLAS, where their layout maps; the host calls them.
+  // Contractions on cuBLAS and convolutions on cuDNN, where their layout
+  // allows; the host calls them.
   if (options.kernels == KernelMode::Blas) {
     CallKernelsPassOptions kernels;
     kernels.runtime = KernelRuntime::Cuda;

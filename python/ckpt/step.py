@@ -291,7 +291,8 @@ def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
         if mlir.CUDA_RUNTIME is None:
             raise RuntimeError("device 'cuda': this build of ckpt has no CUDA runtime "
                                "(it was built without the CUDA toolkit)")
-        # Without the driver library (or cuBLAS) this fails now, before any work.
+        # Without the driver library (or cuBLAS, cuDNN) this fails now, before
+        # any work.
         mlir.load_cuda_runtime(mlir.CUDA_RUNTIME)
         if kernels == "blas":
             use_nvidia_wheels()

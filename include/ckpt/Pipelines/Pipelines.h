@@ -110,11 +110,13 @@ struct LowerToNVPTXOptions
       llvm::cl::init(true)};
   Option<KernelMode> kernels{
       *this, "kernels",
-      llvm::cl::desc("How f32 contractions run: 'loops' (GPU kernels, like "
-                     "every other op) or 'blas' (cuBLAS's strided batched "
-                     "sgemm, called from the host, where the layout maps: "
-                     "ckpt-call-kernels{runtime=cuda}; cuBLAS is loaded at "
-                     "run time from CKPT_CUBLAS or libcublas.so.13/.12)"),
+      llvm::cl::desc("How f32 contractions and convolutions run: 'loops' "
+                     "(GPU kernels, like every other op) or 'blas' (cuBLAS's "
+                     "strided batched sgemm and cuDNN's convolutions, called "
+                     "from the host, where the layout allows: "
+                     "ckpt-call-kernels{runtime=cuda}; loaded at run time "
+                     "from CKPT_CUBLAS / CKPT_CUDNN or libcublas.so.13/.12 "
+                     "and libcudnn.so.9)"),
       llvm::cl::init(KernelMode::Loops), CKPT_KERNEL_VALUES};
 };
 
