@@ -15,10 +15,11 @@
 //
 // Built with CKPT_STUB_HOST_CONTEXT (ckpt_cuda_host_driver, for tests of
 // the runtime's host-side functions on managed pointers that are host
-// memory here): a context can be made current on device 0 and the default
-// stream synchronized (cuInit, cuDeviceGet, cuDevicePrimaryCtxRetain,
-// cuCtxPushCurrent, cuCtxPopCurrent and cuStreamSynchronize succeed);
-// everything else fails as the stub does.
+// memory here): a context can be made current on device 0, and streams
+// created, destroyed (both counted: ckptHostDriverStreams) and synchronized
+// (cuInit, cuDeviceGet, cuDevicePrimaryCtxRetain, cuCtxPushCurrent,
+// cuCtxPopCurrent, cuStreamCreate, cuStreamDestroy and cuStreamSynchronize
+// succeed); everything else fails as the stub does.
 //
 //===----------------------------------------------------------------------===//
 
@@ -212,13 +213,33 @@ CKPT_STUB_EXPORT CUresult CUDAAPI cuModuleUnload(CUmodule hmod) {
   return CUDA_ERROR_STUB_LIBRARY;
 }
 
+#ifdef CKPT_STUB_HOST_CONTEXT
+namespace {
+int streamsCreated = 0, streamsDestroyed = 0;
+char streamStorage[1024];
+} // namespace
+
+/// The streams cuStreamCreate and cuStreamDestroy have made and destroyed
+/// (for the tests of the runtime's stream reuse).
+CKPT_STUB_EXPORT int ckptHostDriverStreams(int destroyed) {
+  return destroyed ? streamsDestroyed : streamsCreated;
+}
+#endif
+
 CKPT_STUB_EXPORT CUresult CUDAAPI cuStreamCreate(CUstream *phStream,
                                                  unsigned int Flags) {
-  return CUDA_ERROR_STUB_LIBRARY;
+#ifdef CKPT_STUB_HOST_CONTEXT
+  *phStream = reinterpret_cast<CUstream>(
+      streamStorage + (streamsCreated++ % sizeof(streamStorage)));
+#endif
+  return CKPT_HOST_CONTEXT_RESULT;
 }
 
 CKPT_STUB_EXPORT CUresult CUDAAPI cuStreamDestroy(CUstream hStream) {
-  return CUDA_ERROR_STUB_LIBRARY;
+#ifdef CKPT_STUB_HOST_CONTEXT
+  ++streamsDestroyed;
+#endif
+  return CKPT_HOST_CONTEXT_RESULT;
 }
 
 CKPT_STUB_EXPORT CUresult CUDAAPI cuStreamSynchronize(CUstream hStream) {

@@ -332,17 +332,35 @@ mgpuLaunchClusterKernel(CUfunction function, intptr_t clusterX,
 // Streams and events
 //===----------------------------------------------------------------------===//
 
+namespace {
+/// The stream mgpuStreamCreate hands out on this thread, one per device,
+/// created on first use and kept. The lowered host code creates a stream
+/// for every launch and every free, waits for it and destroys it (launches
+/// are synchronous): one stream serves them all, in the same order, without
+/// a cuStreamCreate and a cuStreamDestroy each.
+thread_local std::vector<CUstream> launchStreams;
+} // namespace
+
 CKPT_CUDA_EXPORT CUstream mgpuStreamCreate() {
   ScopedContext scoped;
-  CUstream stream = nullptr;
-  if (scoped.ok())
-    CKPT_CUDA_CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  if (!scoped.ok() || defaultDevice < 0)
+    return nullptr;
+  if (static_cast<size_t>(defaultDevice) >= launchStreams.size())
+    launchStreams.resize(defaultDevice + 1, nullptr);
+  CUstream &stream = launchStreams[defaultDevice];
+  if (!stream &&
+      !CKPT_CUDA_CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING)))
+    stream = nullptr;
   return stream;
 }
 
+/// Keeps the thread's launch stream (mgpuStreamCreate's) for the next
+/// launch; destroys any other.
 CKPT_CUDA_EXPORT void mgpuStreamDestroy(CUstream stream) {
-  if (stream)
-    CKPT_CUDA_CHECK(cuStreamDestroy(stream));
+  if (!stream || std::find(launchStreams.begin(), launchStreams.end(),
+                           stream) != launchStreams.end())
+    return;
+  CKPT_CUDA_CHECK(cuStreamDestroy(stream));
 }
 
 CKPT_CUDA_EXPORT void mgpuStreamSynchronize(CUstream stream) {

@@ -20,8 +20,11 @@ the GPU is not. Small integer inputs: the float sums are exact.
   the output reads, input and output in random storage orders): O += conv
   and dW += the filter gradient must equal numpy's. A filter that is not
   packed must be refused likewise.
-Prints `CONTRACT n mapped=M refused=R sgemm_calls=S` and
-`CONV n run=M refused=R cudnn_calls=C`, then `ERRORS e`.
+- mgpuStreamCreate / mgpuStreamDestroy: the lowered code's stream per
+  launch is one kept stream per thread.
+Prints `CONTRACT n mapped=M refused=R sgemm_calls=S`,
+`CONV n run=M refused=R cudnn_calls=C`, `STREAMS rounds=200 distinct=D
+created=C destroyed=X`, then `ERRORS e`.
 Usage: check_cuda_kernels.py BUILD_DIR
 """
 import ctypes
@@ -191,11 +194,38 @@ def convolutions(runtime):
     print(f"CONV {cases} run={run} refused={refused} cudnn_calls={cudnn.ckptHostCudnnCalls()}")
 
 
+def streams(runtime):
+    """The launch stream: 100 create / synchronize / destroy rounds, as the
+    lowered code makes around each launch, on this thread and on another,
+    must create one stream per thread and destroy none."""
+    import threading
+    driver = ctypes.CDLL("libcuda.so.1")  # the host driver the runtime loaded
+    runtime.mgpuStreamCreate.restype = ctypes.c_void_p
+    runtime.mgpuStreamSynchronize.argtypes = [ctypes.c_void_p]
+    runtime.mgpuStreamDestroy.argtypes = [ctypes.c_void_p]
+    seen = []
+
+    def rounds():
+        for _ in range(100):
+            stream = runtime.mgpuStreamCreate()
+            seen.append(stream)
+            runtime.mgpuStreamSynchronize(stream)
+            runtime.mgpuStreamDestroy(stream)
+
+    rounds()
+    other = threading.Thread(target=rounds)
+    other.start()
+    other.join()
+    print(f"STREAMS rounds={len(seen)} distinct={len(set(seen))} "
+          f"created={driver.ckptHostDriverStreams(0)} destroyed={driver.ckptHostDriverStreams(1)}")
+
+
 def main(build):
     runtime = ctypes.CDLL(os.path.join(build, "lib", "libckpt_cuda_runtime.so"))
     runtime.ckptCudaErrorCount.restype = ctypes.c_uint64
     contractions(runtime)
     convolutions(runtime)
+    streams(runtime)
     print(f"ERRORS {runtime.ckptCudaErrorCount()}")
 
 
