@@ -296,7 +296,11 @@ def compile_step(model, example_inputs, target=None, budget="50%", loss=None,
         mlir.load_cuda_runtime(mlir.CUDA_RUNTIME)
         if kernels == "blas":
             use_nvidia_wheels()
-            mlir.load_cuda_libraries(mlir.CUDA_RUNTIME)
+            try:
+                mlir.load_cuda_libraries(mlir.CUDA_RUNTIME)
+            except RuntimeError as e:
+                raise RuntimeError(f"{e}; or compile with kernels='loops', which needs "
+                                   "neither cuBLAS nor cuDNN") from None
         chip = _option(chip or _default_chip(), "chip")
     inputs = example_inputs if isinstance(example_inputs, (tuple, list)) else (example_inputs,)
     if loss is None:

@@ -396,6 +396,8 @@ def test_cuda_step_without_cublas_is_one_line(tmp_path):
                              CKPT_CUBLAS=str(tmp_path / "none" / "libcublas.so.13"))
     assert lines[0].startswith("RuntimeError: cannot load cuBLAS from CKPT_CUBLAS='"), lines[0]
     assert "none/libcublas.so.13: cannot open shared object file" in lines[0], lines[0]
+    assert lines[0].endswith("; or compile with kernels='loops', which needs neither "
+                             "cuBLAS nor cuDNN"), lines[0]
     assert lines[1] == _NO_DEVICE, lines[1]
 
 
