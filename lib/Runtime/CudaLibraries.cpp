@@ -20,6 +20,7 @@
 #include "CudaContext.h"
 
 #include "ckpt/Runtime/Gemm.h"
+#include "ckpt/Runtime/MemRefView.h"
 #include "ckpt/Runtime/Runtime.h"
 
 #include <cstdio>
@@ -31,6 +32,7 @@
 #include <vector>
 
 using namespace ckpt::cuda;
+using ckpt::runtime::View;
 
 namespace {
 
@@ -132,21 +134,6 @@ template <typename Lib> void *deviceHandle(const Lib &lib, const char *what) {
   return handle;
 }
 
-/// A memref descriptor read through its unranked form.
-struct View {
-  float *data;
-  int64_t rank;
-  const int64_t *sizes, *strides;
-
-  explicit View(const CkptUnrankedMemRef *m) {
-    const auto *words = static_cast<const int64_t *>(m->descriptor);
-    rank = m->rank;
-    data = reinterpret_cast<float *>(words[1]) + words[2];
-    sizes = words + 3;
-    strides = words + 3 + rank;
-  }
-};
-
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -198,8 +185,8 @@ ckpt::gemm::BatchedOperand operand(const CkptUnrankedMemRef *m,
   out.data = v.data;
   int i = 0;
   for (int64_t d : dims) {
-    out.size[i] = d < 0 ? 1 : v.sizes[d];
-    out.stride[i] = d < 0 ? 0 : v.strides[d];
+    out.size[i] = v.size(d);
+    out.stride[i] = v.stride(d);
     ++i;
   }
   return out;
@@ -398,15 +385,6 @@ struct ConvDescriptors {
   }
 };
 
-/// Whether every size and stride of `v` fits cuDNN's int.
-bool fitsInt(const View &v) {
-  for (int64_t d = 0; d < v.rank; ++d)
-    if (v.sizes[d] > 0x7fffffff || v.strides[d] > 0x7fffffff ||
-        v.strides[d] < 0)
-      return false;
-  return true;
-}
-
 /// A 4-d tensor descriptor over `v` with its strides, `rows` and `cols` for
 /// its last two sizes (the rows of the input a convolution reads).
 bool setTensor(void *desc, const View &v, int64_t rows, int64_t cols) {
@@ -428,8 +406,9 @@ void describe(ConvDescriptors &d, const View &in, const View &w,
               const View &out, int64_t sh, int64_t sw, int64_t dh, int64_t dw,
               const char *what) {
   const Cudnn &lib = cudnn();
-  if (!ckpt::gemm::isPackedFilter(w.sizes, w.strides) || !fitsInt(in) ||
-      !fitsInt(w) || !fitsInt(out)) {
+  const int64_t *sizes[3] = {in.sizes, w.sizes, out.sizes};
+  const int64_t *strides[3] = {in.strides, w.strides, out.strides};
+  if (!ckpt::gemm::fitsCudnn(sizes, strides, /*filter=*/1)) {
     ++errorCount;
     std::fprintf(stderr,
                  "ckpt_cuda_runtime: %s: the filter is not packed, or a size "
@@ -493,6 +472,37 @@ bool runConvolution(void *handle, const ConvDescriptors &d, void *secondDesc,
   return false;
 }
 
+/// A convolution of the input `im` with strides (sh, sw) and dilations
+/// (dh, dw), its filter `wm` and the output-sized tensor `om`: O += conv(I,
+/// W) (cuDNN's forward), or with `filterGradient` W += the filter gradient
+/// of I and the output gradient O (cuDNN's backward-filter).
+void convolve(const CkptUnrankedMemRef *im, const CkptUnrankedMemRef *wm,
+              const CkptUnrankedMemRef *om, int64_t sh, int64_t sw, int64_t dh,
+              int64_t dw, bool filterGradient) {
+  ScopedContext scoped;
+  if (!scoped.ok())
+    return;
+  void *handle = deviceHandle(cudnn(), "cudnnCreate");
+  if (!handle)
+    return;
+  View in(im), w(wm), out(om);
+  ConvDescriptors d;
+  describe(d, in, w, out, sh, sw, dh, dw,
+           filterGradient ? "ckpt_cuda_conv2d_filter_grad_f32"
+                          : "ckpt_cuda_conv2d_nchw_fchw_f32");
+  if (!d.ok)
+    return;
+  const Cudnn &lib = cudnn();
+  if (filterGradient)
+    runConvolution(handle, d, d.other, d.filter, lib.filterAlgo,
+                   lib.filterWorkspace, lib.backwardFilter, in.data, out.data,
+                   w.data, "cudnnConvolutionBackwardFilter");
+  else
+    runConvolution(handle, d, d.filter, d.other, lib.forwardAlgo,
+                   lib.forwardWorkspace, lib.forward, in.data, w.data, out.data,
+                   "cudnnConvolutionForward");
+}
+
 } // namespace
 
 /// Loads cuDNN (without touching a device), as ckptCudaLoadBlas does cuBLAS.
@@ -506,19 +516,7 @@ CKPT_CUDA_EXPORT void _mlir_ciface_ckpt_cuda_conv2d_nchw_fchw_f32(
     const CkptUnrankedMemRef *im, const CkptUnrankedMemRef *wm,
     const CkptUnrankedMemRef *om, int64_t sh, int64_t sw, int64_t dh,
     int64_t dw) {
-  ScopedContext scoped;
-  if (!scoped.ok())
-    return;
-  void *handle = deviceHandle(cudnn(), "cudnnCreate");
-  if (!handle)
-    return;
-  View in(im), w(wm), out(om);
-  ConvDescriptors d;
-  describe(d, in, w, out, sh, sw, dh, dw, "ckpt_cuda_conv2d_nchw_fchw_f32");
-  if (d.ok)
-    runConvolution(handle, d, d.filter, d.other, cudnn().forwardAlgo,
-                   cudnn().forwardWorkspace, cudnn().forward, in.data, w.data,
-                   out.data, "cudnnConvolutionForward");
+  convolve(im, wm, om, sh, sw, dh, dw, /*filterGradient=*/false);
 }
 
 /// dW += the filter gradient of a convolution of I with output gradient G,
@@ -528,17 +526,5 @@ CKPT_CUDA_EXPORT void _mlir_ciface_ckpt_cuda_conv2d_filter_grad_f32(
     const CkptUnrankedMemRef *im, const CkptUnrankedMemRef *gm,
     const CkptUnrankedMemRef *wm, int64_t sh, int64_t sw, int64_t dh,
     int64_t dw) {
-  ScopedContext scoped;
-  if (!scoped.ok())
-    return;
-  void *handle = deviceHandle(cudnn(), "cudnnCreate");
-  if (!handle)
-    return;
-  View in(im), g(gm), dwv(wm);
-  ConvDescriptors d;
-  describe(d, in, dwv, g, sh, sw, dh, dw, "ckpt_cuda_conv2d_filter_grad_f32");
-  if (d.ok)
-    runConvolution(handle, d, d.other, d.filter, cudnn().filterAlgo,
-                   cudnn().filterWorkspace, cudnn().backwardFilter, in.data,
-                   g.data, dwv.data, "cudnnConvolutionBackwardFilter");
+  convolve(im, wm, gm, sh, sw, dh, dw, /*filterGradient=*/true);
 }

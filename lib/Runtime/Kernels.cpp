@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ckpt/Runtime/MemRefView.h"
 #include "ckpt/Runtime/Runtime.h"
 
 #include <algorithm>
@@ -24,6 +25,8 @@
 #ifdef CKPT_HAVE_OPENBLAS
 #include <cblas.h>
 #endif
+
+using ckpt::runtime::View;
 
 namespace {
 
@@ -38,25 +41,6 @@ size_t workspaceBytes() {
   }();
   return bytes;
 }
-
-/// A memref descriptor read through its unranked form.
-struct View {
-  float *data;
-  int64_t rank;
-  const int64_t *sizes;
-  const int64_t *strides;
-
-  explicit View(const CkptUnrankedMemRef *m) {
-    const auto *words = static_cast<const int64_t *>(m->descriptor);
-    rank = m->rank;
-    auto *aligned = reinterpret_cast<float *>(words[1]);
-    data = aligned + words[2];
-    sizes = words + 3;
-    strides = words + 3 + rank;
-  }
-  int64_t size(int64_t dim) const { return dim < 0 ? 1 : sizes[dim]; }
-  int64_t stride(int64_t dim) const { return dim < 0 ? 0 : strides[dim]; }
-};
 
 /// Whether a `rows` x `cols` matrix with element strides (row, column) is
 /// row-major with a leading dimension, stored in `ld`. A dimension of size

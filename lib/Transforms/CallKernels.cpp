@@ -361,22 +361,20 @@ bool mapsOntoSgemm(linalg::LinalgOp op, ArrayRef<int64_t> dims) {
 /// Whether a convolution (or filter gradient) `op` has operands of static
 /// sizes and strides that fit cuDNN's int, and a packed filter (operand
 /// `filter`): what the CUDA runtime's convolutions need.
-bool fitsCudnn(linalg::LinalgOp op, unsigned filter) {
+bool fitsCudnn(linalg::LinalgOp op, int filter) {
+  SmallVector<int64_t> strides[3];
+  const int64_t *sizePtrs[3], *stridePtrs[3];
   for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
     auto type = cast<MemRefType>(operand.getType());
-    SmallVector<int64_t> strides;
     int64_t offset;
     if (type.getRank() != 4 || !type.hasStaticShape() ||
-        failed(type.getStridesAndOffset(strides, offset)))
+        failed(type.getStridesAndOffset(strides[i], offset)) ||
+        llvm::any_of(strides[i], ShapedType::isDynamic))
       return false;
-    for (int64_t v : llvm::concat<const int64_t>(type.getShape(), strides))
-      if (ShapedType::isDynamic(v) || v < 0 || v > 0x7fffffff)
-        return false;
-    if (i == filter &&
-        !ckpt::gemm::isPackedFilter(type.getShape().data(), strides.data()))
-      return false;
+    sizePtrs[i] = type.getShape().data();
+    stridePtrs[i] = strides[i].data();
   }
-  return true;
+  return ckpt::gemm::fitsCudnn(sizePtrs, stridePtrs, filter);
 }
 
 std::optional<SmallVector<int64_t>> convolution(linalg::LinalgOp op) {

@@ -46,23 +46,28 @@ def descriptor(view):
     return (ctypes.c_int64 * len(words))(*words)
 
 
+def stored(rng, shape, max_pad=1):
+    """A random view of `shape` (small integers) stored in a random
+    dimension order, with up to `max_pad` elements of padding after each
+    innermost run."""
+    order = list(rng.permutation(len(shape)))           # storage dim -> view dim
+    storage_shape = [shape[d] for d in order]
+    storage_shape[-1] += int(rng.integers(0, max_pad + 1))
+    storage = rng.integers(-3, 4, size=storage_shape).astype(np.float32)
+    storage = storage[tuple(slice(0, shape[d]) for d in order)]
+    view = np.transpose(storage, np.argsort(order))
+    assert list(view.shape) == list(shape)
+    return view
+
+
 def operand(rng, roles, sizes):
     """A random view whose memref dimensions hold `roles` (names of the
     logical dimensions, absent batch dimensions left out) in a random order,
     stored densely in another random order with padding: (view, the memref
     dimension of each role)."""
     order = list(rng.permutation(len(roles)))           # memref dim -> role
-    shape = [sizes[roles[r]] for r in order]
-    storage_order = list(rng.permutation(len(roles)))   # storage dim -> memref dim
-    pad = int(rng.integers(0, 3))
-    storage_shape = [shape[d] for d in storage_order]
-    storage_shape[-1] += pad
-    storage = rng.integers(-3, 4, size=storage_shape).astype(np.float32)
-    storage = storage[tuple(slice(0, s) for s in [shape[d] for d in storage_order])]
-    view = np.transpose(storage, np.argsort(storage_order))
-    assert list(view.shape) == shape
-    dims = {roles[r]: d for d, r in enumerate(order)}
-    return view, dims
+    view = stored(rng, [sizes[roles[r]] for r in order], max_pad=2)
+    return view, {roles[r]: d for d, r in enumerate(order)}
 
 
 def logical(view, dims, roles):
@@ -127,16 +132,6 @@ def contractions(runtime):
                 sys.exit(f"case {case}: a layout without a unit stride was not refused")
     print(f"CONTRACT {cases} mapped={mapped} refused={refused} "
           f"sgemm_calls={cublas.ckptHostCublasCalls()}")
-
-
-def stored(rng, shape):
-    """A random view of `shape` stored in a random dimension order, padded."""
-    order = list(rng.permutation(len(shape)))
-    storage_shape = [shape[d] for d in order]
-    storage_shape[-1] += int(rng.integers(0, 2))
-    storage = rng.integers(-3, 4, size=storage_shape).astype(np.float32)
-    storage = storage[tuple(slice(0, shape[d]) for d in order)]
-    return np.transpose(storage, np.argsort(order))
 
 
 def taps(x, ky, kx, oh, ow, sh, sw, dh, dw):

@@ -45,6 +45,21 @@ inline bool isPackedFilter(const int64_t *sizes, const int64_t *strides) {
   return true;
 }
 
+/// Whether cuDNN can take a convolution whose three 4-d operands have these
+/// sizes and element strides, operand `filter` being its filter (or filter
+/// gradient): every size and stride fits cuDNN's int and is not negative,
+/// and the filter is packed. The pass asks this of static types, the
+/// runtime of the descriptors.
+inline bool fitsCudnn(const int64_t *const sizes[3],
+                      const int64_t *const strides[3], int filter) {
+  for (int i = 0; i < 3; ++i)
+    for (int d = 0; d < 4; ++d)
+      if (sizes[i][d] < 0 || sizes[i][d] > 0x7fffffff || strides[i][d] < 0 ||
+          strides[i][d] > 0x7fffffff)
+        return false;
+  return isPackedFilter(sizes[filter], strides[filter]);
+}
+
 /// A matrix of `rows` x `cols` elements at element strides (rowStride,
 /// colStride).
 struct Matrix {
