@@ -3,7 +3,7 @@
 
     scripts/gpu-check.sh [--cpu-only] [--budgets 100,70,50] [--models a,b]
                          [--rtol 1e-3] [--keep DIR] [--offload] [--repeat 5]
-                         [--no-compiled-steps]
+                         [--time-model] [--no-compiled-steps]
 
 Models: the zoo steps resnet, transformer and mlp8 of test/Inputs/steps,
 torchvision's ResNet-18 (batch 2, 64x64, 10 classes) and the 2-layer GPT
@@ -34,6 +34,17 @@ Checks, each a MISS when it fails (the script exits 1 on any):
   max |gpu - cpu| <= rtol * max(1, max |cpu|) (GPU math functions and
   fused multiply-adds round differently from the CPU's).
 
+The time model (--time-model; on a GPU, implied by --offload): for each
+model and device, the step as written is lowered with profile=true and run
+(ckpt-run --profile, the median of --repeat runs per op, and the copy link
+timed with the step's own copy functions); each budget is then planned with
+those times (profile=, offload=auto with --offload), rewritten, lowered
+(on the CPU with async-copies=true, as the GPU lowering's default) and run,
+and its time (the median of --repeat runs) is compared with the plan's. On
+a GPU a step more than 5% off its plan's time is a MISS: offload stays off
+by default until this has passed (README); on the CPU the ratio is only
+reported (a shared CPU's times are not a verdict).
+
 Then (GPU only, unless --no-compiled-steps) each imported model through
 the Python API, ckpt.compile_step(device="cuda") at 50% (or its least
 feasible budget), against the same step compiled for the CPU: loss and
@@ -55,6 +66,7 @@ build/bin there) and .venv/bin/python with torch for ResNet-18.
 """
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -79,6 +91,8 @@ IMPORTS = {"resnet18": (dict(batch=2, image=64, classes=10), {}),
            "tinygpt": (dict(batch=8), dict(dropout=True))}
 LOWERINGS = {"cpu": "--ckpt-lower-to-cpu", "gpu": "--ckpt-lower-to-nvptx=format=fatbin",
              "gpu-blas": "--ckpt-lower-to-nvptx=format=fatbin kernels=blas"}
+# The time model's: copies beside the ops on every device, as plans assume.
+TIME_LOWERINGS = dict(LOWERINGS, cpu="--ckpt-lower-to-cpu=async-copies=true")
 
 
 def import_model(name, path):
@@ -139,11 +153,92 @@ def max_error(gpu, cpu):
     return worst
 
 
-def check_model(name, budgets, gpu, rtol, tmp, misses, options="", repeat=1):
+def model_step(name, tmp):
+    """The step file of `name` (imported into `tmp` when it is a PyTorch
+    model) and its entry."""
     path, entry = MODELS[name]
     if path is None:
         path = os.path.join(tmp, f"{name}.mlir")
         import_model(name, path)
+    return path, entry
+
+
+# How far a GPU step's time may be from its plan's (a fraction).
+TIME_MODEL_TOLERANCE = 0.05
+
+
+def plan_at(wrapped, pct, tmp, options):
+    """ckpt-plan at `pct`% (at the step's least feasible budget when that is
+    more): (planned file, numbers, whether the least budget was taken)."""
+    try:
+        planned, _, numbers = remat.plan(wrapped, f"{pct}%", tmp, options)
+        return planned, numbers, False
+    except remat.Infeasible as e:
+        planned, _, numbers = remat.plan(wrapped, str(e.least), tmp, options)
+        return planned, numbers, True
+
+
+def check_time_model(name, budgets, devices, tmp, misses, options, repeat):
+    """Each device's op times measured on the step as written (ckpt-run
+    --profile), the step planned with them at each budget, and its measured
+    time against the plan's: rows for time_model_table. A MISS on a GPU
+    device when off by more than TIME_MODEL_TOLERANCE."""
+    path, entry = model_step(name, tmp)
+    wrapped = remat.wrap(path, tmp)
+    rows = []
+    for device in devices:
+        gpu = device != "cpu"
+        lowering = TIME_LOWERINGS[device]
+        profile = os.path.join(tmp, f"profile-{device}.json")
+        low = os.path.join(tmp, f"profiled-{device}.mlir")
+        remat.run(["ckpt-opt", wrapped, f"{lowering} profile=true", "-o", low])
+        args = ["ckpt-run", low, f"--entry={entry}", "--seed=7", f"--repeat={repeat}",
+                f"--profile={profile}"] + (["--gpu"] if gpu else [])
+        measured = json.loads(remat.run(args).stdout)
+        with open(profile) as f:
+            times = json.load(f)
+        ops = sum(v for k, v in times.items() if not k.startswith("link."))
+        rows.append({"model": name, "device": device, "budget": "as written, timed per op",
+                     "moved": 0, "plan_ms": ops * 1e3, "ms": measured["wall_ms"],
+                     "link": times.get("link.to_host")})
+        for pct in budgets:
+            row = {"model": name, "device": device}
+            rows.append(row)
+            try:
+                planned, numbers, least = plan_at(wrapped, pct, tmp,
+                                                  f"{options} profile={profile}".strip())
+                rewritten, _ = remat.rewrite(planned, tmp)
+                r = remat.execute(rewritten, entry, tmp, lowering, repeat=repeat, gpu=gpu)
+            except remat.Failure as e:
+                misses.append(f"{name} {pct}% {device} time model: {str(e)[:600]}")
+                row.update(budget=f"{pct}% failed")
+                continue
+            row.update(budget=f"{pct}%{' -> least' if least else ' ='} {numbers['budget']} B",
+                       moved=numbers["transfers"], plan_ms=numbers["time"] * 1e3,
+                       ms=r["wall_ms"])
+            off = r["wall_ms"] / row["plan_ms"] - 1
+            if gpu and abs(off) > TIME_MODEL_TOLERANCE:
+                misses.append(f"{name} {pct}% {device}: step {r['wall_ms']:.3f} ms, its plan's "
+                              f"time {row['plan_ms']:.3f} ms ({off:+.1%}, over "
+                              f"{TIME_MODEL_TOLERANCE:.0%})")
+    return rows
+
+
+def time_model_table(rows):
+    out = ["| model | device | budget | values moved | plan's time (measured op times) ms "
+           "| step ms | step / plan |",
+           "| --- | --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        if "ms" not in r:
+            out.append(f"| {r['model']} | {r['device']} | {r['budget']} | - | - | - | - |")
+            continue
+        out.append(f"| {r['model']} | {r['device']} | {r['budget']} | {r['moved']} | "
+                   f"{r['plan_ms']:.3f} | {r['ms']:.3f} | {r['ms'] / r['plan_ms']:.3f} |")
+    return "\n".join(out)
+
+
+def check_model(name, budgets, gpu, rtol, tmp, misses, options="", repeat=1):
+    path, entry = model_step(name, tmp)
     wrapped = remat.wrap(path, tmp)
     rows = []
     first = {}
@@ -314,6 +409,10 @@ def main(argv=None):
                     help="GPU runs per step; the GPU ms column is their median")
     ap.add_argument("--offload", action="store_true",
                     help="plan with offload=auto (values moved to host memory)")
+    ap.add_argument("--time-model", action="store_true",
+                    help="plan with op times measured on each device and compare "
+                         "each step's time with its plan's (on a GPU, implied by "
+                         "--offload)")
     ap.add_argument("--no-compiled-steps", action="store_true",
                     help="skip ckpt.compile_step(device='cuda') on the imported models")
     args = ap.parse_args(argv)
@@ -348,6 +447,18 @@ def main(argv=None):
                                 args.repeat)
         print(f"gpu-check: {m} done", file=sys.stderr, flush=True)
     print(table(rows, gpu))
+    if args.time_model or (gpu and args.offload):
+        timed = []
+        devices = ["cpu", "gpu", "gpu-blas"] if gpu else ["cpu"]
+        for m in models:
+            with tempfile.TemporaryDirectory() as tmp:
+                work = os.path.join(args.keep, m) if args.keep else tmp
+                timed += check_time_model(m, budgets, devices, work, misses,
+                                          "offload=auto device=cpu" if args.offload
+                                          else "device=cpu", args.repeat)
+            print(f"gpu-check: {m} timed", file=sys.stderr, flush=True)
+        print()
+        print(time_model_table(timed))
     if gpu and not args.no_compiled_steps:
         compiled = check_compiled_steps(args.rtol, misses, args.repeat)
         print()

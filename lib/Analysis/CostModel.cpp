@@ -125,6 +125,14 @@ std::optional<double> MeasuredProfile::lookup(Operation *op) const {
   return std::nullopt;
 }
 
+std::string ckpt::getProfileKey(Operation *op) {
+  SmallVector<std::string> keys;
+  collectLocationKeys(op->getLoc(), keys);
+  if (!keys.empty())
+    return keys.front();
+  return op->getName().getStringRef().str();
+}
+
 FailureOr<CostSetup> ckpt::setUpCosts(Location loc, Device device,
                                       StringRef profilePath) {
   CostSetup setup{DeviceProfile::get(device), std::nullopt};

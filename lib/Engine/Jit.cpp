@@ -114,6 +114,11 @@ ckpt::jitModule(ModuleOp module, const JitOptions &options) {
     // The copy thread of ckpt-async-host-copies{runtime=cpu}.
     add("ckptRuntimeCopyAsync", ExecutorAddr::fromPtr(&ckptRuntimeCopyAsync));
     add("ckptRuntimeWaitCopy", ExecutorAddr::fromPtr(&ckptRuntimeWaitCopy));
+    // The marks of ckpt-profile-ops (the lowerings' profile=true), read
+    // back by the driver from this process's runtime.
+    add("ckptRuntimeProfileBegin",
+        ExecutorAddr::fromPtr(&ckptRuntimeProfileBegin));
+    add("ckptRuntimeProfileEnd", ExecutorAddr::fromPtr(&ckptRuntimeProfileEnd));
     // The kernels of ckpt-call-kernels (ckpt-lower-to-cpu{kernels=blas}).
     add("_mlir_ciface_ckpt_kernel_contract_f32",
         ExecutorAddr::fromPtr(&_mlir_ciface_ckpt_kernel_contract_f32));

@@ -54,6 +54,9 @@ llvm::Expected<StepRuntime> ckpt::loadCudaRuntime(llvm::StringRef path,
   get("ckptRuntimeEndHostCopy", runtime.endHostCopy);
   get("ckptRuntimeFindDeviceAllocation", runtime.findDevice);
   get("mgpuMemFree", runtime.freeDevice);
+  get("mgpuMemAlloc", runtime.allocDevice);
+  get("ckptCudaCopyAsync", runtime.copyAsync);
+  get("ckptCudaWaitCopy", runtime.waitCopy);
   get("ckptCudaFreeAll", runtime.freeAllDevice);
   get("ckptCudaAllocStaging", runtime.allocStaging);
   get("ckptCudaFreeStaging", runtime.freeStaging);

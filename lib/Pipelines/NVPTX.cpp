@@ -83,7 +83,8 @@ ckpt::buildLowerToNVPTXPipeline(OpPassManager &pm,
 
   // Front half: identical to ckpt-lower-to-cpu up to and including buffer
   // deallocation.
-  buildBufferizeStepPipeline(pm, options.dealloc, options.checkBudget);
+  buildBufferizeStepPipeline(pm, options.dealloc, options.checkBudget,
+                             options.profile);
 
   // Buffers where the kernels can reach them.
   GPUManagedMemoryPassOptions managed;

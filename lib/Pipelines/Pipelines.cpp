@@ -33,12 +33,14 @@ LogicalResult ckpt::buildRematPipeline(OpPassManager &pm,
 }
 
 void ckpt::buildBufferizeStepPipeline(OpPassManager &pm, DeallocMode dealloc,
-                                      bool checkBudget) {
+                                      bool checkBudget, bool profile) {
   // Opaque ops have no lowering: stop before anything is rewritten.
   pm.addPass(createRejectOpaquePass());
   // No CSE or canonicalization before deallocation is decided: they would
   // merge recomputed ops with the originals and undo the plan.
   pm.addPass(createInlineRecomputePass());
+  if (profile)
+    pm.addPass(createProfileOpsPass());
   pm.addPass(createUnwrapStepPass());
   pm.addPass(createPrepareEntryPass());
   pm.addNestedPass<func::FuncOp>(createReadOnlyArgumentsPass());
@@ -84,7 +86,8 @@ void ckpt::buildLLVMConversionTail(
 
 LogicalResult ckpt::buildLowerToCPUPipeline(OpPassManager &pm,
                                             const LowerToCPUOptions &options) {
-  buildBufferizeStepPipeline(pm, options.dealloc, options.checkBudget);
+  buildBufferizeStepPipeline(pm, options.dealloc, options.checkBudget,
+                             options.profile);
   if (options.asyncCopies) {
     AsyncHostCopiesPassOptions copies;
     copies.runtime = CopyRuntime::Cpu;

@@ -13,7 +13,7 @@
 //   ckpt-run FILE.mlir --entry=NAME [--seed=N] [--repeat=K]
 //                      [--gpu [--cuda-runtime=PATH]]
 //                      [--print-outputs] [--opt-level=0..3]
-//                      [--shared-libs=a.so,b.so]
+//                      [--shared-libs=a.so,b.so] [--profile=FILE]
 //
 // The entry must have been prepared by `ckpt-prepare-entry` before lowering:
 // it carries `ckpt.signature = <tensor function type>` and has a C interface
@@ -52,6 +52,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -126,6 +127,13 @@ static cl::opt<std::string> jitCpu(
              "environment variable CKPT_ISA (generic, avx2) sets it when the "
              "option is not given"),
     cl::value_desc("cpu"), cl::init(""), cl::cat(runCategory));
+static cl::opt<std::string> profileFile(
+    "profile",
+    cl::desc("Write the time of every op of the step, and of the copy link, "
+             "as a profile for ckpt-plan's profile= (a JSON object of "
+             "seconds): the step must be lowered with profile=true; with "
+             "--repeat, each op's median over the runs"),
+    cl::value_desc("file"), cl::cat(runCategory));
 static cl::list<std::string>
     sharedLibs("shared-libs",
                cl::desc("Shared libraries the JIT'd code may call into"),
@@ -432,6 +440,145 @@ static Operation *findUnloweredOp(ModuleOp module, StringRef entry, bool gpu) {
   return found;
 }
 
+//===----------------------------------------------------------------------===//
+// --profile: the ops' times and the copy link
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// The times of the ops ckpt-profile-ops marked, run by run.
+struct OpTimes {
+  /// The key of each mark's id (the module's ckpt.profile_keys).
+  SmallVector<std::string> keys;
+  /// Per id, the mean time of its executions in each run.
+  std::vector<std::vector<double>> runs;
+
+  /// Reads the keys; an error when the module has none.
+  llvm::Error readKeys(ModuleOp module) {
+    auto attr = module->getAttrOfType<ArrayAttr>(ckpt::kProfileKeysAttrName);
+    if (!attr)
+      return llvm::createStringError(
+          "--profile needs a step lowered with profile=true "
+          "(ckpt-lower-to-cpu{profile=true} or "
+          "ckpt-lower-to-nvptx{profile=true}); the module has no '" +
+          ckpt::kProfileKeysAttrName + "'");
+    for (Attribute key : attr) {
+      auto text = dyn_cast<StringAttr>(key);
+      if (!text)
+        return llvm::createStringError("'" + ckpt::kProfileKeysAttrName +
+                                       "' must be an array of strings");
+      keys.push_back(text.str());
+    }
+    runs.resize(keys.size());
+    return llvm::Error::success();
+  }
+
+  /// Records the run that just ended (ckptRuntimeProfileRead).
+  void recordRun() {
+    for (auto [id, times] : llvm::enumerate(runs)) {
+      double seconds = 0;
+      uint64_t count =
+          ckptRuntimeProfileRead(static_cast<int64_t>(id), &seconds);
+      if (count)
+        times.push_back(seconds / static_cast<double>(count));
+    }
+  }
+};
+
+/// The median of `values` (not empty).
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  size_t mid = values.size() / 2;
+  return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+/// The link of the step's copies into and out of host copies, as the plan
+/// models it: a copy of B bytes takes latency + B / bandwidth. Measured
+/// with the step's own copy functions (the copy thread; with --gpu the copy
+/// stream, between managed and page-locked memory): the latency is the time
+/// of a copy of kTinyCopy bytes, the bandwidth that of kLargeCopy bytes
+/// beyond it.
+struct LinkTimes {
+  double toHost = 0, toDevice = 0, latency = 0;
+};
+constexpr size_t kTinyCopy = 256, kLargeCopy = 32 << 20;
+
+/// The median time of `rounds` copies of `bytes` from `src` to `dst`.
+double timeCopies(const ckpt::StepRuntime &api, void *dst, void *src,
+                  size_t bytes, int rounds = 7) {
+  std::vector<double> times;
+  for (int i = 0; i < rounds; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    api.waitCopy(api.copyAsync(reinterpret_cast<int64_t>(dst),
+                               reinterpret_cast<int64_t>(src),
+                               static_cast<int64_t>(bytes)));
+    times.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
+  }
+  return median(times);
+}
+
+/// Bytes per second of one direction, and the time of its tiny copy.
+std::pair<double, double> timeDirection(const ckpt::StepRuntime &api, void *dst,
+                                        void *src) {
+  timeCopies(api, dst, src, kLargeCopy, 1); // pages mapped, thread started
+  double tiny = timeCopies(api, dst, src, kTinyCopy);
+  double large = timeCopies(api, dst, src, kLargeCopy);
+  return {(kLargeCopy - kTinyCopy) / std::max(large - tiny, 1e-9), tiny};
+}
+
+std::optional<LinkTimes> measureLink(const ckpt::StepRuntime &api) {
+  void *device = nullptr, *host = nullptr;
+  if (api.onDevice()) {
+    device = api.allocDevice(kLargeCopy, nullptr, /*managed=*/true);
+    api.beginHostCopy();
+    host = api.alignedAlloc(64, kLargeCopy);
+    api.endHostCopy();
+  } else {
+    device = api.alignedAlloc(64, kLargeCopy);
+    host = api.alignedAlloc(64, kLargeCopy);
+  }
+  std::optional<LinkTimes> link;
+  if (device && host) {
+    std::memset(host, 1, kLargeCopy);
+    auto [toHost, tinyToHost] = timeDirection(api, host, device);
+    auto [toDevice, tinyToDevice] = timeDirection(api, device, host);
+    link = LinkTimes{toHost, toDevice, (tinyToHost + tinyToDevice) / 2};
+  }
+  if (host)
+    api.freeHost(host);
+  if (device && api.onDevice())
+    api.freeDevice(device, nullptr);
+  else if (device)
+    api.freeHost(device);
+  return link;
+}
+
+/// Opens the profile for writing before anything runs.
+llvm::Expected<std::unique_ptr<llvm::raw_fd_ostream>>
+openProfile(StringRef path) {
+  std::error_code error;
+  auto os = std::make_unique<llvm::raw_fd_ostream>(path, error);
+  if (error)
+    return llvm::createStringError("cannot write the profile '" + path +
+                                   "': " + error.message());
+  return os;
+}
+
+/// Writes the profile: each key's median time over the runs, then the link.
+void writeProfile(llvm::raw_ostream &os, const OpTimes &times,
+                  const LinkTimes &link) {
+  llvm::json::Object object;
+  for (auto [key, runs] : llvm::zip(times.keys, times.runs))
+    if (!runs.empty())
+      object[key] = median(runs);
+  object["link.to_host"] = link.toHost;
+  object["link.to_device"] = link.toDevice;
+  object["link.latency"] = link.latency;
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(object))) << "\n";
+}
+} // namespace
+
 /// Releases the ckpt runtime's allocations when it goes out of scope.
 struct RuntimeCleanup {
   const ckpt::StepRuntime &api;
@@ -583,6 +730,17 @@ int main(int argc, char **argv) {
     }
   }
 
+  OpTimes opTimes;
+  std::unique_ptr<llvm::raw_fd_ostream> profileStream;
+  if (!profileFile.empty()) {
+    if (llvm::Error error = opTimes.readKeys(*module))
+      return fail(llvm::toString(std::move(error)));
+    auto opened = openProfile(profileFile);
+    if (!opened)
+      return fail(llvm::toString(opened.takeError()));
+    profileStream = std::move(*opened);
+  }
+
   std::string cifaceName = (kCifacePrefix + entry).str();
   auto ciface = module->lookupSymbol<LLVM::LLVMFuncOp>(cifaceName);
   if (!ciface || ciface.isExternal())
@@ -691,6 +849,7 @@ int main(int argc, char **argv) {
     std::fill(resultStorage.begin(), resultStorage.end(), 0);
 
     api.reset();
+    ckptRuntimeProfileReset();
     auto start = std::chrono::steady_clock::now();
     call(packedArgs.data());
     // The launches are synchronous, but wait for the device all the same.
@@ -704,6 +863,7 @@ int main(int argc, char **argv) {
                   "' (the CUDA errors are above)");
     times.push_back(
         std::chrono::duration<double, std::milli>(stop - start).count());
+    opTimes.recordRun();
 
     // Hash the results in order; find the buffers they own.
     llvm::SHA256 sha;
@@ -768,6 +928,15 @@ int main(int argc, char **argv) {
       api.freeAllDevice();
   }
 
+  if (!profileFile.empty()) {
+    std::optional<LinkTimes> link = measureLink(api);
+    if (!link)
+      return fail("--profile: cannot allocate the buffers that time the "
+                  "copy link");
+    writeProfile(*profileStream, opTimes, *link);
+    profileStream.reset();
+  }
+
   std::vector<double> sorted = times;
   std::sort(sorted.begin(), sorted.end());
   double median = sorted[sorted.size() / 2];
@@ -809,6 +978,8 @@ int main(int argc, char **argv) {
       json.attribute("host_peak_bytes", stats.peakBytes);
       json.attribute("kernels", stats.kernelLaunches);
     }
+    if (!profileFile.empty())
+      json.attribute("profiled_ops", static_cast<int64_t>(opTimes.keys.size()));
     json.attribute("seed", static_cast<uint64_t>(seed));
     json.attribute("repeat", static_cast<int64_t>(repeat));
     auto raw = [&](llvm::StringRef key, llvm::StringRef text) {

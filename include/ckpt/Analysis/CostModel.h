@@ -69,6 +69,12 @@ private:
   llvm::StringMap<double> times;
 };
 
+/// The key `MeasuredProfile::lookup` tries first for `op`: its location (a
+/// file location as "file:line:col", a name location by its name, the first
+/// of a fused location), else its op name. `ckpt-profile-ops` times each op
+/// under this key.
+std::string getProfileKey(mlir::Operation *op);
+
 /// Where a cost came from.
 enum class CostSource { Attribute, Profile, Model, Opaque };
 

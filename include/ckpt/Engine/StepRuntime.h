@@ -35,9 +35,15 @@ struct StepRuntime {
   void *(*alignedAlloc)(size_t, size_t) = _mlir_memref_to_llvm_aligned_alloc;
   void (*beginHostCopy)() = ckptRuntimeBeginHostCopy;
   void (*endHostCopy)() = ckptRuntimeEndHostCopy;
+  /// The copies of offloaded values (ckpt-async-host-copies): on the CPU the
+  /// runtime's copy thread, on a device its copy stream.
+  int64_t (*copyAsync)(int64_t, int64_t, int64_t) = ckptRuntimeCopyAsync;
+  void (*waitCopy)(int64_t) = ckptRuntimeWaitCopy;
   // A CUDA runtime's only (null on the CPU).
   int (*findDevice)(const void *, size_t *) = nullptr;
   void (*freeDevice)(void *, void *) = nullptr;
+  /// mgpuMemAlloc(bytes, stream, managed): counted like the step's buffers.
+  void *(*allocDevice)(uint64_t, void *, bool) = nullptr;
   size_t (*freeAllDevice)() = nullptr;
   void *(*allocStaging)(uint64_t) = nullptr;
   void (*freeStaging)(void *) = nullptr;

@@ -52,6 +52,12 @@ struct LowerToCPUOptions : public mlir::PassPipelineOptions<LowerToCPUOptions> {
                      "runtime's copy thread, each waited for where its "
                      "buffers are next touched (ckpt-async-host-copies)"),
       llvm::cl::init(false)};
+  Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("Time every op of the step when it runs "
+                     "(ckpt-profile-ops; ckpt-run --profile=FILE writes the "
+                     "times as a profile for ckpt-plan)"),
+      llvm::cl::init(false)};
 };
 
 /// Options of `ckpt-lower-to-nvptx`.
@@ -118,6 +124,12 @@ struct LowerToNVPTXOptions
                      "from CKPT_CUBLAS / CKPT_CUDNN or libcublas.so.13/.12 "
                      "and libcudnn.so.9)"),
       llvm::cl::init(KernelMode::Loops), CKPT_KERNEL_VALUES};
+  Option<bool> profile{
+      *this, "profile",
+      llvm::cl::desc("Time every op of the step when it runs "
+                     "(ckpt-profile-ops; ckpt-run --profile=FILE writes the "
+                     "times as a profile for ckpt-plan)"),
+      llvm::cl::init(false)};
 };
 
 /// wrap-step (functions carrying ckpt.loss), plan, rematerialize, insert
@@ -140,9 +152,10 @@ mlir::LogicalResult buildLowerToCPUPipeline(mlir::OpPassManager &pm,
 /// to func.func, mark entry points, bufferize (arguments read-only), free
 /// buffers as `dealloc` says (ckpt, upstream or none), check the peak
 /// against the step's budget (`checkBudget`, ckpt-check-peak), bufferization
-/// ops to memref.
+/// ops to memref. With `profile`, every op of the step is timed when it runs
+/// (ckpt-profile-ops, after the recompute regions are inlined).
 void buildBufferizeStepPipeline(mlir::OpPassManager &pm, DeallocMode dealloc,
-                                bool checkBudget = true);
+                                bool checkBudget = true, bool profile = false);
 
 /// The conversion to the LLVM dialect both lowerings end with, after
 /// bufferization and loops: strided metadata, affine and scf to cf, then (the

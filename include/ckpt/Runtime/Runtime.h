@@ -97,6 +97,19 @@ CKPT_RUNTIME_EXPORT int64_t ckptRuntimeCopyAsync(int64_t dst, int64_t src,
                                                  int64_t bytes);
 CKPT_RUNTIME_EXPORT void ckptRuntimeWaitCopy(int64_t ticket);
 
+/* The marks `ckpt-profile-ops` puts around each op of a step: `id` is the
+ * op's index in the module's `ckpt.profile_keys`. Begin starts the clock of
+ * the calling thread; End(id), after Begin(id) on the same thread, adds the
+ * time since to id's total and counts one run (an End without its Begin is
+ * ignored). Reset forgets every total; Read stores id's total seconds in
+ * *seconds (when not null) and returns how many runs it adds up (0 for an
+ * id never ended). */
+CKPT_RUNTIME_EXPORT void ckptRuntimeProfileBegin(int64_t id);
+CKPT_RUNTIME_EXPORT void ckptRuntimeProfileEnd(int64_t id);
+CKPT_RUNTIME_EXPORT void ckptRuntimeProfileReset(void);
+CKPT_RUNTIME_EXPORT uint64_t ckptRuntimeProfileRead(int64_t id,
+                                                    double *seconds);
+
 /* The kernels `ckpt-call-kernels` calls (lib/Runtime/Kernels.cpp), through
  * the C interface of functions on unranked memrefs of f32 (`llvm.emit_c_
  * interface`): each operand is its rank and a pointer to its ranked

@@ -65,7 +65,8 @@ def AnnotateCostsPass : Pass<"ckpt-annotate-costs", "mlir::ModuleOp"> {
     comes from the `CostOpInterface` models; time from a roofline over the
     `device` profile, or from a measured `profile` file: a JSON object mapping
     an op name (`"linalg.matmul"`) or a location (`"file.mlir:12:3"`, or a
-    `NameLoc` name) to seconds, locations first. Ops the model does not know
+    `NameLoc` name) to seconds, locations first (`ckpt-run --profile` writes
+    one, ckpt-profile-ops). Ops the model does not know
     are costed by their tensor bytes (no flops). Costs already present are
     kept unless `overwrite` is set. Dynamically shaped ops are errors.
   }];
@@ -143,8 +144,10 @@ def PlanPass : Pass<"ckpt-plan", "mlir::ModuleOp"> {
     program allocates and frees (what a run measures), `time` includes the
     stalls of late reloads, and `host_peak` the host bytes.
     `ckpt-rematerialize` places them as `ckpt.offload`, `ckpt.wait` and
-    `ckpt.reload`. Off by default: the NVPTX lowering runs the copies on
-    the host, after the kernels, not overlapped with them yet. With
+    `ckpt.reload`. Off by default until `scripts/gpu-check.sh --offload`
+    has measured on a GPU that offloaded steps take the time their plans
+    say (README); `ckpt-run --profile` measures the op times and the link
+    of the machine a step runs on (`ckpt-profile-ops`). With
     `strategy=ilp` the joint plan is the faster of the joint planner's and
     that of Checkmate's MILP extended with POET's paging variables (CBC,
     warm-started from strategy `ilp`'s recompute-only plan, with a time
@@ -323,6 +326,31 @@ def InlineRecomputePass : Pass<"ckpt-inline-recompute"> {
     Run no CSE or canonicalization afterwards: they would merge the
     recomputed ops with the originals and undo the plan.
   }];
+}
+
+def ProfileOpsPass : Pass<"ckpt-profile-ops", "mlir::ModuleOp"> {
+  let summary = "Time every op of every step when the lowered step runs";
+  let description = [{
+    Puts a call to `ckptRuntimeProfileBegin(id)` before and to
+    `ckptRuntimeProfileEnd(id)` after every op of every `ckpt.step` that
+    computes something (not constants, `tensor.empty` or the
+    `bufferization.alloc_tensor` ckpt-rematerialize makes of it, nor ckpt's
+    own ops),
+    and lists the ops' keys in the module attribute `ckpt.profile_keys`, an
+    array of strings: `id` is an index into it. The key of an op is the one
+    `profile=` files look it up by first (ckpt-annotate-costs): its location
+    (`"file.mlir:12:3"`, or a `NameLoc` name), else its op name. Ops that
+    share a key (an op and its recomputation, or ops without a location)
+    share an `id`. `ckpt-run --profile=FILE` writes such a file: per key the
+    mean time of its executions in a run (the median over `--repeat` runs),
+    and the link of the step's copies, so that a step can be planned with
+    the times of the machine it runs on (docs/PLANNING.md, section 2). A
+    `ckpt.recompute` region may hold no calls: run `ckpt-inline-recompute`
+    first (the lowerings' `profile=true` do), else the region is an error.
+    The marks are calls, across which no later pass moves the ops.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
 }
 
 def ReadOnlyArgumentsPass : Pass<"ckpt-readonly-arguments", "mlir::func::FuncOp"> {

@@ -570,3 +570,16 @@ ckpt.step @recompute_alloc_copy(%x: tensor<1xf32>) -> tensor<1xf32> {
   }
   ckpt.return %r : tensor<1xf32> loss(0)
 }
+
+// -----
+
+// expected-error @+1 {{'ckpt.profile_keys' must be an array of strings on a module, got [1]}}
+module attributes {ckpt.profile_keys = [1]} {
+}
+
+// -----
+
+// expected-error @+1 {{'ckpt.profile_keys' must be an array of strings on a module, got ["a.mlir:1:1"]}}
+func.func @profile_keys_on_a_function() attributes {ckpt.profile_keys = ["a.mlir:1:1"]} {
+  return
+}

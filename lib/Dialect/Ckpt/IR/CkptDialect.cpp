@@ -81,6 +81,16 @@ LogicalResult CkptDialect::verifyOperationAttribute(Operation *op,
              << attr.getValue();
     return success();
   }
+  if (attr.getName() == kProfileKeysAttrName) {
+    auto keys = dyn_cast<ArrayAttr>(attr.getValue());
+    if (!isa<ModuleOp>(op) || !keys ||
+        !llvm::all_of(keys, [](Attribute a) { return isa<StringAttr>(a); }))
+      return op->emitError("'")
+             << kProfileKeysAttrName
+             << "' must be an array of strings on a module, got "
+             << attr.getValue();
+    return success();
+  }
   if (attr.getName() != kLossAttrName)
     return op->emitError("unknown ckpt dialect attribute '")
            << attr.getName().getValue() << "'";

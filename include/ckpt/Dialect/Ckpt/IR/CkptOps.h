@@ -38,6 +38,10 @@ inline constexpr llvm::StringLiteral kRangeAttrName = "ckpt.range";
 /// the lowering to the LLVM dialect).
 inline constexpr llvm::StringLiteral kInputRangesAttrName = "ckpt.input_ranges";
 
+/// On a module: the keys (ckpt::getProfileKey) of the ops ckpt-profile-ops
+/// timed, an array of strings indexed by the id of their marks.
+inline constexpr llvm::StringLiteral kProfileKeysAttrName = "ckpt.profile_keys";
+
 /// The name of the discardable attribute holding an op's `#ckpt.cost`.
 inline constexpr llvm::StringLiteral kCostAttrName = "ckpt.cost";
 
