@@ -1,12 +1,12 @@
 //===- Kernels.cpp - the BLAS kernels ckpt-call-kernels calls -------------===//
 //
-// f32 contractions and NCHW convolutions over OpenBLAS's cblas_sgemm (or,
-// built without OpenBLAS, a plain loop nest), on operands of any strides
-// (read from their memref descriptors). A contraction runs as one sgemm per
-// batch entry when each operand has a unit stride along one of its two
-// matrix dimensions, else as a loop nest. A convolution runs as im2col
-// into a workspace of at most 8 MiB, reused by the thread, then one sgemm
-// per block: as many whole images as fit (their columns side by side, so
+// f32 contractions and NCHW convolutions over OpenBLAS's cblas_sgemm
+// (loaded at run time, OpenBlas.h; without it, a plain loop nest), on
+// operands of any strides (read from their memref descriptors). A contraction
+// runs as one sgemm per batch entry when each operand has a unit stride along
+// one of its two matrix dimensions, else as a loop nest. A convolution runs as
+// im2col into a workspace of at most 8 MiB, reused by the thread, then one
+// sgemm per block: as many whole images as fit (their columns side by side, so
 // the filter is packed once per block), else a block of output rows of one
 // image (at least one row). The workspace is not one of the step's
 // buffers: the step's memory is unchanged (Runtime.h).
@@ -22,9 +22,7 @@
 #include <cstdlib>
 #include <vector>
 
-#ifdef CKPT_HAVE_OPENBLAS
-#include <cblas.h>
-#endif
+#include "OpenBlas.h"
 
 using ckpt::runtime::View;
 
@@ -63,29 +61,29 @@ bool blasLayout(int64_t rows, int64_t cols, int64_t rowStride,
   return !transposed || rowMajor(cols, rows, colStride, rowStride, ld);
 }
 
-#ifdef CKPT_HAVE_OPENBLAS
-/// C += A B through cblas_sgemm when every operand has a unit stride;
-/// returns false (nothing done) otherwise.
+/// C += A B through cblas_sgemm when every operand has a unit stride and
+/// OpenBLAS loads; returns false (nothing done) otherwise.
 bool blasGemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t sam,
               int64_t sak, const float *b, int64_t sbk, int64_t sbn, float *c,
               int64_t scm, int64_t scn) {
   bool ta, tb, tc;
   int64_t lda, ldb, ldc;
-  if (!blasLayout(m, n, scm, scn, tc, ldc))
+  ckpt::runtime::SgemmFunction sgemm = ckpt::runtime::openblasSgemm();
+  if (!sgemm || !blasLayout(m, n, scm, scn, tc, ldc))
     return false;
   if (tc) // a column-major C is the row-major C^T = B^T A^T
     return blasGemm(n, m, k, b, sbn, sbk, a, sak, sam, c, scn, scm);
   if (!blasLayout(m, k, sam, sak, ta, lda) ||
       !blasLayout(k, n, sbk, sbn, tb, ldb))
     return false;
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
-              tb ? CblasTrans : CblasNoTrans, static_cast<int>(m),
-              static_cast<int>(n), static_cast<int>(k), 1.0f, a,
-              static_cast<int>(lda), b, static_cast<int>(ldb), 1.0f, c,
-              static_cast<int>(ldc));
+  using namespace ckpt::runtime;
+  sgemm(kCblasRowMajor, ta ? kCblasTrans : kCblasNoTrans,
+        tb ? kCblasTrans : kCblasNoTrans, static_cast<int>(m),
+        static_cast<int>(n), static_cast<int>(k), 1.0f, a,
+        static_cast<int>(lda), b, static_cast<int>(ldb), 1.0f, c,
+        static_cast<int>(ldc));
   return true;
 }
-#endif
 
 /// C[M x N] += A[M x K] B[K x N], each given by its element strides.
 void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t sam,
@@ -93,10 +91,8 @@ void gemm(int64_t m, int64_t n, int64_t k, const float *a, int64_t sam,
           int64_t scm, int64_t scn) {
   if (m == 0 || n == 0 || k == 0)
     return;
-#ifdef CKPT_HAVE_OPENBLAS
   if (blasGemm(m, n, k, a, sam, sak, b, sbk, sbn, c, scm, scn))
     return;
-#endif
   for (int64_t i = 0; i < m; ++i)
     for (int64_t p = 0; p < k; ++p) {
       float av = a[i * sam + p * sak];

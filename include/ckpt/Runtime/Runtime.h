@@ -165,6 +165,16 @@ CKPT_RUNTIME_EXPORT void _mlir_ciface_ckpt_kernel_conv2d_filter_grad_f32(
     const CkptUnrankedMemRef *filterGrad, int64_t sh, int64_t sw, int64_t dh,
     int64_t dw);
 
+/* The kernels of the OpenBLAS the runtime's kernels call (its
+ * openblas_get_corename: "SkylakeX", "Haswell", "Prescott", ...), loading it
+ * if need be; null when none loads (the kernels then run loop nests).
+ * OpenBLAS is loaded at run time: from CKPT_OPENBLAS when set (and only
+ * from there), else the library the build found, else libopenblas.so.0.
+ * Before it loads, an unset OPENBLAS_CORETYPE is set from the CPU: SkylakeX
+ * with AVX-512 (F, BW, DQ, VL), Haswell with AVX2 and FMA; OpenBLAS 0.3.21
+ * (Debian 12) runs its SSE3 kernels on x86 CPUs newer than itself. */
+CKPT_RUNTIME_EXPORT const char *ckptRuntimeBlasCore(void);
+
 /* Zeroes every counter (host and device) and starts a new epoch: from now on
  * only new allocations count. Allocations made before stay known, so freeing
  * them later is not an error. */

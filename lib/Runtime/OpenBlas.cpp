@@ -1,0 +1,82 @@
+//===- OpenBlas.cpp - OpenBLAS, loaded when a kernel first needs it -------===//
+
+#include "OpenBlas.h"
+
+#include "ckpt/Runtime/Runtime.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
+
+namespace ckpt::runtime {
+
+const char *chooseOpenBlasCore() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+    return "SkylakeX";
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    return "Haswell";
+#endif
+  return nullptr;
+}
+
+namespace {
+void *loadOpenBlas() {
+  if (!std::getenv("OPENBLAS_CORETYPE"))
+    if (const char *core = chooseOpenBlasCore())
+      setenv("OPENBLAS_CORETYPE", core, /*overwrite=*/0);
+  // The user's library, and only it.
+  const char *chosen = std::getenv("CKPT_OPENBLAS");
+  if (chosen && *chosen) {
+    void *handle = dlopen(chosen, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      const char *why = dlerror();
+      std::fprintf(stderr,
+                   "ckpt runtime: cannot load OpenBLAS from CKPT_OPENBLAS='%s' "
+                   "(%s): the kernels run loop nests\n",
+                   chosen, why ? why : "unknown reason");
+    }
+    return handle;
+  }
+  const char *candidates[] = {
+#ifdef CKPT_OPENBLAS_PATH
+      CKPT_OPENBLAS_PATH,
+#endif
+      "libopenblas.so.0",
+  };
+  for (const char *path : candidates)
+    if (void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL))
+      return handle;
+  return nullptr;
+}
+
+/// Loaded once, never closed: its threads may outlive any caller.
+void *openblas() {
+  static void *handle = loadOpenBlas();
+  return handle;
+}
+} // namespace
+
+SgemmFunction openblasSgemm() {
+  static const SgemmFunction sgemm =
+      openblas()
+          ? reinterpret_cast<SgemmFunction>(dlsym(openblas(), "cblas_sgemm"))
+          : nullptr;
+  return sgemm;
+}
+
+const char *openblasCoreName() {
+  using CoreName = char *(*)();
+  auto name = openblas() ? reinterpret_cast<CoreName>(
+                               dlsym(openblas(), "openblas_get_corename"))
+                         : nullptr;
+  return name ? name() : nullptr;
+}
+
+} // namespace ckpt::runtime
+
+extern "C" const char *ckptRuntimeBlasCore(void) {
+  return ckpt::runtime::openblasCoreName();
+}
