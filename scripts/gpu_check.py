@@ -245,13 +245,8 @@ def check_model(name, budgets, gpu, rtol, tmp, misses, options="", repeat=1):
     for pct in budgets:
         row = {"model": name, "pct": pct}
         rows.append(row)
-        try:
-            planned, _, numbers = remat.plan(wrapped, f"{pct}%", tmp, options)
-        except remat.Infeasible as e:
-            # Below the step's least feasible budget (with offloading, that of
-            # recomputation alone, which fits): run at that one.
-            planned, _, numbers = remat.plan(wrapped, str(e.least), tmp, options)
-            row["least"] = True
+        # Below the step's least feasible budget: run at that one.
+        planned, numbers, row["least"] = plan_at(wrapped, pct, tmp, options)
         budget, planned_host = numbers["budget"], numbers["host_peak"]
         row["moved"] = planned_host > 0
         rewritten, predicted = remat.rewrite(planned, tmp)
