@@ -178,29 +178,24 @@ def plan_at(wrapped, pct, tmp, options):
         return planned, numbers, True
 
 
-def check_time_model(name, budgets, devices, tmp, misses, options, repeat):
-    """Each device's op times measured on the step as written (ckpt-run
-    --profile), the step planned with them at each budget, and its measured
-    time against the plan's: rows for time_model_table. A MISS on a GPU
-    device when off by more than TIME_MODEL_TOLERANCE."""
-    path, entry = model_step(name, tmp)
-    wrapped = remat.wrap(path, tmp)
+def check_time_model(name, wrapped, budgets, devices, tmp, misses, options, repeat):
+    """Each device's op times measured on the step as written (`wrapped`,
+    ckpt-run --profile), the step planned with them at each budget, and its
+    measured time against the plan's: rows for time_model_table. A MISS on a
+    GPU device when off by more than TIME_MODEL_TOLERANCE."""
+    entry = MODELS[name][1]
     rows = []
     for device in devices:
         gpu = device != "cpu"
         lowering = TIME_LOWERINGS[device]
         profile = os.path.join(tmp, f"profile-{device}.json")
-        low = os.path.join(tmp, f"profiled-{device}.mlir")
-        remat.run(["ckpt-opt", wrapped, f"{lowering} profile=true", "-o", low])
-        args = ["ckpt-run", low, f"--entry={entry}", "--seed=7", f"--repeat={repeat}",
-                f"--profile={profile}"] + (["--gpu"] if gpu else [])
-        measured = json.loads(remat.run(args).stdout)
+        measured = remat.execute(wrapped, entry, tmp, f"{lowering} profile=true",
+                                 repeat=repeat, gpu=gpu, profile=profile)
         with open(profile) as f:
             times = json.load(f)
         ops = sum(v for k, v in times.items() if not k.startswith("link."))
         rows.append({"model": name, "device": device, "budget": "as written, timed per op",
-                     "moved": 0, "plan_ms": ops * 1e3, "ms": measured["wall_ms"],
-                     "link": times.get("link.to_host")})
+                     "moved": 0, "plan_ms": ops * 1e3, "ms": measured["wall_ms"]})
         for pct in budgets:
             row = {"model": name, "device": device}
             rows.append(row)
@@ -237,9 +232,8 @@ def time_model_table(rows):
     return "\n".join(out)
 
 
-def check_model(name, budgets, gpu, rtol, tmp, misses, options="", repeat=1):
-    path, entry = model_step(name, tmp)
-    wrapped = remat.wrap(path, tmp)
+def check_model(name, wrapped, budgets, gpu, rtol, tmp, misses, options="", repeat=1):
+    entry = MODELS[name][1]
     rows = []
     first = {}
     for pct in budgets:
@@ -432,26 +426,26 @@ def main(argv=None):
             print(f"gpu-check: {probe.stderr.strip().splitlines()[-1]}", file=sys.stderr)
             print("gpu-check: without a usable GPU, run with --cpu-only", file=sys.stderr)
             return 1
-    misses, rows = [], []
+    misses, rows, timed = [], [], []
+    time_model = args.time_model or (gpu and args.offload)
     for m in models:
         with tempfile.TemporaryDirectory() as tmp:
             work = os.path.join(args.keep, m) if args.keep else tmp
             os.makedirs(work, exist_ok=True)
-            rows += check_model(m, budgets, gpu, args.rtol, work, misses,
+            # One import and one wrapped step for both checks.
+            wrapped = remat.wrap(model_step(m, work)[0], work)
+            rows += check_model(m, wrapped, budgets, gpu, args.rtol, work, misses,
                                 "offload=auto device=cpu" if args.offload else "",
                                 args.repeat)
-        print(f"gpu-check: {m} done", file=sys.stderr, flush=True)
-    print(table(rows, gpu))
-    if args.time_model or (gpu and args.offload):
-        timed = []
-        devices = ["cpu", "gpu", "gpu-blas"] if gpu else ["cpu"]
-        for m in models:
-            with tempfile.TemporaryDirectory() as tmp:
-                work = os.path.join(args.keep, m) if args.keep else tmp
-                timed += check_time_model(m, budgets, devices, work, misses,
+            if time_model:
+                timed += check_time_model(m, wrapped, budgets,
+                                          ["cpu", "gpu", "gpu-blas"] if gpu else ["cpu"],
+                                          work, misses,
                                           "offload=auto device=cpu" if args.offload
                                           else "device=cpu", args.repeat)
-            print(f"gpu-check: {m} timed", file=sys.stderr, flush=True)
+        print(f"gpu-check: {m} done", file=sys.stderr, flush=True)
+    print(table(rows, gpu))
+    if time_model:
         print()
         print(time_model_table(timed))
     if gpu and not args.no_compiled_steps:

@@ -52,31 +52,30 @@ void *loadOpenBlas() {
   return nullptr;
 }
 
+} // namespace
+
 /// Loaded once, never closed: its threads may outlive any caller.
-void *openblas() {
+static void *openblasHandle() {
   static void *handle = loadOpenBlas();
   return handle;
 }
-} // namespace
 
 SgemmFunction openblasSgemm() {
   static const SgemmFunction sgemm =
-      openblas()
-          ? reinterpret_cast<SgemmFunction>(dlsym(openblas(), "cblas_sgemm"))
-          : nullptr;
+      openblasHandle() ? reinterpret_cast<SgemmFunction>(
+                             dlsym(openblasHandle(), "cblas_sgemm"))
+                       : nullptr;
   return sgemm;
-}
-
-const char *openblasCoreName() {
-  using CoreName = char *(*)();
-  auto name = openblas() ? reinterpret_cast<CoreName>(
-                               dlsym(openblas(), "openblas_get_corename"))
-                         : nullptr;
-  return name ? name() : nullptr;
 }
 
 } // namespace ckpt::runtime
 
 extern "C" const char *ckptRuntimeBlasCore(void) {
-  return ckpt::runtime::openblasCoreName();
+  using CoreName = char *(*)();
+  void *handle = ckpt::runtime::openblasHandle();
+  auto name =
+      handle
+          ? reinterpret_cast<CoreName>(dlsym(handle, "openblas_get_corename"))
+          : nullptr;
+  return name ? name() : nullptr;
 }

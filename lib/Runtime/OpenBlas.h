@@ -34,10 +34,6 @@ inline constexpr int kCblasTrans = 112;
 /// no OpenBLAS loads: the kernels then run loop nests.
 SgemmFunction openblasSgemm();
 
-/// The kernels the loaded OpenBLAS runs (openblas_get_corename: "SkylakeX",
-/// "Haswell", "Prescott", ...), loading it if need be; null without one.
-const char *openblasCoreName();
-
 /// The OPENBLAS_CORETYPE the runtime would choose for this CPU, or null to
 /// leave OpenBLAS's own detection.
 const char *chooseOpenBlasCore();

@@ -1,6 +1,5 @@
 //===- ProfileOps.cpp - time every op of a step at run time ---------------===//
 
-#include "ckpt/Transforms/ProfileOps.h"
 #include "ckpt/Analysis/CostModel.h"
 #include "ckpt/Dialect/Ckpt/IR/CkptOps.h"
 #include "ckpt/Transforms/HostCopies.h"
@@ -23,6 +22,10 @@ using namespace mlir;
 using namespace ckpt;
 
 namespace {
+
+/// The runtime's marks (Runtime.h); ckpt-run reads their totals back.
+constexpr llvm::StringLiteral kProfileBegin = "ckptRuntimeProfileBegin";
+constexpr llvm::StringLiteral kProfileEnd = "ckptRuntimeProfileEnd";
 
 /// Whether an op of a step computes something worth a time of its own.
 bool isTimed(Operation &op) {

@@ -50,12 +50,14 @@ def wrap(step, tmp):
 
 
 def execute(mlir, entry, tmp, lower="--ckpt-lower-to-cpu", repeat=1, seed=7,
-            print_outputs=False, gpu=False, opt_level=None, timeout=None):
+            print_outputs=False, gpu=False, opt_level=None, timeout=None,
+            profile=None):
     """Lowers `mlir` and runs `entry` with ckpt-run --seed=SEED: its JSON
     (with every result's values when `print_outputs`). With `gpu`, `lower`
     must be an NVPTX lowering and the step runs with ckpt-run --gpu.
     `lower=None`: `mlir` is lowered already. `opt_level`: ckpt-run's
-    --opt-level (its default, 0, when None). `timeout`: run's, for ckpt-run."""
+    --opt-level (its default, 0, when None). `timeout`: run's, for ckpt-run.
+    `profile`: a file for ckpt-run --profile (`lower` with profile=true)."""
     low = mlir
     if lower is not None:
         low = os.path.join(tmp, "lowered-gpu.mlir" if gpu else "lowered.mlir")
@@ -67,6 +69,8 @@ def execute(mlir, entry, tmp, lower="--ckpt-lower-to-cpu", repeat=1, seed=7,
         args.append(f"--opt-level={opt_level}")
     if print_outputs:
         args.append("--print-outputs")
+    if profile:
+        args.append(f"--profile={profile}")
     if gpu:
         args.append("--gpu")
     return json.loads(run(args, timeout).stdout)

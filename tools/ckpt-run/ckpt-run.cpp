@@ -461,13 +461,9 @@ struct OpTimes {
           "(ckpt-lower-to-cpu{profile=true} or "
           "ckpt-lower-to-nvptx{profile=true}); the module has no '" +
           ckpt::kProfileKeysAttrName + "'");
-    for (Attribute key : attr) {
-      auto text = dyn_cast<StringAttr>(key);
-      if (!text)
-        return llvm::createStringError("'" + ckpt::kProfileKeysAttrName +
-                                       "' must be an array of strings");
-      keys.push_back(text.str());
-    }
+    // An array of strings: the dialect verified it when the module parsed.
+    for (StringRef key : attr.getAsValueRange<StringAttr>())
+      keys.push_back(key.str());
     runs.resize(keys.size());
     return llvm::Error::success();
   }
